@@ -1,0 +1,64 @@
+// What one memory instruction does for every thread of a block, as the model sees it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "coalesce/model/geometry.h"
+
+namespace coalesce::model {
+
+enum class Space { Global, Shared, Constant, Local };
+enum class AccessKind { Load, Store, Atomic };
+// Affine: byte address = base + cx*tx + cy*ty + cz*tz.
+// Enumerated: an explicit byte offset per thread (computable but not affine).
+// Uniform: every lane of a warp uses the same address (broadcast).
+// Indirect: the address depends on data loaded from memory.
+// Unknown: the frontend could not follow the address.
+enum class PatternKind { Affine, Enumerated, Uniform, Indirect, Unknown };
+
+std::string_view toString(Space);
+std::string_view toString(AccessKind);
+std::string_view toString(PatternKind);
+
+// The warp-uniform part of an address: a known constant plus, optionally, an unknown
+// term known only to be a multiple of `unknownAlignment` bytes (a pointer's
+// alignment, blockIdx.x * blockDim.x * 4, ...). unknownAlignment == 0 means the
+// whole offset is known.
+struct UniformOffset {
+  int64_t constant = 0;
+  int64_t unknownAlignment = 0;
+  bool fullyKnown() const { return unknownAlignment == 0; }
+};
+
+struct AffineLanes {
+  int64_t cx = 0, cy = 0, cz = 0;  // bytes per unit of threadIdx.x/y/z
+  int64_t at(const ThreadIdx& t) const { return cx * t.x + cy * t.y + cz * t.z; }
+  bool isZero() const { return cx == 0 && cy == 0 && cz == 0; }
+};
+
+struct LanePattern {
+  PatternKind kind = PatternKind::Unknown;
+  AffineLanes affine;  // Affine (Uniform: all zero)
+  // Enumerated: byte offset per linear thread id of the block; nullopt marks a
+  // thread that does not execute the access (predicated off).
+  std::vector<std::optional<int64_t>> threadOffsets;
+  UniformOffset base;  // added to every lane (Affine, Enumerated, Uniform)
+
+  static LanePattern makeAffine(AffineLanes lanes, UniformOffset base);
+  static LanePattern makeUniform(UniformOffset base);
+  static LanePattern makeEnumerated(std::vector<std::optional<int64_t>> offsets, UniformOffset base);
+  static LanePattern makeIndirect();
+  static LanePattern makeUnknown();
+};
+
+struct Access {
+  Space space = Space::Global;
+  AccessKind kind = AccessKind::Load;
+  int bytesPerLane = 4;  // bytes each lane moves: 1, 2, 4, 8, 16, or a field's size
+  LanePattern pattern;
+};
+
+}  // namespace coalesce::model

@@ -1,0 +1,200 @@
+#include "coalesce/model/access_model.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "coalesce/model/global_model.h"
+#include "coalesce/model/shared_model.h"
+#include "math_util.h"
+
+namespace coalesce::model {
+
+using detail::ceilDiv;
+using detail::floorMod;
+
+std::string_view toString(Space s) {
+  switch (s) {
+    case Space::Global: return "global";
+    case Space::Shared: return "shared";
+    case Space::Constant: return "constant";
+    case Space::Local: return "local";
+  }
+  return "?";
+}
+std::string_view toString(AccessKind k) {
+  switch (k) {
+    case AccessKind::Load: return "load";
+    case AccessKind::Store: return "store";
+    case AccessKind::Atomic: return "atomic";
+  }
+  return "?";
+}
+std::string_view toString(PatternKind k) {
+  switch (k) {
+    case PatternKind::Affine: return "affine";
+    case PatternKind::Enumerated: return "enumerated";
+    case PatternKind::Uniform: return "uniform";
+    case PatternKind::Indirect: return "indirect";
+    case PatternKind::Unknown: return "unknown";
+  }
+  return "?";
+}
+
+LanePattern LanePattern::makeAffine(AffineLanes lanes, UniformOffset base) {
+  LanePattern p;
+  p.kind = lanes.isZero() ? PatternKind::Uniform : PatternKind::Affine;
+  p.affine = lanes;
+  p.base = base;
+  return p;
+}
+LanePattern LanePattern::makeUniform(UniformOffset base) { return makeAffine({}, base); }
+LanePattern LanePattern::makeEnumerated(std::vector<std::optional<int64_t>> offsets, UniformOffset base) {
+  LanePattern p;
+  p.kind = PatternKind::Enumerated;
+  p.threadOffsets = std::move(offsets);
+  p.base = base;
+  return p;
+}
+LanePattern LanePattern::makeIndirect() {
+  LanePattern p;
+  p.kind = PatternKind::Indirect;
+  return p;
+}
+LanePattern LanePattern::makeUnknown() { return LanePattern{}; }
+
+std::vector<std::optional<int64_t>> warpLaneOffsets(const LanePattern& p, const Dim3& block, int64_t warp,
+                                                    const Arch& arch) {
+  std::vector<std::optional<int64_t>> out;
+  const int64_t first = warp * arch.warpSize;
+  const int64_t last = std::min(block.volume(), first + arch.warpSize);
+  for (int64_t linear = first; linear < last; ++linear) {
+    switch (p.kind) {
+      case PatternKind::Affine:
+      case PatternKind::Uniform: out.push_back(p.affine.at(threadFromLinear(block, linear))); break;
+      case PatternKind::Enumerated:
+        out.push_back(static_cast<size_t>(linear) < p.threadOffsets.size() ? p.threadOffsets[linear] : std::nullopt);
+        break;
+      default: out.push_back(std::nullopt); break;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// Absolute residues (mod period) the uniform base can take. The first is the
+// "aligned" case: the unknown part is a multiple of the period.
+std::vector<int64_t> baseResidues(const UniformOffset& base, int64_t period) {
+  const int64_t c = floorMod(base.constant, period);
+  if (base.fullyKnown() || base.unknownAlignment % period == 0) return {c};
+  const int64_t step = std::gcd(base.unknownAlignment, period);
+  std::vector<int64_t> residues;
+  for (int64_t k = 0; k < period / step; ++k) residues.push_back(floorMod(c + k * step, period));
+  return residues;
+}
+
+GlobalFigures globalForBase(const Access& a, const Dim3& block, const Arch& arch, int64_t baseResidue) {
+  GlobalFigures f;
+  int64_t sumSectors = 0, sumIdeal = 0, requests = 0;
+  bool broadcast = true;
+  f.minSectors = INT64_MAX;
+  for (int64_t w = 0; w < warpCount(block, arch); ++w) {
+    std::vector<int64_t> addrs;
+    for (const auto& off : warpLaneOffsets(a.pattern, block, w, arch))
+      if (off) addrs.push_back(baseResidue + *off);
+    if (addrs.empty()) continue;
+    const WarpSectors ws = countSectors(addrs, a.bytesPerLane, arch);
+    sumSectors += ws.sectors;
+    sumIdeal += ws.idealSectors;
+    ++requests;
+    f.minSectors = std::min(f.minSectors, ws.sectors);
+    f.maxSectors = std::max(f.maxSectors, ws.sectors);
+    broadcast = broadcast && ws.uniqueBytes == a.bytesPerLane;
+  }
+  if (requests == 0) return GlobalFigures{};
+  f.sectorsPerRequest = static_cast<double>(sumSectors) / requests;
+  f.idealSectors = static_cast<double>(sumIdeal) / requests;
+  f.efficiency = sumSectors ? static_cast<double>(sumIdeal) / sumSectors : 1.0;
+  f.broadcast = broadcast;
+  return f;
+}
+
+SharedFigures sharedForBase(const Access& a, const Dim3& block, const Arch& arch, int64_t baseResidue) {
+  SharedFigures f;
+  int64_t sumWave = 0, sumIdeal = 0, requests = 0;
+  for (int64_t w = 0; w < warpCount(block, arch); ++w) {
+    auto lanes = warpLaneOffsets(a.pattern, block, w, arch);
+    bool any = false;
+    for (auto& off : lanes)
+      if (off) {
+        *off += baseResidue;
+        any = true;
+      }
+    if (!any) continue;
+    const WarpWavefronts ww = countWavefronts(lanes, a.bytesPerLane, arch);
+    sumWave += ww.wavefronts;
+    sumIdeal += ww.idealWavefronts;
+    ++requests;
+    f.maxWavefronts = std::max(f.maxWavefronts, ww.wavefronts);
+    f.maxWaysInPhase = std::max(f.maxWaysInPhase, ww.maxWaysInPhase);
+  }
+  if (requests == 0) return SharedFigures{};
+  f.wavefronts = static_cast<double>(sumWave) / requests;
+  f.idealWavefronts = static_cast<double>(sumIdeal) / requests;
+  f.conflictDegree = sumIdeal ? static_cast<double>(sumWave) / sumIdeal : 1.0;
+  return f;
+}
+
+template <class Figures, class Compute, class Key>
+AlignmentCases<Figures> overResidues(const std::vector<int64_t>& residues, Compute compute, Key key) {
+  AlignmentCases<Figures> c;
+  c.alignmentKnown = residues.size() == 1;
+  c.aligned = c.best = c.worst = compute(residues.front());
+  for (size_t i = 1; i < residues.size(); ++i) {
+    Figures f = compute(residues[i]);
+    if (key(f) < key(c.best)) c.best = f;
+    if (key(f) > key(c.worst)) c.worst = f;
+  }
+  return c;
+}
+
+int64_t meanActiveLanes(const Dim3& block, const Arch& arch) {
+  const int64_t warps = warpCount(block, arch);
+  return warps ? ceilDiv(block.volume(), warps) : 0;
+}
+
+}  // namespace
+
+AccessFigures analyzeAccess(const Access& a, const Dim3& block, const Arch& arch) {
+  AccessFigures out;
+  out.activeLanesPerWarp = meanActiveLanes(block, arch);
+  if (a.space != Space::Global && a.space != Space::Shared) return out;
+  const bool computable = a.pattern.kind == PatternKind::Affine || a.pattern.kind == PatternKind::Uniform ||
+                          a.pattern.kind == PatternKind::Enumerated;
+  if (!computable) {
+    // Data-dependent: anywhere between a broadcast and one sector (bank slot) per lane.
+    const double lanes = static_cast<double>(out.activeLanesPerWarp);
+    if (a.space == Space::Global) {
+      const double perLane = static_cast<double>(ceilDiv(a.bytesPerLane, arch.sectorBytes));
+      out.sectorRange = {perLane, lanes * perLane};
+    } else {
+      const double phases = static_cast<double>(ceilDiv(out.activeLanesPerWarp, arch.sharedPhaseLanes(a.bytesPerLane)));
+      out.wavefrontRange = {phases, lanes};
+    }
+    return out;
+  }
+  if (a.space == Space::Global) {
+    out.global = overResidues<GlobalFigures>(
+        baseResidues(a.pattern.base, arch.sectorBytes),
+        [&](int64_t r) { return globalForBase(a, block, arch, r); },
+        [](const GlobalFigures& f) { return f.sectorsPerRequest; });
+  } else {
+    out.shared = overResidues<SharedFigures>(
+        baseResidues(a.pattern.base, arch.sharedWavefrontBytes()),
+        [&](int64_t r) { return sharedForBase(a, block, arch, r); },
+        [](const SharedFigures& f) { return f.wavefronts; });
+  }
+  return out;
+}
+
+}  // namespace coalesce::model

@@ -1,0 +1,45 @@
+// Figures measured on the H200 with Nsight Compute (../shared/notes/field-notes.md §2).
+#include <catch2/catch.hpp>
+
+#include "model_test_util.h"
+
+using namespace coalesce::test;
+
+TEST_CASE("H200 global: sectors per request for one warp instruction, block 256") {
+  CHECK(globalOf(strided(Space::Global, 1, 4)).sectorsPerRequest == 4);      // float a[i]
+  CHECK(globalOf(strided(Space::Global, 1, 4, 1)).sectorsPerRequest == 5);   // a[i+1]
+  CHECK(globalOf(strided(Space::Global, 2, 4)).sectorsPerRequest == 8);
+  CHECK(globalOf(strided(Space::Global, 4, 4)).sectorsPerRequest == 16);
+  CHECK(globalOf(strided(Space::Global, 8, 4)).sectorsPerRequest == 32);
+  CHECK(globalOf(strided(Space::Global, 32, 4)).sectorsPerRequest == 32);
+  CHECK(globalOf(strided(Space::Global, 0, 4)).sectorsPerRequest == 1);      // a[0]
+  auto d = globalOf(strided(Space::Global, 1, 8));                           // double a[i]
+  CHECK(d.sectorsPerRequest == 8);
+  CHECK(d.efficiency == Approx(1.0));
+  auto q = globalOf(strided(Space::Global, 1, 16));                          // float4 a[i]
+  CHECK(q.sectorsPerRequest == 16);
+  CHECK(q.efficiency == Approx(1.0));
+  Access field;                                                              // p[i].x, 24-byte struct
+  field.space = Space::Global;
+  field.bytesPerLane = 4;
+  field.pattern = LanePattern::makeAffine({24, 0, 0}, {0, 0});
+  CHECK(globalOf(field).sectorsPerRequest == 24);
+  Access rowsFromX;                                                          // 32x8 block, 2048-wide
+  rowsFromX.space = Space::Global;
+  rowsFromX.bytesPerLane = 4;
+  rowsFromX.pattern = LanePattern::makeAffine({2048 * 4, 4, 0}, {0, 0});
+  CHECK(globalOf(rowsFromX, {32, 8, 1}).sectorsPerRequest == 32);
+}
+
+TEST_CASE("H200 shared: wavefronts per request, and the wide-access minimum") {
+  for (auto [stride, wf] : {std::pair{1, 1}, {2, 2}, {4, 4}, {32, 32}, {33, 1}, {0, 1}})
+    CHECK(sharedOf(strided(Space::Shared, stride, 4)).wavefronts == wf);
+  // 64-bit: two half-warp phases, conflict-free minimum 2.
+  CHECK(sharedOf(strided(Space::Shared, 1, 8)).wavefronts == 2);
+  // A uniform 128-bit load (the compiler merged four same-address reads): 2 wavefronts,
+  // which is also its ideal (field notes §7).
+  auto u = sharedOf(strided(Space::Shared, 0, 16));
+  CHECK(u.wavefronts == 2);
+  CHECK(u.idealWavefronts == 2);
+  CHECK(u.conflictDegree == 1);
+}
