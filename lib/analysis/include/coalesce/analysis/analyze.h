@@ -1,0 +1,36 @@
+// The frontend's one entry point: CUDA sources in, plain access records out.
+// Nothing here prints; callers report what comes back.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "coalesce/model/geometry.h"
+#include "coalesce/report/records.h"
+
+namespace coalesce::analysis {
+
+struct AnalysisRequest {
+  std::vector<std::string> inputs;           // files, or directories searched for .cu/.cuh
+  std::string buildDir;                      // -p: folder holding compile_commands.json
+  std::vector<std::string> extraArgs;        // compiler arguments after "--"
+  std::string gpuArch = "sm_90";
+  std::optional<std::string> cudaPath;       // overrides $CUDA_PATH and /usr/local/cuda
+  bool builtinCuda = false;                  // use the built-in CUDA headers even if a toolkit exists
+  std::optional<model::Dim3> blockDim;       // --block-dim: used when no launch fixes the shape
+  std::map<std::string, int64_t> assumedValues;  // --assume NAME=VALUE for runtime scalars
+  unsigned jobs = 0;                         // 0: one per hardware thread
+  unsigned fileTimeoutSeconds = 120;         // a file that takes longer is reported as failed
+  // Called once per finished file (from the coordinating thread).
+  std::function<void(const std::string& file, size_t done, size_t total)> progress;
+};
+
+// Analyses every input. Files that cannot be analysed come back as FileRecords with
+// status Failed and a one-line reason; the others are analysed regardless.
+AnalysisResult analyze(const AnalysisRequest& request);
+
+}  // namespace coalesce::analysis

@@ -1,0 +1,82 @@
+// The plain records the analysis produces and every later stage reads: no Clang type,
+// no SourceManager pointer, only strings and numbers (clang-tidy's ClangTidyError idea).
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <string>
+#include <vector>
+
+#include "coalesce/model/access_model.h"
+
+namespace coalesce {
+
+struct SourceLocation {
+  std::string file;  // as given on the command line or in the database
+  unsigned line = 0;
+  unsigned column = 0;
+};
+
+// Where the block shape used for an access came from, in the order the frontend tries.
+enum class BlockSource { Launch, LaunchBounds, Option, Annotation, Assumed };
+inline std::string_view toString(BlockSource s) {
+  switch (s) {
+    case BlockSource::Launch: return "launch";
+    case BlockSource::LaunchBounds: return "launch_bounds";
+    case BlockSource::Option: return "option";
+    case BlockSource::Annotation: return "annotation";
+    case BlockSource::Assumed: return "assumed";
+  }
+  return "?";
+}
+
+struct BlockShape {
+  model::Dim3 dim{256, 1, 1};
+  BlockSource source = BlockSource::Assumed;
+  std::string detail;  // e.g. "launch at saxpy.cu:40" or "1D, blockDim.x a multiple of 32"
+};
+
+// One memory access in one kernel, for one block shape (the worst over the launches).
+struct AccessSite {
+  int id = 0;                  // index in AnalysisResult::accesses
+  SourceLocation loc;
+  std::string kernel;          // the __global__ function whose warps execute it
+  std::string function;        // the function that contains the expression
+  std::string expression;      // source text, e.g. "a[2 * i]"
+  std::string lineText;        // the whole source line (baselines key on it)
+  std::string elementType;     // e.g. "float", "float4", "struct Particle::x"
+  model::Access access;        // space, kind, width, lane pattern
+  BlockShape block;
+  model::AccessFigures figures;
+  std::vector<std::string> assumptions;  // sentences the figures rest on
+  bool indirectRowGather = false;        // indirect row index, contiguous lanes inside the row
+  bool inLoop = false;
+};
+
+enum class Status { Analysed, Failed };
+inline std::string_view toString(Status s) { return s == Status::Analysed ? "analysed" : "failed"; }
+
+struct KernelRecord {
+  std::string name;
+  SourceLocation loc;
+  Status status = Status::Analysed;
+  std::string reason;  // for failures
+  int accesses = 0;
+  BlockShape block;
+};
+
+struct FileRecord {
+  std::string path;
+  Status status = Status::Analysed;
+  std::string error;                   // one line: why the file could not be analysed
+  int hostErrors = 0;                  // errors outside analysed device code
+  std::vector<std::string> diagnostics;  // Clang's first messages, for the notes
+};
+
+struct AnalysisResult {
+  std::vector<FileRecord> files;
+  std::vector<KernelRecord> kernels;
+  std::vector<AccessSite> accesses;
+};
+
+}  // namespace coalesce
