@@ -112,6 +112,7 @@ GlobalFigures globalForBase(const Access& a, const Dim3& block, const Arch& arch
     broadcast = broadcast && ws.uniqueBytes == a.bytesPerLane;
   }
   if (requests == 0) return GlobalFigures{};
+  f.requests = requests;
   f.sectorsPerRequest = static_cast<double>(sumSectors) / requests;
   f.idealSectors = static_cast<double>(sumIdeal) / requests;
   f.efficiency = sumSectors ? static_cast<double>(sumIdeal) / sumSectors : 1.0;
@@ -139,6 +140,7 @@ SharedFigures sharedForBase(const Access& a, const Dim3& block, const Arch& arch
     f.maxWaysInPhase = std::max(f.maxWaysInPhase, ww.maxWaysInPhase);
   }
   if (requests == 0) return SharedFigures{};
+  f.requests = requests;
   f.wavefronts = static_cast<double>(sumWave) / requests;
   f.idealWavefronts = static_cast<double>(sumIdeal) / requests;
   f.conflictDegree = sumIdeal ? static_cast<double>(sumWave) / sumIdeal : 1.0;

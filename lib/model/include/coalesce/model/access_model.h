@@ -22,6 +22,7 @@ struct GlobalFigures {
   int64_t minSectors = 0;     // over the warps of the block
   int64_t maxSectors = 0;
   bool broadcast = false;     // every warp reads a single address
+  int64_t requests = 0;       // warps of the block with at least one active lane
 };
 
 struct SharedFigures {
@@ -30,6 +31,7 @@ struct SharedFigures {
   double conflictDegree = 1;  // sum wavefronts / sum ideal
   int64_t maxWavefronts = 0;
   int64_t maxWaysInPhase = 0;
+  int64_t requests = 0;       // warps of the block with at least one active lane
 };
 
 // For a base whose alignment is unknown the figures depend on where it falls:

@@ -1,0 +1,1181 @@
+// The AST walker: an abstract interpreter over each kernel's body that keeps, for every
+// variable, a symbolic value in terms of threadIdx, the block and the parameters, and
+// turns each memory access into a RawAccess, then into figures per launch.
+#include "kernel_analyzer.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecordLayout.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/StmtCXX.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+#include <set>
+
+#include "lane_function.h"
+#include "symbolic.h"
+
+namespace coalesce::analysis {
+
+namespace {
+
+using namespace clang;
+using clang::Expr;  // not the symbolic Expr of symbolic.h
+
+struct Root {
+  std::string name;
+  model::Space space = model::Space::Global;
+  int64_t alignment = 256;
+  bool indirect = false;  // the pointer was loaded per lane
+};
+using RootRef = std::shared_ptr<const Root>;
+
+// A symbolic value: an integer expression, or a pointer (root + byte offset).
+struct Value {
+  ExprRef v;
+  RootRef root;
+  ExprRef off;
+  bool isPointer() const { return root != nullptr; }
+};
+
+struct MemLoc {
+  RootRef root;
+  ExprRef offset;
+  QualType type;
+};
+
+struct SiteRecord {
+  RawAccess raw;
+  clang::SourceLocation loc;
+  std::string expression;
+  std::string lineText;
+  std::string elementType;
+  std::string function;
+};
+
+const char* const kBuiltinTypes[] = {"__cuda_builtin_threadIdx_t", "__cuda_builtin_blockIdx_t",
+                                     "__cuda_builtin_blockDim_t", "__cuda_builtin_gridDim_t"};
+const char* const kBuiltinNames[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+const Op kBuiltinOps[] = {Op::ThreadIdx, Op::BlockIdx, Op::BlockDim, Op::GridDim};
+
+// threadIdx.x & co: a PseudoObjectExpr over an MSPropertyRefExpr in Clang's CUDA
+// headers, or a plain member of a variable with that name in simpler header sets.
+std::optional<std::pair<Op, int64_t>> builtinVariable(const Expr* e) {
+  e = e->IgnoreParenImpCasts();
+  const Expr* base = nullptr;
+  StringRef member;
+  if (const auto* pseudo = dyn_cast<PseudoObjectExpr>(e)) {
+    if (const auto* prop = dyn_cast<MSPropertyRefExpr>(pseudo->getSyntacticForm()->IgnoreParens())) {
+      base = prop->getBaseExpr();
+      member = prop->getPropertyDecl()->getName();
+    }
+  } else if (const auto* m = dyn_cast<MemberExpr>(e)) {
+    base = m->getBase();
+    member = m->getMemberDecl()->getName();
+  }
+  if (!base || member.size() != 1 || member[0] < 'x' || member[0] > 'z') return std::nullopt;
+  const auto* ref = dyn_cast<DeclRefExpr>(base->IgnoreParenImpCasts());
+  if (!ref) return std::nullopt;
+  const auto* var = dyn_cast<VarDecl>(ref->getDecl());
+  if (!var) return std::nullopt;
+  const CXXRecordDecl* rec = var->getType()->getAsCXXRecordDecl();
+  for (int i = 0; i < 4; ++i) {
+    const bool typeMatch = rec && rec->getName() == kBuiltinTypes[i];
+    if (typeMatch || var->getName() == kBuiltinNames[i]) return std::make_pair(kBuiltinOps[i], int64_t{member[0] - 'x'});
+  }
+  return std::nullopt;
+}
+
+bool isAtomicName(StringRef name) {
+  return name.starts_with("atomic") || name.starts_with("__atomic") || name.starts_with("__nv_atomic");
+}
+
+class Interpreter {
+ public:
+  Interpreter(ASTContext& ctx, SymbolTable& symbols, std::vector<SiteRecord>& sites, const model::Arch& arch)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), symbols_(symbols), sites_(sites), arch_(arch) {}
+
+  // Binds the kernel's parameters; returns, per parameter index, its symbol (integers).
+  std::map<unsigned, int> bindKernelParams(const FunctionDecl* fn) {
+    std::map<unsigned, int> ids;
+    for (unsigned i = 0; i < fn->getNumParams(); ++i) {
+      const ParmVarDecl* p = fn->getParamDecl(i);
+      QualType t = p->getType();
+      if (t->isPointerType()) {
+        auto r = std::make_shared<Root>();
+        r->name = p->getName().str();
+        r->space = model::Space::Global;
+        r->alignment = arch_.pointerAlignment;
+        env_[p] = Value{nullptr, r, constant(0)};
+      } else if (t->isIntegralOrEnumerationType()) {
+        SymbolInfo info;
+        info.name = p->getName().str();
+        info.kind = SymbolInfo::Kind::Param;
+        const int id = symbols_.add(info);
+        ids[i] = id;
+        env_[p] = Value{symbol(id), nullptr, nullptr};
+      } else {
+        env_[p] = Value{opaque(p->getName().str()), nullptr, nullptr};
+      }
+    }
+    return ids;
+  }
+
+  void run(const FunctionDecl* fn) {
+    stack_.push_back(fn);
+    walk(fn->getBody());
+    stack_.pop_back();
+  }
+
+ private:
+  ASTContext& ctx_;
+  SourceManager& sm_;
+  SymbolTable& symbols_;
+  std::vector<SiteRecord>& sites_;
+  const model::Arch& arch_;
+  std::map<const VarDecl*, Value> env_;
+  std::vector<ExprRef> guards_;
+  std::vector<std::string> guardTexts_;
+  std::vector<const FunctionDecl*> stack_;
+  std::vector<std::optional<Value>> returns_;
+  bool recording_ = true;
+  int loopDepth_ = 0;
+
+  // ---- values ---------------------------------------------------------------------
+  ExprRef opaque(const std::string& name) {
+    SymbolInfo info;
+    info.name = name;
+    return symbol(symbols_.add(info));
+  }
+  ExprRef opaqueLike(const std::vector<ExprRef>& inputs, const std::string& name) {
+    for (const auto& in : inputs)
+      if (!in || dependsOnThread(in)) return leaf(Op::Varying);
+    return opaque(name);
+  }
+  Value intValue(ExprRef e) { return Value{std::move(e), nullptr, nullptr}; }
+  ExprRef asInt(const Value& v) {
+    if (v.v) return v.v;
+    if (v.isPointer()) return leaf(Op::Varying);  // pointer used as an integer
+    return leaf(Op::Varying);
+  }
+
+  std::string text(SourceRange r) {
+    CharSourceRange range = CharSourceRange::getTokenRange(sm_.getExpansionRange(r).getAsRange());
+    return Lexer::getSourceText(range, sm_, ctx_.getLangOpts()).str();
+  }
+
+  int64_t sizeOf(QualType t) {
+    if (t->isIncompleteType() || t->isDependentType() || t->isVoidType()) return 1;
+    return ctx_.getTypeSizeInChars(t).getQuantity();
+  }
+  int64_t alignOf(QualType t) {
+    if (t->isIncompleteType() || t->isDependentType() || t->isVoidType()) return 1;
+    return ctx_.getTypeAlignInChars(t).getQuantity();
+  }
+
+  RootRef rootForVar(const VarDecl* var) {
+    auto it = roots_.find(var);
+    if (it != roots_.end()) return it->second;
+    auto r = std::make_shared<Root>();
+    r->name = var->getName().str();
+    if (var->hasAttr<CUDASharedAttr>()) {
+      r->space = model::Space::Shared;
+      r->alignment = arch_.sharedWavefrontBytes();
+    } else if (var->hasAttr<CUDAConstantAttr>()) {
+      r->space = model::Space::Constant;
+      r->alignment = arch_.pointerAlignment;
+    } else if (var->hasAttr<CUDADeviceAttr>() && var->hasGlobalStorage()) {
+      r->space = model::Space::Global;
+      r->alignment = std::max<int64_t>(alignOf(var->getType()), 16);
+    } else {
+      r->space = model::Space::Local;
+      r->alignment = alignOf(var->getType());
+    }
+    roots_[var] = r;
+    return r;
+  }
+  std::map<const VarDecl*, RootRef> roots_;
+
+  // ---- memory -----------------------------------------------------------------------
+  std::optional<Value> pointerOf(const Expr* e) {
+    Value v = eval(e);
+    if (v.isPointer()) return v;
+    return std::nullopt;
+  }
+
+  // The memory an lvalue designates; nullopt for a register variable (or unknown).
+  std::optional<MemLoc> location(const Expr* e) {
+    e = e->IgnoreParens();
+    if (const auto* ice = dyn_cast<ImplicitCastExpr>(e))
+      if (ice->getCastKind() == CK_NoOp || ice->getCastKind() == CK_LValueBitCast) return location(ice->getSubExpr());
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) {
+      auto base = pointerOf(sub->getBase());
+      ExprRef idx = asInt(eval(sub->getIdx()));
+      if (!base) return std::nullopt;
+      const int64_t elem = sizeOf(sub->getType());
+      return MemLoc{base->root, binary(Op::Add, base->off, binary(Op::Mul, idx, constant(elem))), sub->getType()};
+    }
+    if (const auto* un = dyn_cast<UnaryOperator>(e); un && un->getOpcode() == UO_Deref) {
+      auto base = pointerOf(un->getSubExpr());
+      if (!base) return std::nullopt;
+      return MemLoc{base->root, base->off, un->getType()};
+    }
+    if (const auto* mem = dyn_cast<MemberExpr>(e)) {
+      if (builtinVariable(mem)) return std::nullopt;
+      const auto* field = dyn_cast<FieldDecl>(mem->getMemberDecl());
+      std::optional<MemLoc> base;
+      if (mem->isArrow()) {
+        if (auto p = pointerOf(mem->getBase())) base = MemLoc{p->root, p->off, mem->getBase()->getType()->getPointeeType()};
+      } else {
+        base = location(mem->getBase());
+      }
+      if (!base || !field || field->isBitField()) return std::nullopt;
+      const int64_t offsetBytes = static_cast<int64_t>(ctx_.getFieldOffset(field) / 8);
+      return MemLoc{base->root, binary(Op::Add, base->offset, constant(offsetBytes)), mem->getType()};
+    }
+    if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
+      const auto* var = dyn_cast<VarDecl>(ref->getDecl());
+      if (!var) return std::nullopt;
+      if (var->getType()->isReferenceType()) {
+        auto it = env_.find(var);
+        if (it != env_.end() && it->second.isPointer()) return MemLoc{it->second.root, it->second.off, ref->getType()};
+        return std::nullopt;
+      }
+      const bool memoryVar = var->hasAttr<CUDASharedAttr>() || var->hasAttr<CUDAConstantAttr>() ||
+                             (var->hasAttr<CUDADeviceAttr>() && var->hasGlobalStorage()) ||
+                             var->getType()->isArrayType();
+      if (!memoryVar) return std::nullopt;
+      return MemLoc{rootForVar(var), constant(0), ref->getType()};
+    }
+    return std::nullopt;
+  }
+
+  Value loaded(const MemLoc& loc) {
+    const bool uniform = !loc.root->indirect && isUniform(loc.offset);
+    if (loc.type->isPointerType()) {
+      auto r = std::make_shared<Root>();
+      r->name = "a pointer loaded from '" + loc.root->name + "'";
+      r->space = model::Space::Global;
+      r->alignment = std::max<int64_t>(1, alignOf(loc.type->getPointeeType()));
+      r->indirect = !uniform;
+      return Value{nullptr, r, constant(0)};
+    }
+    return intValue(leaf(uniform ? Op::UniformLoad : Op::LaneLoad));
+  }
+
+  void record(model::AccessKind kind, const MemLoc& loc, const Expr* site) {
+    if (!recording_ || stack_.empty()) return;
+    clang::SourceLocation at = sm_.getExpansionLoc(site->getBeginLoc());
+    if (at.isInvalid() || sm_.isInSystemHeader(at)) return;
+    QualType t = loc.type.getCanonicalType().getUnqualifiedType();
+    const int64_t size = sizeOf(t);
+    // Records copied whole: the compiler moves them in pieces of their alignment.
+    int64_t piece = size;
+    if (t->isRecordType()) piece = std::min<int64_t>({alignOf(t), 16, size});
+    if (piece <= 0) piece = size > 0 ? size : 1;
+    std::string element = loc.type.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
+    for (int64_t at0 = 0; at0 < std::max<int64_t>(size, 1); at0 += piece) {
+      SiteRecord s;
+      s.raw.space = loc.root->space;
+      s.raw.kind = kind;
+      s.raw.bytes = static_cast<int>(piece);
+      s.raw.offset = binary(Op::Add, loc.offset, constant(at0));
+      s.raw.rootName = loc.root->name;
+      s.raw.rootAlignment = loc.root->alignment;
+      s.raw.rootIndirect = loc.root->indirect;
+      s.raw.guards = guards_;
+      s.raw.guardTexts = guardTexts_;
+      s.loc = at;
+      s.expression = text(site->getSourceRange());
+      s.elementType = element;
+      s.function = stack_.back()->getNameAsString();
+      sites_.push_back(std::move(s));
+    }
+  }
+
+  // ---- expressions ------------------------------------------------------------------
+  // Evaluates `e` for its value, recording every memory access inside it.
+  Value eval(const Expr* e) {
+    if (!e) return intValue(leaf(Op::Varying));
+    if (e->getType()->isIntegralOrEnumerationType() && !e->isValueDependent() && !e->isGLValue()) {
+      Expr::EvalResult r;
+      if (e->EvaluateAsInt(r, ctx_) && r.Val.isInt()) return intValue(constant(r.Val.getInt().getExtValue()));
+    }
+    if (auto b = builtinVariable(e)) return intValue(leaf(b->first, b->second));
+    if (const auto* p = dyn_cast<ParenExpr>(e)) return eval(p->getSubExpr());
+    if (const auto* ice = dyn_cast<ImplicitCastExpr>(e)) return cast(ice->getCastKind(), ice->getSubExpr(), e);
+    if (const auto* ce = dyn_cast<ExplicitCastExpr>(e)) return cast(ce->getCastKind(), ce->getSubExpr(), e);
+    if (const auto* lit = dyn_cast<IntegerLiteral>(e)) return intValue(constant(lit->getValue().getSExtValue()));
+    if (const auto* ch = dyn_cast<CharacterLiteral>(e)) return intValue(constant(ch->getValue()));
+    if (const auto* bl = dyn_cast<CXXBoolLiteralExpr>(e)) return intValue(constant(bl->getValue()));
+    if (const auto* ref = dyn_cast<DeclRefExpr>(e)) return declRef(ref);
+    if (const auto* un = dyn_cast<UnaryOperator>(e)) return unaryOp(un);
+    if (const auto* bin = dyn_cast<BinaryOperator>(e)) return binaryOp(bin);
+    if (const auto* cond = dyn_cast<ConditionalOperator>(e)) return conditional(cond);
+    if (const auto* call = dyn_cast<CallExpr>(e)) return callExpr(call);
+    if (const auto* ctor = dyn_cast<CXXConstructExpr>(e)) return construct(ctor);
+    if (const auto* mte = dyn_cast<MaterializeTemporaryExpr>(e)) return eval(mte->getSubExpr());
+    if (const auto* bt = dyn_cast<CXXBindTemporaryExpr>(e)) return eval(bt->getSubExpr());
+    if (const auto* ewc = dyn_cast<ExprWithCleanups>(e)) return eval(ewc->getSubExpr());
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) {  // an lvalue used as such
+      location(sub);
+      return intValue(leaf(Op::Varying));
+    }
+    if (const auto* mem = dyn_cast<MemberExpr>(e)) {  // a register struct's field
+      Value base = eval(mem->getBase());
+      if (base.v && isUniform(base.v)) return intValue(opaque(mem->getMemberDecl()->getNameAsString()));
+      return intValue(leaf(Op::Varying));
+    }
+    return generic(e);
+  }
+
+  Value generic(const Expr* e) {
+    std::vector<ExprRef> inputs;
+    for (const Stmt* child : e->children())
+      if (const auto* ce = dyn_cast_or_null<Expr>(child)) {
+        Value v = eval(ce);
+        inputs.push_back(v.v ? v.v : (v.isPointer() ? v.off : nullptr));
+      }
+    return intValue(opaqueLike(inputs, "value"));
+  }
+
+  Value declRef(const DeclRefExpr* ref) {
+    const ValueDecl* d = ref->getDecl();
+    if (const auto* ec = dyn_cast<EnumConstantDecl>(d)) return intValue(constant(ec->getInitVal().getSExtValue()));
+    const auto* var = dyn_cast<VarDecl>(d);
+    if (!var) return intValue(opaque(d->getNameAsString()));
+    if (var->getName() == "warpSize") return intValue(constant(arch_.warpSize));
+    auto it = env_.find(var);
+    if (it != env_.end()) return it->second;
+    // An array designator decays to a pointer by an explicit cast node; here the
+    // variable is used as a value: a file-scope constant or an unknown uniform.
+    if (var->getType()->isArrayType()) {
+      if (auto loc = location(ref)) return Value{nullptr, loc->root, loc->offset};
+    }
+    if (const Expr* init = var->getAnyInitializer(); init && var->getType().isConstQualified()) {
+      Expr::EvalResult r;
+      if (!init->isValueDependent() && init->EvaluateAsInt(r, ctx_) && r.Val.isInt())
+        return intValue(constant(r.Val.getInt().getExtValue()));
+    }
+    return intValue(opaque(var->getNameAsString()));
+  }
+
+  Value cast(CastKind kind, const Expr* sub, const Expr* whole) {
+    switch (kind) {
+      case CK_LValueToRValue: {
+        if (auto loc = location(sub)) {
+          record(model::AccessKind::Load, *loc, sub);
+          return loaded(*loc);
+        }
+        return eval(sub);
+      }
+      case CK_ArrayToPointerDecay: {
+        if (auto loc = location(sub)) return Value{nullptr, loc->root, loc->offset};
+        Value v = eval(sub);
+        return v;
+      }
+      case CK_FloatingToIntegral: case CK_IntegralToFloating: case CK_FloatingCast: {
+        Value v = eval(sub);
+        return intValue(opaqueLike({v.v}, "value"));
+      }
+      default: {
+        Value v = eval(sub);
+        // Pointer casts (reinterpret_cast<float4*>) keep the address; the width of a later
+        // access comes from its own type.
+        return v;
+      }
+    }
+  }
+
+  Value unaryOp(const UnaryOperator* un) {
+    const Expr* sub = un->getSubExpr();
+    switch (un->getOpcode()) {
+      case UO_AddrOf: {
+        if (auto loc = location(sub)) return Value{nullptr, loc->root, loc->offset};
+        return intValue(leaf(Op::Varying));
+      }
+      case UO_Deref: {
+        // Reached only when a dereference is used as a value without an lvalue-to-rvalue
+        // cast (e.g. passed by reference): the location is evaluated, nothing recorded.
+        location(un);
+        return intValue(leaf(Op::Varying));
+      }
+      case UO_PreInc: case UO_PostInc: case UO_PreDec: case UO_PostDec: {
+        const bool inc = un->isIncrementOp();
+        if (auto loc = location(sub)) {
+          record(model::AccessKind::Load, *loc, sub);
+          record(model::AccessKind::Store, *loc, sub);
+          return loaded(*loc);
+        }
+        return updateVariable(sub, [&](const Value& old) {
+          if (old.isPointer())
+            return Value{nullptr, old.root,
+                         binary(inc ? Op::Add : Op::Sub, old.off, constant(sizeOf(sub->getType()->getPointeeType())))};
+          return intValue(binary(inc ? Op::Add : Op::Sub, asInt(old), constant(1)));
+        }, un->isPrefix());
+      }
+      case UO_Minus: return intValue(unary(Op::Neg, asInt(eval(sub))));
+      case UO_Plus: return eval(sub);
+      case UO_Not: return intValue(unary(Op::BitNot, asInt(eval(sub))));
+      case UO_LNot: return intValue(unary(Op::Not, asInt(eval(sub))));
+      default: return generic(un);
+    }
+  }
+
+  template <class F>
+  Value updateVariable(const Expr* target, F update, bool returnNew) {
+    const auto* ref = dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts());
+    const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+    if (!var) {
+      eval(target);
+      return intValue(leaf(Op::Varying));
+    }
+    Value old = declRef(ref);
+    Value now = update(old);
+    env_[var] = now;
+    return returnNew ? now : old;
+  }
+
+  static std::optional<Op> arithmetic(BinaryOperatorKind k) {
+    switch (k) {
+      case BO_Add: return Op::Add; case BO_Sub: return Op::Sub; case BO_Mul: return Op::Mul;
+      case BO_Div: return Op::Div; case BO_Rem: return Op::Rem; case BO_Shl: return Op::Shl;
+      case BO_Shr: return Op::Shr; case BO_And: return Op::And; case BO_Or: return Op::Or;
+      case BO_Xor: return Op::Xor; case BO_LT: return Op::Lt; case BO_LE: return Op::Le;
+      case BO_GT: return Op::Gt; case BO_GE: return Op::Ge; case BO_EQ: return Op::Eq;
+      case BO_NE: return Op::Ne; case BO_LAnd: return Op::LAnd; case BO_LOr: return Op::LOr;
+      default: return std::nullopt;
+    }
+  }
+
+  Value combine(Op op, const Value& l, const Value& r, const Expr* lhs, const Expr* rhs) {
+    // Pointer arithmetic: p + i moves by i elements.
+    if (l.isPointer() && !r.isPointer() && (op == Op::Add || op == Op::Sub)) {
+      const int64_t elem = sizeOf(lhs->getType()->getPointeeType());
+      return Value{nullptr, l.root, binary(op, l.off, binary(Op::Mul, asInt(r), constant(elem)))};
+    }
+    if (r.isPointer() && !l.isPointer() && op == Op::Add) {
+      const int64_t elem = sizeOf(rhs->getType()->getPointeeType());
+      return Value{nullptr, r.root, binary(Op::Add, r.off, binary(Op::Mul, asInt(l), constant(elem)))};
+    }
+    if (l.isPointer() && r.isPointer()) {
+      if (op == Op::Sub && l.root == r.root) {
+        const int64_t elem = std::max<int64_t>(1, sizeOf(lhs->getType()->getPointeeType()));
+        return intValue(binary(Op::Div, binary(Op::Sub, l.off, r.off), constant(elem)));
+      }
+      return intValue(opaqueLike({l.off, r.off}, "pointer comparison"));
+    }
+    const bool floating = lhs->getType()->isFloatingType() || rhs->getType()->isFloatingType();
+    if (floating) return intValue(opaqueLike({asInt(l), asInt(r)}, "value"));
+    return intValue(binary(op, asInt(l), asInt(r)));
+  }
+
+  Value binaryOp(const BinaryOperator* bin) {
+    const BinaryOperatorKind k = bin->getOpcode();
+    const Expr* lhs = bin->getLHS();
+    const Expr* rhs = bin->getRHS();
+    if (k == BO_Assign) {
+      Value r = eval(rhs);
+      if (auto loc = location(lhs)) {
+        record(model::AccessKind::Store, *loc, lhs);
+        return r;
+      }
+      return updateVariable(lhs, [&](const Value&) { return r; }, true);
+    }
+    if (bin->isCompoundAssignmentOp()) {
+      const auto op = arithmetic(BinaryOperator::getOpForCompoundAssignment(k));
+      Value r = eval(rhs);
+      if (auto loc = location(lhs)) {
+        record(model::AccessKind::Load, *loc, lhs);
+        record(model::AccessKind::Store, *loc, lhs);
+        return loaded(*loc);
+      }
+      return updateVariable(lhs, [&](const Value& old) {
+        if (!op) return intValue(leaf(Op::Varying));
+        return combine(*op, old, r, lhs, rhs);
+      }, true);
+    }
+    if (k == BO_Comma) {
+      eval(lhs);
+      return eval(rhs);
+    }
+    if (k == BO_LAnd || k == BO_LOr) {
+      Value l = eval(lhs);
+      // The right side runs only where the left side lets it.
+      pushGuard(k == BO_LAnd ? asInt(l) : unary(Op::Not, asInt(l)), text(lhs->getSourceRange()));
+      Value r = eval(rhs);
+      popGuard();
+      return intValue(binary(*arithmetic(k), asInt(l), asInt(r)));
+    }
+    Value l = eval(lhs);
+    Value r = eval(rhs);
+    if (auto op = arithmetic(k)) return combine(*op, l, r, lhs, rhs);
+    return intValue(opaqueLike({asInt(l), asInt(r)}, "value"));
+  }
+
+  Value conditional(const ConditionalOperator* c) {
+    ExprRef cond = asInt(eval(c->getCond()));
+    pushGuard(cond, text(c->getCond()->getSourceRange()));
+    Value a = eval(c->getTrueExpr());
+    popGuard();
+    pushGuard(unary(Op::Not, cond), "!(" + text(c->getCond()->getSourceRange()) + ")");
+    Value b = eval(c->getFalseExpr());
+    popGuard();
+    return merge(cond, a, b);
+  }
+
+  Value merge(const ExprRef& cond, const Value& a, const Value& b) {
+    if (a.isPointer() || b.isPointer()) {
+      if (a.isPointer() && b.isPointer() && a.root == b.root) return Value{nullptr, a.root, select(cond, a.off, b.off)};
+      if (a.isPointer() && b.isPointer()) {
+        auto r = std::make_shared<Root>(*a.root);
+        r->indirect = r->indirect || b.root->indirect || dependsOnThread(cond);
+        r->name = a.root->name + " or " + b.root->name;
+        return Value{nullptr, r, isUniform(cond) ? select(cond, a.off, b.off) : leaf(Op::Varying)};
+      }
+      return a.isPointer() ? a : b;
+    }
+    return intValue(select(cond, asInt(a), asInt(b)));
+  }
+
+  Value construct(const CXXConstructExpr* ctor) {
+    // A copy of a record from memory (Particle q = p[i]; float4 v = a[i];) is a load.
+    if (ctor->getNumArgs() == 1 && ctor->getConstructor()->isCopyOrMoveConstructor()) {
+      const Expr* arg = ctor->getArg(0)->IgnoreParenImpCasts();
+      if (const auto* mte = dyn_cast<MaterializeTemporaryExpr>(arg)) arg = mte->getSubExpr()->IgnoreParenImpCasts();
+      if (auto loc = location(arg)) {
+        record(model::AccessKind::Load, *loc, arg);
+        return loaded(*loc);
+      }
+    }
+    return generic(ctor);
+  }
+
+  // ---- calls ------------------------------------------------------------------------
+  Value callExpr(const CallExpr* call) {
+    if (const auto* op = dyn_cast<CXXOperatorCallExpr>(call); op && op->getOperator() == OO_Equal && op->getNumArgs() == 2) {
+      // Record assignment through the implicit operator=: a store of the whole record.
+      Value r = eval(op->getArg(1));
+      if (auto loc = location(op->getArg(0))) {
+        record(model::AccessKind::Store, *loc, op->getArg(0));
+        return r;
+      }
+      return updateVariable(op->getArg(0), [&](const Value&) { return r; }, true);
+    }
+    const FunctionDecl* fn = call->getDirectCallee();
+    const std::string name = fn ? fn->getNameAsString() : std::string();
+    if (fn && isAtomicName(name) && call->getNumArgs() >= 1) {
+      auto ptr = pointerOf(call->getArg(0));
+      std::vector<ExprRef> inputs;
+      for (unsigned i = 1; i < call->getNumArgs(); ++i) inputs.push_back(asInt(eval(call->getArg(i))));
+      if (ptr) {
+        QualType t = call->getArg(0)->getType()->getPointeeType();
+        record(model::AccessKind::Atomic, MemLoc{ptr->root, ptr->off, t}, call);
+      }
+      return intValue(leaf(Op::Varying));
+    }
+    if (fn && (name == "__ldg" || name.starts_with("__ldc") || name.starts_with("__ldcs") || name.starts_with("__ldlu") ||
+               name.starts_with("__ldcv") || name.starts_with("__ldca")) &&
+        call->getNumArgs() == 1) {
+      if (auto ptr = pointerOf(call->getArg(0))) {
+        MemLoc loc{ptr->root, ptr->off, call->getArg(0)->getType()->getPointeeType()};
+        record(model::AccessKind::Load, loc, call);
+        return loaded(loc);
+      }
+      return intValue(leaf(Op::Varying));
+    }
+    if (fn && (name == "min" || name == "max" || name == "umin" || name == "umax" || name == "__mul24" ||
+               name == "__umul24") && call->getNumArgs() == 2 && call->getType()->isIntegralOrEnumerationType()) {
+      ExprRef a = asInt(eval(call->getArg(0))), b = asInt(eval(call->getArg(1)));
+      const Op op = (name == "min" || name == "umin") ? Op::Min : (name == "max" || name == "umax") ? Op::Max : Op::Mul;
+      return intValue(binary(op, a, b));
+    }
+    if (fn && fn->hasBody() && stack_.size() < 12 &&
+        std::find(stack_.begin(), stack_.end(), fn->getCanonicalDecl()) == stack_.end() &&
+        !sm_.isInSystemHeader(sm_.getExpansionLoc(fn->getLocation())) && !isa<CXXMethodDecl>(fn)) {
+      return inlineCall(fn, call);
+    }
+    if (const auto* member = dyn_cast<CXXMemberCallExpr>(call)) eval(member->getImplicitObjectArgument());
+    std::vector<ExprRef> inputs;
+    for (const Expr* arg : call->arguments()) {
+      Value v = eval(arg);
+      inputs.push_back(v.isPointer() ? v.off : v.v);
+    }
+    // __shfl_sync & co. return another lane's value: uniform only for a uniform input.
+    return intValue(opaqueLike(inputs, name.empty() ? "call" : name));
+  }
+
+  Value inlineCall(const FunctionDecl* fn, const CallExpr* call) {
+    const FunctionDecl* def = nullptr;
+    fn->hasBody(def);
+    if (!def) def = fn;
+    std::vector<Value> args;
+    for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+      const Expr* arg = call->getArg(i);
+      // A reference parameter bound to memory is that memory.
+      if (i < def->getNumParams() && def->getParamDecl(i)->getType()->isReferenceType()) {
+        if (auto loc = location(arg->IgnoreParenImpCasts())) {
+          args.push_back(Value{nullptr, loc->root, loc->offset});
+          continue;
+        }
+      }
+      args.push_back(eval(arg));
+    }
+    for (unsigned i = 0; i < def->getNumParams() && i < args.size(); ++i) env_[def->getParamDecl(i)] = args[i];
+    stack_.push_back(fn->getCanonicalDecl());
+    returns_.emplace_back();
+    walk(def->getBody());
+    stack_.pop_back();
+    std::optional<Value> ret = returns_.back();
+    returns_.pop_back();
+    return ret ? *ret : intValue(leaf(Op::Varying));
+  }
+
+  // ---- statements -------------------------------------------------------------------
+  void pushGuard(ExprRef g, std::string what) {
+    guards_.push_back(std::move(g));
+    guardTexts_.push_back(std::move(what));
+  }
+  void popGuard() {
+    guards_.pop_back();
+    guardTexts_.pop_back();
+  }
+
+  static bool alwaysLeaves(const Stmt* s) {
+    if (!s) return false;
+    if (isa<ReturnStmt>(s)) return true;
+    if (const auto* c = dyn_cast<CompoundStmt>(s)) return !c->body_empty() && alwaysLeaves(c->body_back());
+    return false;
+  }
+
+  void walk(const Stmt* s) {
+    if (!s) return;
+    if (const auto* c = dyn_cast<CompoundStmt>(s)) {
+      size_t pushed = 0;
+      for (const Stmt* child : c->body()) {
+        walk(child);
+        // `if (i >= n) return;`: what follows runs only where the condition was false.
+        if (const auto* iff = dyn_cast<IfStmt>(child); iff && !iff->getElse() && alwaysLeaves(iff->getThen()) && !loopDepth_) {
+          pushGuard(unary(Op::Not, lastIfCond_), "!(" + text(iff->getCond()->getSourceRange()) + ")");
+          ++pushed;
+        }
+      }
+      for (; pushed; --pushed) popGuard();
+      return;
+    }
+    if (const auto* d = dyn_cast<DeclStmt>(s)) {
+      for (const Decl* decl : d->decls())
+        if (const auto* var = dyn_cast<VarDecl>(decl)) declare(var);
+      return;
+    }
+    if (const auto* r = dyn_cast<ReturnStmt>(s)) {
+      Value v = r->getRetValue() ? eval(r->getRetValue()) : intValue(constant(0));
+      if (!returns_.empty() && !returns_.back()) returns_.back() = v;
+      return;
+    }
+    if (const auto* iff = dyn_cast<IfStmt>(s)) return ifStmt(iff);
+    if (const auto* f = dyn_cast<ForStmt>(s)) return loop(f->getInit(), f->getCond(), f->getInc(), f->getBody(), s);
+    if (const auto* w = dyn_cast<WhileStmt>(s)) return loop(nullptr, w->getCond(), nullptr, w->getBody(), s);
+    if (const auto* dw = dyn_cast<DoStmt>(s)) return loop(nullptr, dw->getCond(), nullptr, dw->getBody(), s);
+    if (const auto* sw = dyn_cast<SwitchStmt>(s)) {
+      ExprRef cond = asInt(eval(sw->getCond()));
+      pushGuard(dependsOnThread(cond) ? leaf(Op::Varying) : constant(1), "switch (" + text(sw->getCond()->getSourceRange()) + ")");
+      walk(sw->getBody());
+      popGuard();
+      return;
+    }
+    if (const auto* e = dyn_cast<Expr>(s)) {
+      eval(e);
+      return;
+    }
+    for (const Stmt* child : s->children()) walk(child);
+  }
+
+  void declare(const VarDecl* var) {
+    if (var->hasAttr<CUDASharedAttr>() || var->isStaticLocal()) return;  // memory, found by location()
+    if (var->getType()->isArrayType()) {
+      if (const Expr* init = var->getInit()) eval(init);
+      return;
+    }
+    const Expr* init = var->getInit();
+    if (!init) {
+      env_[var] = intValue(leaf(Op::Varying));
+      return;
+    }
+    if (var->getType()->isReferenceType()) {
+      if (auto loc = location(init->IgnoreParenImpCasts())) {
+        env_[var] = Value{nullptr, loc->root, loc->offset};
+        return;
+      }
+    }
+    env_[var] = eval(init);
+  }
+
+  ExprRef lastIfCond_ = constant(1);
+
+  using Env = std::map<const VarDecl*, Value>;
+
+  static bool same(const Value& a, const Value& b) { return a.v == b.v && a.root == b.root && a.off == b.off; }
+
+  void mergeEnvs(const ExprRef& cond, const Env& thenEnv, const Env& elseEnv) {
+    Env merged = thenEnv;
+    for (auto& [var, value] : merged) {
+      auto it = elseEnv.find(var);
+      if (it == elseEnv.end()) continue;
+      if (!same(value, it->second)) value = merge(cond, value, it->second);
+    }
+    for (const auto& [var, value] : elseEnv)
+      if (!merged.count(var)) merged[var] = value;
+    env_ = std::move(merged);
+  }
+
+  void ifStmt(const IfStmt* iff) {
+    if (iff->getInit()) walk(iff->getInit());
+    if (const VarDecl* cv = iff->getConditionVariable()) declare(cv);
+    ExprRef cond = asInt(eval(iff->getCond()));
+    const std::string condText = text(iff->getCond()->getSourceRange());
+    const Env before = env_;
+    pushGuard(cond, condText);
+    walk(iff->getThen());
+    popGuard();
+    Env thenEnv = env_;
+    env_ = before;
+    if (iff->getElse()) {
+      pushGuard(unary(Op::Not, cond), "!(" + condText + ")");
+      walk(iff->getElse());
+      popGuard();
+    }
+    mergeEnvs(cond, thenEnv, env_);
+    lastIfCond_ = cond;
+  }
+
+  // Variables a statement assigns to.
+  static void assignedVars(const Stmt* s, std::set<const VarDecl*>& out) {
+    if (!s) return;
+    auto target = [&](const Expr* e) {
+      if (const auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
+        if (const auto* var = dyn_cast<VarDecl>(ref->getDecl())) out.insert(var);
+    };
+    if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) target(b->getLHS());
+    if (const auto* u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp()) target(u->getSubExpr());
+    for (const Stmt* child : s->children()) assignedVars(child, out);
+  }
+
+  // Loops: variables updated by a uniform step each iteration become
+  // entry + k * step, with k an iteration counter; geometric ones (s *= 2, s >>= 1)
+  // become a loop symbol with its own update. Everything else assigned in the loop
+  // becomes opaque. The body is walked twice: once silently to learn the updates, once
+  // recording accesses.
+  void loop(const Stmt* init, const Expr* cond, const Expr* inc, const Stmt* body, const Stmt* whole) {
+    if (init) walk(init);
+    std::set<const VarDecl*> modified;
+    assignedVars(body, modified);
+    if (cond) assignedVars(cond, modified);
+    if (inc) assignedVars(inc, modified);
+    const Env entry = env_;
+    const std::string loopText = loopHeaderText(whole);
+
+    // Pass 1: placeholders, silently.
+    std::map<const VarDecl*, int> placeholder;
+    for (const VarDecl* v : modified) {
+      SymbolInfo info;
+      info.name = v->getNameAsString();
+      placeholder[v] = symbols_.add(info);
+      env_[v] = intValue(symbol(placeholder[v]));
+    }
+    const bool wasRecording = recording_;
+    recording_ = false;
+    ++loopDepth_;
+    if (cond) eval(cond);
+    walk(body);
+    if (inc) eval(inc);
+    --loopDepth_;
+    recording_ = wasRecording;
+    const Env afterOne = env_;
+    env_ = entry;
+
+    // Classify each modified variable.
+    SymbolInfo counterInfo;
+    counterInfo.name = "iteration";
+    counterInfo.kind = SymbolInfo::Kind::LoopVar;
+    counterInfo.loopText = loopText;
+    const int counter = symbols_.add(counterInfo);
+    std::vector<int> geometricIds;
+    for (const VarDecl* v : modified) {
+      auto itEntry = entry.find(v);
+      auto itAfter = afterOne.find(v);
+      const ExprRef p = symbol(placeholder[v]);
+      Value entryValue = itEntry != entry.end() ? itEntry->second : intValue(leaf(Op::Varying));
+      if (itAfter == afterOne.end()) continue;
+      const Value& after = itAfter->second;
+      if (entryValue.isPointer() && after.isPointer() && after.root == entryValue.root) {
+        // p += stride: the offset moves, the root stays.
+        env_[v] = entryValue;  // refined below if the step is uniform
+        continue;
+      }
+      if (entryValue.isPointer() || after.isPointer() || !after.v) {
+        env_[v] = entryValue.isPointer() ? entryValue : intValue(leaf(Op::Varying));
+        continue;
+      }
+      const ExprRef step = binary(Op::Sub, after.v, p);
+      auto form = linearize(step);
+      const bool stepFree = form && std::none_of(form->terms.begin(), form->terms.end(), [&](const AffineTerm& t) {
+        return containsOp(t.leaf, Op::Symbol) && t.leaf->symbolId == placeholder[v];
+      });
+      const ExprRef start = asInt(entryValue);
+      if (stepFree && isUniform(step)) {
+        env_[v] = intValue(binary(Op::Add, start, binary(Op::Mul, symbol(counter), step)));
+        continue;
+      }
+      // Geometric: after = p * c, p << c, p >> c, p / c.
+      if (isGeometric(after.v, placeholder[v]) && isUniform(start)) {
+        SymbolInfo g;
+        g.name = v->getNameAsString();
+        g.kind = SymbolInfo::Kind::LoopVar;
+        g.loopInit = start;
+        g.loopNext = after.v;  // in terms of the placeholder: rebind to this symbol below
+        g.loopText = loopText;
+        const int gid = symbols_.add(g);
+        symbols_[gid].loopNext = substitute(after.v, [&](const ExprRef& l) -> ExprRef {
+          if (l->op == Op::Symbol && l->symbolId == placeholder[v]) return symbol(gid);
+          return nullptr;
+        });
+        env_[v] = intValue(symbol(gid));
+        geometricIds.push_back(gid);
+        continue;
+      }
+      env_[v] = intValue(isUniform(start) && isUniform(after.v) ? opaque(v->getNameAsString()) : leaf(Op::Varying));
+    }
+    // Pointer induction: p += uniform.
+    for (const VarDecl* v : modified) {
+      auto itEntry = entry.find(v);
+      auto itAfter = afterOne.find(v);
+      if (itEntry == entry.end() || itAfter == afterOne.end()) continue;
+      const Value& e0 = itEntry->second;
+      const Value& a1 = itAfter->second;
+      if (!e0.isPointer() || !a1.isPointer() || a1.root != e0.root) continue;
+      const ExprRef step = binary(Op::Sub, a1.off, e0.off);
+      if (isUniform(step) && !containsPlaceholder(step, placeholder))
+        env_[v] = Value{nullptr, e0.root, binary(Op::Add, e0.off, binary(Op::Mul, symbol(counter), step))};
+    }
+
+    // Pass 2: the condition guards the body.
+    ++loopDepth_;
+    ExprRef c = cond ? asInt(eval(cond)) : constant(1);
+    symbols_[counter].loopCond = c;
+    for (int id : geometricIds) symbols_[id].loopCond = c;
+    pushGuard(c, cond ? text(cond->getSourceRange()) : "loop");
+    walk(body);
+    if (inc) eval(inc);
+    popGuard();
+    --loopDepth_;
+    // After the loop, what it modified is no longer followed.
+    for (const VarDecl* v : modified) {
+      auto it = env_.find(v);
+      if (it == env_.end()) continue;
+      if (it->second.isPointer()) continue;
+      it->second = intValue(it->second.v && isUniform(it->second.v) ? opaque(v->getNameAsString()) : leaf(Op::Varying));
+    }
+  }
+
+  static bool containsPlaceholder(const ExprRef& e, const std::map<const VarDecl*, int>& ph) {
+    if (e->op == Op::Symbol)
+      for (const auto& [v, id] : ph)
+        if (e->symbolId == id) return true;
+    for (const auto& a : e->args)
+      if (containsPlaceholder(a, ph)) return true;
+    return false;
+  }
+
+  static bool isGeometric(const ExprRef& after, int placeholderId) {
+    if (after->args.size() != 2) return false;
+    const bool onSelf = after->args[0]->op == Op::Symbol && after->args[0]->symbolId == placeholderId;
+    const bool byConst = after->args[1]->op == Op::Const;
+    return onSelf && byConst &&
+           (after->op == Op::Mul || after->op == Op::Div || after->op == Op::Shl || after->op == Op::Shr);
+  }
+
+  std::string loopHeaderText(const Stmt* s) {
+    if (const auto* f = dyn_cast<ForStmt>(s)) {
+      clang::SourceLocation end = f->getRParenLoc();
+      return text(SourceRange(f->getBeginLoc(), end));
+    }
+    if (const auto* w = dyn_cast<WhileStmt>(s)) return "while (" + text(w->getCond()->getSourceRange()) + ")";
+    if (const auto* d = dyn_cast<DoStmt>(s)) return "do ... while (" + text(d->getCond()->getSourceRange()) + ")";
+    return "loop";
+  }
+};
+
+// ---- launches -----------------------------------------------------------------------
+
+struct Launch {
+  model::Dim3 block;
+  std::map<unsigned, int64_t> argValues;  // parameter index -> constant argument
+  std::string where;                      // "file.cu:40"
+};
+
+class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> {
+ public:
+  explicit TranslationUnitWalker(ASTContext& ctx) : ctx_(ctx), sm_(ctx.getSourceManager()) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool VisitFunctionDecl(FunctionDecl* fn) {
+    if (fn->hasAttr<CUDAGlobalAttr>() && fn->doesThisDeclarationHaveABody() && !fn->isDependentContext() &&
+        !sm_.isInSystemHeader(sm_.getExpansionLoc(fn->getLocation())))
+      if (std::find(kernels.begin(), kernels.end(), fn) == kernels.end()) kernels.push_back(fn);
+    return true;
+  }
+
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr* call) {
+    const FunctionDecl* callee = call->getDirectCallee();
+    const CallExpr* config = call->getConfig();
+    if (!callee || !config || config->getNumArgs() < 2) return true;
+    Launch l;
+    auto block = dim3Of(config->getArg(1));
+    if (!block) return true;
+    l.block = *block;
+    for (unsigned i = 0; i < call->getNumArgs(); ++i)
+      if (auto v = constantOf(call->getArg(i))) l.argValues[i] = *v;
+    PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(call->getBeginLoc()));
+    if (p.isValid()) l.where = std::string(p.getFilename()) + ":" + std::to_string(p.getLine());
+    launches[callee->getCanonicalDecl()].push_back(l);
+    return true;
+  }
+
+  std::vector<const FunctionDecl*> kernels;
+  std::map<const FunctionDecl*, std::vector<Launch>> launches;
+
+ private:
+  ASTContext& ctx_;
+  SourceManager& sm_;
+
+  std::optional<int64_t> constantOf(const Expr* e) {
+    if (!e || e->isValueDependent()) return std::nullopt;
+    Expr::EvalResult r;
+    if (e->getType()->isIntegralOrEnumerationType() && e->EvaluateAsInt(r, ctx_) && r.Val.isInt())
+      return r.Val.getInt().getExtValue();
+    // A local initialised with a constant and never assigned again.
+    if (const auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
+      if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->isLocalVarDecl() && var->getInit())
+        if (!isReassigned(var)) return constantOf(var->getInit());
+    return std::nullopt;
+  }
+
+  bool isReassigned(const VarDecl* var) {
+    const auto* fn = dyn_cast<FunctionDecl>(var->getDeclContext());
+    if (!fn || !fn->getBody()) return true;
+    bool found = false;
+    std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
+      if (!s || found) return;
+      auto hits = [&](const Expr* e) {
+        const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+        return r && r->getDecl() == var;
+      };
+      if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && hits(b->getLHS())) found = true;
+      if (const auto* u = dyn_cast<UnaryOperator>(s))
+        if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) && hits(u->getSubExpr())) found = true;
+      for (const Stmt* c : s->children()) scan(c);
+    };
+    scan(fn->getBody());
+    return found;
+  }
+
+  // A block argument: an integer, dim3(x, y, z), or a dim3 local built from constants.
+  std::optional<model::Dim3> dim3Of(const Expr* e) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* mte = dyn_cast<MaterializeTemporaryExpr>(e)) return dim3Of(mte->getSubExpr());
+    if (const auto* bt = dyn_cast<CXXBindTemporaryExpr>(e)) return dim3Of(bt->getSubExpr());
+    if (const auto* fc = dyn_cast<CXXFunctionalCastExpr>(e)) return dim3Of(fc->getSubExpr());
+    if (const auto* ctor = dyn_cast<CXXConstructExpr>(e)) {
+      if (ctor->getConstructor()->isCopyOrMoveConstructor() && ctor->getNumArgs() == 1) return dim3Of(ctor->getArg(0));
+      model::Dim3 d;
+      int64_t* dims[3] = {&d.x, &d.y, &d.z};
+      for (unsigned i = 0; i < ctor->getNumArgs() && i < 3; ++i) {
+        if (isa<CXXDefaultArgExpr>(ctor->getArg(i))) continue;
+        auto v = constantOf(ctor->getArg(i));
+        if (!v) return std::nullopt;
+        *dims[i] = *v;
+      }
+      return d;
+    }
+    if (const auto* list = dyn_cast<InitListExpr>(e)) {
+      model::Dim3 d;
+      int64_t* dims[3] = {&d.x, &d.y, &d.z};
+      for (unsigned i = 0; i < list->getNumInits() && i < 3; ++i) {
+        auto v = constantOf(list->getInit(i));
+        if (!v) return std::nullopt;
+        *dims[i] = *v;
+      }
+      return d;
+    }
+    if (const auto* ref = dyn_cast<DeclRefExpr>(e))
+      if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->getInit() && !isReassigned(var))
+        return dim3Of(var->getInit());
+    if (auto v = constantOf(e)) return model::Dim3{*v, 1, 1};
+    return std::nullopt;
+  }
+};
+
+std::string kernelName(const FunctionDecl* fn, const ASTContext& ctx) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  fn->getNameForDiagnostic(os, ctx.getPrintingPolicy(), /*Qualified=*/true);
+  return os.str();
+}
+
+coalesce::SourceLocation plainLocation(const SourceManager& sm, clang::SourceLocation loc) {
+  coalesce::SourceLocation out;
+  PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(loc));
+  if (p.isInvalid()) return out;
+  out.file = p.getFilename();
+  out.line = p.getLine();
+  out.column = p.getColumn();
+  return out;
+}
+
+std::string lineTextAt(const SourceManager& sm, clang::SourceLocation loc) {
+  loc = sm.getExpansionLoc(loc);
+  bool invalid = false;
+  StringRef buffer = sm.getBufferData(sm.getFileID(loc), &invalid);
+  if (invalid) return {};
+  const unsigned offset = sm.getFileOffset(loc);
+  const size_t begin = buffer.rfind('\n', offset) == StringRef::npos ? 0 : buffer.rfind('\n', offset) + 1;
+  const size_t end = buffer.find('\n', offset);
+  return buffer.slice(begin, end == StringRef::npos ? buffer.size() : end).str();
+}
+
+double severityKey(const model::AccessFigures& f) {
+  if (f.global) return f.global->aligned.sectorsPerRequest / std::max(1e-9, f.global->aligned.idealSectors);
+  if (f.shared) return f.shared->aligned.conflictDegree;
+  return 0;
+}
+
+// The fallback block when no launch fixes it: __launch_bounds__, --block-dim, or 1D.
+std::vector<LaunchContext> fallbackContexts(const FunctionDecl* fn, const TranslationUnitOptions& options,
+                                            const ASTContext& ctx) {
+  LaunchContext c;
+  if (const auto* lb = fn->getAttr<CUDALaunchBoundsAttr>()) {
+    Expr::EvalResult r;
+    if (lb->getMaxThreads() && !lb->getMaxThreads()->isValueDependent() &&
+        lb->getMaxThreads()->EvaluateAsInt(r, ctx) && r.Val.isInt()) {
+      c.block.dim = {r.Val.getInt().getExtValue(), 1, 1};
+      c.block.source = BlockSource::LaunchBounds;
+      c.block.detail = "1D block of " + std::to_string(c.block.dim.x) + " threads from __launch_bounds__";
+      c.blockKnown = true;
+      return {c};
+    }
+  }
+  if (options.blockDim) {
+    c.block.dim = *options.blockDim;
+    c.block.source = BlockSource::Option;
+    c.block.detail = "block " + std::to_string(c.block.dim.x) + "x" + std::to_string(c.block.dim.y) + "x" +
+                     std::to_string(c.block.dim.z) + " from --block-dim";
+    c.blockKnown = true;
+    return {c};
+  }
+  c.block.dim = {kAssumedBlockX, 1, 1};
+  c.block.source = BlockSource::Assumed;
+  c.block.detail = "no launch found: assumes a 1D block whose blockDim.x is a multiple of 32 (figures use " +
+                   std::to_string(kAssumedBlockX) + ")";
+  c.blockKnown = false;
+  return {c};
+}
+
+}  // namespace
+
+TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const TranslationUnitOptions& options) {
+  TranslationUnitResult result;
+  const SourceManager& sm = ctx.getSourceManager();
+  TranslationUnitWalker walker(ctx);
+  walker.TraverseDecl(ctx.getTranslationUnitDecl());
+
+  for (const FunctionDecl* fn : walker.kernels) {
+    KernelRecord kernel;
+    kernel.name = kernelName(fn, ctx);
+    kernel.loc = plainLocation(sm, fn->getLocation());
+    // A Clang error inside the kernel's body: its AST cannot be trusted.
+    const coalesce::SourceLocation first = plainLocation(sm, fn->getBeginLoc());
+    const coalesce::SourceLocation last = plainLocation(sm, fn->getEndLoc());
+    for (const auto& err : options.errors)
+      if (err.file == first.file && err.line >= first.line && err.line <= last.line) {
+        kernel.status = Status::Failed;
+        kernel.reason = first.file + ":" + std::to_string(err.line) + ": " + err.message;
+        break;
+      }
+    if (kernel.status == Status::Failed) {
+      result.kernels.push_back(kernel);
+      continue;
+    }
+
+    SymbolTable symbols;
+    std::vector<SiteRecord> sites;
+    Interpreter interp(ctx, symbols, sites, options.arch);
+    const std::map<unsigned, int> paramSymbols = interp.bindKernelParams(fn);
+    for (const auto& [name, value] : options.assumedValues)
+      for (size_t id = 0; id < symbols.size(); ++id)
+        if (symbols[static_cast<int>(id)].name == name && symbols[static_cast<int>(id)].kind == SymbolInfo::Kind::Param)
+          symbols[static_cast<int>(id)].value = value;
+    interp.run(fn);
+
+    // One context per distinct launch of this kernel, else the fallback.
+    std::vector<LaunchContext> contexts;
+    auto it = walker.launches.find(fn->getCanonicalDecl());
+    if (it != walker.launches.end()) {
+      for (const Launch& l : it->second) {
+        LaunchContext c;
+        c.block.dim = l.block;
+        c.block.source = BlockSource::Launch;
+        c.block.detail = "block " + std::to_string(l.block.x) + "x" + std::to_string(l.block.y) + "x" +
+                         std::to_string(l.block.z) + " from the launch at " + l.where;
+        c.blockKnown = true;
+        for (const auto& [index, value] : l.argValues)
+          if (auto p = paramSymbols.find(index); p != paramSymbols.end()) {
+            c.symbolValues[p->second] = value;
+            c.symbolValueSources[p->second] = "the launch at " + l.where;
+          }
+        contexts.push_back(std::move(c));
+      }
+    } else {
+      contexts = fallbackContexts(fn, options, ctx);
+    }
+    kernel.block = contexts.front().block;
+
+    for (const SiteRecord& s : sites) {
+      AccessSite site;
+      site.loc = plainLocation(sm, s.loc);
+      site.kernel = kernel.name;
+      site.function = s.function;
+      site.expression = s.expression;
+      site.lineText = lineTextAt(sm, s.loc);
+      site.elementType = s.elementType;
+      site.inLoop = false;
+      double worst = -1;
+      for (const LaunchContext& c : contexts) {
+        LaneResult lr = evaluateLanes(s.raw, c, symbols, options.arch);
+        const double key = severityKey(lr.figures);
+        if (key > worst) {
+          worst = key;
+          site.access = lr.access;
+          site.figures = lr.figures;
+          site.assumptions = lr.assumptions;
+          site.indirectRowGather = lr.indirectRowGather;
+          site.block = c.block;
+        }
+      }
+      if (contexts.size() > 1)
+        site.assumptions.push_back("the kernel has " + std::to_string(contexts.size()) +
+                                   " launches; these are the worst figures, for the " + site.block.detail);
+      site.assumptions.insert(site.assumptions.begin(), site.block.detail);
+      result.accesses.push_back(std::move(site));
+      ++kernel.accesses;
+    }
+    result.kernels.push_back(kernel);
+  }
+  return result;
+}
+
+}  // namespace coalesce::analysis

@@ -1,0 +1,40 @@
+// Walks the kernels of one translation unit (device pass) and turns every global and
+// shared memory access into an AccessSite. The only place that knows Clang's AST.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "coalesce/model/arch.h"
+#include "coalesce/report/records.h"
+
+namespace clang {
+class ASTContext;
+}
+
+namespace coalesce::analysis {
+
+struct TranslationUnitOptions {
+  model::Arch arch;
+  std::optional<model::Dim3> blockDim;           // --block-dim
+  std::map<std::string, int64_t> assumedValues;  // --assume NAME=VALUE
+  // Source ranges (file, first line, last line) that hold Clang errors: a kernel whose
+  // body overlaps one is reported as failed rather than analysed on a broken AST.
+  struct ErrorSpot {
+    std::string file;
+    unsigned line = 0;
+    std::string message;
+  };
+  std::vector<ErrorSpot> errors;
+};
+
+struct TranslationUnitResult {
+  std::vector<KernelRecord> kernels;
+  std::vector<AccessSite> accesses;
+};
+
+TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& context, const TranslationUnitOptions& options);
+
+}  // namespace coalesce::analysis

@@ -1,0 +1,382 @@
+#include "lane_function.h"
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+
+namespace coalesce::analysis {
+
+namespace {
+
+using model::AccessFigures;
+using model::Dim3;
+
+constexpr size_t kMaxIterationCombos = 256;
+
+int64_t dimOf(const Dim3& d, int64_t i) { return i == 0 ? d.x : i == 1 ? d.y : d.z; }
+
+void collectSymbols(const ExprRef& e, std::set<int>& out) {
+  if (e->op == Op::Symbol) out.insert(e->symbolId);
+  for (const auto& a : e->args) collectSymbols(a, out);
+}
+
+struct Evaluator {
+  const RawAccess& raw;
+  const LaunchContext& launch;
+  const SymbolTable& symbols;
+  const model::Arch& arch;
+  std::set<std::string> assumptions;
+  bool usedRepresentative = false;
+  std::set<int> representativeSymbols;
+  bool guardAssumed = false;
+
+  // Leaves the launch fixes: blockDim when known, parameters with known values.
+  ExprRef fixLaunch(const ExprRef& leaf) const {
+    if (leaf->op == Op::BlockDim && launch.blockKnown) return constant(dimOf(launch.block.dim, leaf->value));
+    if (leaf->op == Op::Symbol) {
+      auto it = launch.symbolValues.find(leaf->symbolId);
+      if (it != launch.symbolValues.end()) return constant(it->second);
+      if (symbols[leaf->symbolId].value) return constant(*symbols[leaf->symbolId].value);
+    }
+    return nullptr;
+  }
+
+  int64_t leafAlignment(const ExprRef& leaf) const {
+    switch (leaf->op) {
+      case Op::BlockDim: return leaf->value == 0 ? 32 : 1;  // assumed: blockDim.x a multiple of 32
+      case Op::Symbol: return symbols[leaf->symbolId].alignment;
+      default: return 1;
+    }
+  }
+
+  // Bindings used to evaluate lane-varying, non-affine parts: representative values
+  // for what is still unknown (said in the assumptions).
+  model::Dim3 block() const { return launch.block.dim; }
+
+  // What the launch fixes, as bindings (no thread, no loop values).
+  Bindings launchBindings() const {
+    Bindings b;
+    const Dim3 d = block();
+    b.blockDim[0] = d.x; b.blockDim[1] = d.y; b.blockDim[2] = d.z;
+    b.gridDim[0] = b.gridDim[1] = b.gridDim[2] = 1024;
+    for (const auto& [id, v] : launch.symbolValues) b.symbols[id] = v;
+    for (size_t id = 0; id < symbols.size(); ++id)
+      if (symbols[static_cast<int>(id)].value) b.symbols[static_cast<int>(id)] = *symbols[static_cast<int>(id)].value;
+    return b;
+  }
+
+  Bindings representative(const std::map<int, int64_t>& iteration) {
+    Bindings b;
+    const Dim3 d = block();
+    b.blockDim[0] = d.x; b.blockDim[1] = d.y; b.blockDim[2] = d.z;
+    b.gridDim[0] = b.gridDim[1] = b.gridDim[2] = 1024;
+    for (size_t id = 0; id < symbols.size(); ++id) {
+      const int sid = static_cast<int>(id);
+      if (auto it = iteration.find(sid); it != iteration.end()) b.symbols[sid] = it->second;
+      else if (auto lv = launch.symbolValues.find(sid); lv != launch.symbolValues.end()) b.symbols[sid] = lv->second;
+      else if (symbols[sid].value) b.symbols[sid] = *symbols[sid].value;
+      else if (symbols[sid].kind == SymbolInfo::Kind::LoopVar) b.symbols[sid] = 0;
+      else b.symbols[sid] = kAssumedRuntimeValue;
+    }
+    return b;
+  }
+
+  struct Pattern {
+    model::LanePattern pattern;
+    bool gather = false;
+  };
+
+  // The uniform part of an address -> constant + unknown multiple of an alignment.
+  model::UniformOffset uniformBase(const std::vector<ExprRef>& uniformAddends, bool& gather) {
+    model::UniformOffset base;
+    int64_t unknown = raw.rootAlignment;
+    for (const ExprRef& a : uniformAddends) {
+      auto form = linearize(a);
+      if (!form) continue;  // cannot happen for uniform parts (opaque terms)
+      base.constant += form->constant;
+      for (const AffineTerm& t : form->terms) {
+        if (containsOp(t.leaf, Op::UniformLoad)) gather = true;
+        const int64_t div = knownDivisor(t.leaf, [&](const ExprRef& l) { return leafAlignment(l); });
+        const int64_t termAlign = div == 0 ? 0 : std::abs(t.coef) * div;
+        unknown = std::gcd(unknown, termAlign);
+      }
+    }
+    base.unknownAlignment = unknown == 0 ? 0 : unknown;
+    // An alignment that is a multiple of the model's period is as good as known; the
+    // model checks that itself.
+    return base;
+  }
+
+  // Per-thread activity from the guards (nullopt: the guard could not be evaluated).
+  std::vector<bool> activeMask(const std::vector<ExprRef>& guards, Bindings b) {
+    const Dim3 d = block();
+    std::vector<bool> active(static_cast<size_t>(d.volume()), true);
+    if (guards.empty()) return active;
+    for (int64_t linear = 0; linear < d.volume(); ++linear) {
+      const model::ThreadIdx t = model::threadFromLinear(d, linear);
+      b.tid[0] = t.x; b.tid[1] = t.y; b.tid[2] = t.z;
+      for (size_t g = 0; g < guards.size(); ++g) {
+        auto v = evaluate(guards[g], b);
+        if (!v) {
+          guardAssumed = true;
+          assumptions.insert("assumes every lane passes `" + raw.guardTexts[g] + "` (it depends on values not known statically)");
+          continue;
+        }
+        if (*v == 0) {
+          active[static_cast<size_t>(linear)] = false;
+          break;
+        }
+      }
+    }
+    return active;
+  }
+
+  Pattern patternFor(const std::map<int, int64_t>& iteration) {
+    Pattern out;
+    auto fixIteration = [&](const ExprRef& leaf) -> ExprRef {
+      if (leaf->op == Op::Symbol)
+        if (auto it = iteration.find(leaf->symbolId); it != iteration.end()) return constant(it->second);
+      return fixLaunch(leaf);
+    };
+    const ExprRef offset = substitute(raw.offset, fixIteration);
+    std::vector<ExprRef> guards;
+    for (const auto& g : raw.guards) guards.push_back(substitute(g, fixIteration));
+
+    if (raw.rootIndirect || containsOp(offset, Op::LaneLoad)) {
+      out.pattern = model::LanePattern::makeIndirect();
+      return out;
+    }
+    if (containsOp(offset, Op::Varying)) {
+      out.pattern = model::LanePattern::makeUnknown();
+      return out;
+    }
+    std::vector<ExprRef> uniformParts, laneParts;
+    for (const ExprRef& a : addends(offset)) (isUniform(a) ? uniformParts : laneParts).push_back(a);
+    const model::UniformOffset base = uniformBase(uniformParts, out.gather);
+
+    // Affine lane part: exact, no representative values needed.
+    model::AffineLanes lanes;
+    bool affine = true;
+    for (const ExprRef& a : laneParts) {
+      auto form = linearize(a);
+      if (!form || form->constant != 0) { affine = false; break; }
+      for (const AffineTerm& t : form->terms) {
+        if (t.leaf->op != Op::ThreadIdx) { affine = false; break; }
+        (t.leaf->value == 0 ? lanes.cx : t.leaf->value == 1 ? lanes.cy : lanes.cz) += t.coef;
+      }
+      if (!affine) break;
+    }
+    const bool guarded = std::any_of(guards.begin(), guards.end(), [](const ExprRef& g) {
+      auto c = asConstant(g);
+      return !c || *c == 0;
+    });
+    if (affine && !guarded) {
+      out.pattern = model::LanePattern::makeAffine(lanes, base);
+      return out;
+    }
+    // Enumerate: evaluate the lane part for every thread of the block.
+    Bindings b = representative(iteration);
+    for (const ExprRef& a : laneParts) collectSymbols(a, representativeSymbols);
+    const std::vector<bool> active = activeMask(guards, b);
+    const Dim3 d = block();
+    std::vector<std::optional<int64_t>> offsets(static_cast<size_t>(d.volume()));
+    for (int64_t linear = 0; linear < d.volume(); ++linear) {
+      if (!active[static_cast<size_t>(linear)]) continue;
+      const model::ThreadIdx t = model::threadFromLinear(d, linear);
+      b.tid[0] = t.x; b.tid[1] = t.y; b.tid[2] = t.z;
+      int64_t sum = 0;
+      for (const ExprRef& a : laneParts) {
+        auto v = evaluate(a, b);
+        if (!v) {
+          out.pattern = model::LanePattern::makeUnknown();
+          return out;
+        }
+        sum += *v;
+      }
+      offsets[static_cast<size_t>(linear)] = sum;
+    }
+    out.pattern = model::LanePattern::makeEnumerated(std::move(offsets), base);
+    return out;
+  }
+};
+
+constexpr int64_t kMaxLoopValues = 128;
+
+// The values a loop symbol takes under this launch: run the loop's own update while
+// its condition holds (for thread-dependent conditions, while it holds for the first
+// or the last thread of the block). nullopt-free and capped; `exact` says whether the
+// loop ended within the cap.
+std::vector<int64_t> loopValues(int id, const SymbolTable& symbols, const Bindings& base, bool& exact) {
+  const SymbolInfo& s = symbols[id];
+  std::vector<int64_t> values;
+  exact = false;
+  const bool geometric = s.loopNext != nullptr;
+  std::optional<int64_t> x = geometric ? evaluate(s.loopInit, base) : std::optional<int64_t>(0);
+  if (!x) return values;
+  Bindings first = base, last = base;
+  for (int d = 0; d < 3; ++d) {
+    first.tid[d] = 0;
+    last.tid[d] = base.blockDim[d] - 1;
+  }
+  while (static_cast<int64_t>(values.size()) < kMaxLoopValues) {
+    first.symbols[id] = last.symbols[id] = *x;
+    std::optional<int64_t> c1 = s.loopCond ? evaluate(s.loopCond, first) : std::nullopt;
+    std::optional<int64_t> c2 = s.loopCond ? evaluate(s.loopCond, last) : std::nullopt;
+    if (!c1 && !c2) return values;  // the bound is not known: a sample of what was listed
+    if (!(c1.value_or(0) || c2.value_or(0))) {
+      exact = true;
+      return values;
+    }
+    values.push_back(*x);
+    if (geometric) {
+      first.symbols[id] = *x;
+      auto n = evaluate(s.loopNext, first);
+      if (!n || *n == *x) return values;
+      x = n;
+    } else {
+      x = *x + 1;
+    }
+  }
+  return values;
+}
+
+// Loop symbols in the address or guards: their iterations are enumerated (up to a cap)
+// and the figures averaged per warp request, as the hardware's counters add up.
+std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const SymbolTable& symbols,
+                                                    const Bindings& base, std::set<std::string>& notes) {
+  std::set<int> used;
+  collectSymbols(raw.offset, used);
+  for (const auto& g : raw.guards) collectSymbols(g, used);
+  std::vector<std::map<int, int64_t>> combos{{}};
+  for (int id : used) {
+    const SymbolInfo& s = symbols[id];
+    if (s.kind != SymbolInfo::Kind::LoopVar || base.symbols.count(id)) continue;
+    bool exact = false;
+    std::vector<int64_t> values = loopValues(id, symbols, base, exact);
+    if (values.empty() && !s.loopNext) {
+      // Unknown trip count: a sample of the first iterations, enough to cover every
+      // alignment period of a small stride.
+      for (int64_t k = 0; k < 64; ++k) values.push_back(k);
+    }
+    if (values.empty()) continue;
+    std::vector<std::map<int, int64_t>> next;
+    for (const auto& c : combos)
+      for (int64_t v : values) {
+        if (next.size() >= kMaxIterationCombos) break;
+        auto n = c;
+        n[id] = v;
+        next.push_back(std::move(n));
+      }
+    combos = std::move(next);
+    notes.insert("averaged over " + std::string(exact ? "the " : "a sample of ") + std::to_string(values.size()) +
+                 " iterations of `" + s.loopText + "`");
+  }
+  return combos;
+}
+
+template <class F>
+void accumulate(F& sum, const F& f, double weight);
+
+template <>
+void accumulate(model::GlobalFigures& sum, const model::GlobalFigures& f, double w) {
+  sum.sectorsPerRequest += f.sectorsPerRequest * w;
+  sum.idealSectors += f.idealSectors * w;
+  sum.minSectors = sum.requests == 0 ? f.minSectors : std::min(sum.minSectors, f.minSectors);
+  sum.maxSectors = std::max(sum.maxSectors, f.maxSectors);
+  sum.broadcast = (sum.requests == 0 || sum.broadcast) && f.broadcast;
+  sum.requests += f.requests;
+}
+template <>
+void accumulate(model::SharedFigures& sum, const model::SharedFigures& f, double w) {
+  sum.wavefronts += f.wavefronts * w;
+  sum.idealWavefronts += f.idealWavefronts * w;
+  sum.maxWavefronts = std::max(sum.maxWavefronts, f.maxWavefronts);
+  sum.maxWaysInPhase = std::max(sum.maxWaysInPhase, f.maxWaysInPhase);
+  sum.requests += f.requests;
+}
+
+void finish(model::GlobalFigures& f) {
+  if (f.requests == 0) return;
+  f.sectorsPerRequest /= static_cast<double>(f.requests);
+  f.idealSectors /= static_cast<double>(f.requests);
+  f.efficiency = f.sectorsPerRequest > 0 ? f.idealSectors / f.sectorsPerRequest : 1.0;
+}
+void finish(model::SharedFigures& f) {
+  if (f.requests == 0) return;
+  f.wavefronts /= static_cast<double>(f.requests);
+  f.idealWavefronts /= static_cast<double>(f.requests);
+  f.conflictDegree = f.idealWavefronts > 0 ? f.wavefronts / f.idealWavefronts : 1.0;
+}
+
+template <class F>
+void mergeCases(std::optional<model::AlignmentCases<F>>& sum, const std::optional<model::AlignmentCases<F>>& c) {
+  if (!c) return;
+  if (!sum) sum.emplace();
+  sum->alignmentKnown = (sum->aligned.requests == 0 || sum->alignmentKnown) && c->alignmentKnown;
+  accumulate(sum->aligned, c->aligned, static_cast<double>(c->aligned.requests));
+  accumulate(sum->best, c->best, static_cast<double>(c->best.requests));
+  accumulate(sum->worst, c->worst, static_cast<double>(c->worst.requests));
+}
+
+template <class F>
+void finishCases(std::optional<model::AlignmentCases<F>>& c) {
+  if (!c) return;
+  finish(c->aligned);
+  finish(c->best);
+  finish(c->worst);
+}
+
+}  // namespace
+
+LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
+                         const model::Arch& arch) {
+  LaneResult result;
+  Evaluator ev{raw, launch, symbols, arch, {}, false, {}, false};
+  auto combos = iterationCombos(raw, symbols, ev.launchBindings(), ev.assumptions);
+  bool first = true;
+  for (const auto& combo : combos) {
+    auto p = ev.patternFor(combo);
+    model::Access access{raw.space, raw.kind, raw.bytes, std::move(p.pattern)};
+    result.indirectRowGather = result.indirectRowGather || p.gather;
+    AccessFigures f = model::analyzeAccess(access, launch.block.dim, arch);
+    if (first) {
+      result.access = access;
+      result.figures.sectorRange = f.sectorRange;
+      result.figures.wavefrontRange = f.wavefrontRange;
+      result.figures.activeLanesPerWarp = f.activeLanesPerWarp;
+      first = false;
+    }
+    mergeCases(result.figures.global, f.global);
+    mergeCases(result.figures.shared, f.shared);
+  }
+  finishCases(result.figures.global);
+  finishCases(result.figures.shared);
+
+  // Say what the figures rest on.
+  auto& notes = ev.assumptions;
+  if (raw.space == model::Space::Global && !raw.rootIndirect && raw.rootAlignment >= 32)
+    notes.insert("assumes '" + raw.rootName + "' is " + std::to_string(raw.rootAlignment) +
+                 "-byte aligned, as cudaMalloc returns");
+  if (result.access.pattern.kind == model::PatternKind::Indirect)
+    notes.insert("the address depends on data loaded from memory: figures are the range from a broadcast to one sector per lane");
+  if (result.access.pattern.kind == model::PatternKind::Unknown)
+    notes.insert("the address could not be followed statically");
+  for (int id : ev.representativeSymbols) {
+    const SymbolInfo& s = symbols[id];
+    if (launch.symbolValues.count(id) || s.value || s.kind == SymbolInfo::Kind::LoopVar) continue;
+    notes.insert("assumes " + s.name + " = " + std::to_string(kAssumedRuntimeValue) +
+                 " (a runtime value that scales the lane stride; set it with --assume " + s.name + "=N)");
+  }
+  std::set<int> used;
+  collectSymbols(raw.offset, used);
+  for (const auto& guard : raw.guards) collectSymbols(guard, used);
+  for (const auto& [id, source] : launch.symbolValueSources)
+    if (used.count(id)) notes.insert(symbols[id].name + " = " + std::to_string(launch.symbolValues.at(id)) + " from " + source);
+  const auto& g = result.figures.global;
+  if (g && !g->alignmentKnown)
+    notes.insert("the base offset's alignment is not known: figures assume it aligned; the range covers every placement");
+  result.assumptions.assign(notes.begin(), notes.end());
+  return result;
+}
+
+}  // namespace coalesce::analysis

@@ -1,0 +1,52 @@
+// From a symbolic address (what the AST walker found) to the model's figures for one
+// block shape: substitutes what the launch fixes, enumerates loop iterations and lane
+// guards, and calls lib/model. Clang-free, so it is unit-tested without parsing.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "coalesce/model/access_model.h"
+#include "coalesce/report/records.h"
+#include "symbolic.h"
+
+namespace coalesce::analysis {
+
+// One memory access as the AST walker saw it.
+struct RawAccess {
+  model::Space space = model::Space::Global;
+  model::AccessKind kind = model::AccessKind::Load;
+  int bytes = 4;
+  ExprRef offset;                // byte offset from the root pointer
+  std::string rootName;          // the array or pointer parameter, for assumptions
+  int64_t rootAlignment = 256;   // bytes the root is known to be aligned to
+  bool rootIndirect = false;     // the pointer itself was loaded per lane
+  std::vector<ExprRef> guards;   // each must be non-zero for a lane to execute the access
+  std::vector<std::string> guardTexts;  // source text of each guard, for assumptions
+};
+
+// What the launch (or the fallback) fixes.
+struct LaunchContext {
+  BlockShape block;
+  bool blockKnown = false;             // false: blockDim is an unknown multiple of 32
+  std::map<int, int64_t> symbolValues;  // parameters fixed by the launch or --assume
+  std::map<int, std::string> symbolValueSources;  // "the launch at f.cu:40", "--assume"
+};
+
+struct LaneResult {
+  model::Access access;  // the pattern of the first evaluated iteration (for pictures)
+  model::AccessFigures figures;
+  std::vector<std::string> assumptions;
+  bool indirectRowGather = false;
+};
+
+// Default for a runtime scalar that scales a lane stride when nothing fixes it.
+inline constexpr int64_t kAssumedRuntimeValue = 4096;
+// Default block when nothing fixes it: 1D, and blockDim.x a multiple of 32.
+inline constexpr int64_t kAssumedBlockX = 256;
+
+LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
+                         const model::Arch& arch);
+
+}  // namespace coalesce::analysis

@@ -1,0 +1,351 @@
+#include "symbolic.h"
+
+#include <algorithm>
+#include <numeric>
+#include <sstream>
+
+namespace coalesce::analysis {
+
+namespace {
+
+bool isLeafOp(Op op) {
+  switch (op) {
+    case Op::ThreadIdx: case Op::BlockIdx: case Op::BlockDim: case Op::GridDim:
+    case Op::Symbol: case Op::UniformLoad: case Op::LaneLoad: case Op::Varying:
+      return true;
+    default:
+      return false;
+  }
+}
+
+ExprRef make(Op op, std::vector<ExprRef> args, int64_t value = 0, int symbolId = -1) {
+  auto e = std::make_shared<Expr>();
+  e->op = op;
+  e->args = std::move(args);
+  e->value = value;
+  e->symbolId = symbolId;
+  return e;
+}
+
+std::optional<int64_t> fold(Op op, int64_t a, int64_t b) {
+  switch (op) {
+    case Op::Add: return a + b;
+    case Op::Sub: return a - b;
+    case Op::Mul: return a * b;
+    case Op::Div: if (b == 0) return std::nullopt; return a / b;
+    case Op::Rem: if (b == 0) return std::nullopt; return a % b;
+    case Op::Shl: if (b < 0 || b > 62) return std::nullopt; return a << b;
+    case Op::Shr: if (b < 0 || b > 62) return std::nullopt; return a >> b;
+    case Op::And: return a & b;
+    case Op::Or: return a | b;
+    case Op::Xor: return a ^ b;
+    case Op::Min: return std::min(a, b);
+    case Op::Max: return std::max(a, b);
+    case Op::Lt: return a < b;
+    case Op::Le: return a <= b;
+    case Op::Gt: return a > b;
+    case Op::Ge: return a >= b;
+    case Op::Eq: return a == b;
+    case Op::Ne: return a != b;
+    case Op::LAnd: return (a != 0) && (b != 0);
+    case Op::LOr: return (a != 0) || (b != 0);
+    default: return std::nullopt;
+  }
+}
+
+const char* opName(Op op) {
+  switch (op) {
+    case Op::Add: return "+"; case Op::Sub: return "-"; case Op::Mul: return "*";
+    case Op::Div: return "/"; case Op::Rem: return "%"; case Op::Shl: return "<<";
+    case Op::Shr: return ">>"; case Op::And: return "&"; case Op::Or: return "|";
+    case Op::Xor: return "^"; case Op::Lt: return "<"; case Op::Le: return "<=";
+    case Op::Gt: return ">"; case Op::Ge: return ">="; case Op::Eq: return "==";
+    case Op::Ne: return "!="; case Op::LAnd: return "&&"; case Op::LOr: return "||";
+    case Op::Min: return "min"; case Op::Max: return "max";
+    default: return "?";
+  }
+}
+
+// A structural key, so equal terms merge in affine forms.
+std::string key(const ExprRef& e) {
+  std::ostringstream os;
+  os << static_cast<int>(e->op) << ':' << e->value << ':' << e->symbolId;
+  if (e->op == Op::UniformLoad || e->op == Op::LaneLoad) os << '@' << e.get();  // each load is its own value
+  if (!e->args.empty()) {
+    os << '(';
+    for (const auto& a : e->args) os << key(a) << ',';
+    os << ')';
+  }
+  return os.str();
+}
+
+}  // namespace
+
+ExprRef constant(int64_t v) { return make(Op::Const, {}, v); }
+ExprRef leaf(Op op, int64_t dim) { return make(op, {}, dim); }
+ExprRef symbol(int id) { return make(Op::Symbol, {}, 0, id); }
+
+std::optional<int64_t> asConstant(const ExprRef& e) {
+  if (e && e->op == Op::Const) return e->value;
+  return std::nullopt;
+}
+
+ExprRef unary(Op op, ExprRef a) {
+  if (auto c = asConstant(a)) {
+    switch (op) {
+      case Op::Neg: return constant(-*c);
+      case Op::Not: return constant(*c == 0);
+      case Op::BitNot: return constant(~*c);
+      default: break;
+    }
+  }
+  if (op == Op::Neg && a->op == Op::Neg) return a->args[0];
+  return make(op, {std::move(a)});
+}
+
+ExprRef binary(Op op, ExprRef a, ExprRef b) {
+  auto ca = asConstant(a), cb = asConstant(b);
+  if (ca && cb)
+    if (auto v = fold(op, *ca, *cb)) return constant(*v);
+  switch (op) {
+    case Op::Add:
+      if (ca && *ca == 0) return b;
+      if (cb && *cb == 0) return a;
+      break;
+    case Op::Sub:
+      if (cb && *cb == 0) return a;
+      break;
+    case Op::Mul:
+      if ((ca && *ca == 0) || (cb && *cb == 0)) return constant(0);
+      if (ca && *ca == 1) return b;
+      if (cb && *cb == 1) return a;
+      break;
+    case Op::Div:
+      if (cb && *cb == 1) return a;
+      break;
+    case Op::Shl: case Op::Shr:
+      if (cb && *cb == 0) return a;
+      break;
+    default:
+      break;
+  }
+  return make(op, {std::move(a), std::move(b)});
+}
+
+ExprRef select(ExprRef cond, ExprRef a, ExprRef b) {
+  if (auto c = asConstant(cond)) return *c ? a : b;
+  if (key(a) == key(b)) return a;
+  return make(Op::Select, {std::move(cond), std::move(a), std::move(b)});
+}
+
+bool containsOp(const ExprRef& e, Op op) {
+  if (!e) return false;
+  if (e->op == op) return true;
+  for (const auto& a : e->args)
+    if (containsOp(a, op)) return true;
+  return false;
+}
+
+bool dependsOnThread(const ExprRef& e) {
+  return containsOp(e, Op::ThreadIdx) || containsOp(e, Op::LaneLoad) || containsOp(e, Op::Varying);
+}
+
+bool isUniform(const ExprRef& e) { return !dependsOnThread(e); }
+
+std::string toString(const ExprRef& e, const SymbolTable& symbols) {
+  static const char* dims = "xyz";
+  switch (e->op) {
+    case Op::Const: return std::to_string(e->value);
+    case Op::ThreadIdx: return std::string("threadIdx.") + dims[e->value];
+    case Op::BlockIdx: return std::string("blockIdx.") + dims[e->value];
+    case Op::BlockDim: return std::string("blockDim.") + dims[e->value];
+    case Op::GridDim: return std::string("gridDim.") + dims[e->value];
+    case Op::Symbol:
+      return e->symbolId >= 0 && static_cast<size_t>(e->symbolId) < symbols.size() ? symbols[e->symbolId].name : "?";
+    case Op::UniformLoad: return "load";
+    case Op::LaneLoad: return "load[lane]";
+    case Op::Varying: return "varying";
+    case Op::Neg: return "-(" + toString(e->args[0], symbols) + ")";
+    case Op::Not: return "!(" + toString(e->args[0], symbols) + ")";
+    case Op::BitNot: return "~(" + toString(e->args[0], symbols) + ")";
+    case Op::Select:
+      return "(" + toString(e->args[0], symbols) + " ? " + toString(e->args[1], symbols) + " : " +
+             toString(e->args[2], symbols) + ")";
+    case Op::Min: case Op::Max:
+      return std::string(opName(e->op)) + "(" + toString(e->args[0], symbols) + ", " + toString(e->args[1], symbols) + ")";
+    default:
+      return "(" + toString(e->args[0], symbols) + " " + opName(e->op) + " " + toString(e->args[1], symbols) + ")";
+  }
+}
+
+std::optional<int64_t> evaluate(const ExprRef& e, const Bindings& b) {
+  switch (e->op) {
+    case Op::Const: return e->value;
+    case Op::ThreadIdx: return b.tid[e->value];
+    case Op::BlockIdx: return b.blockIdx[e->value];
+    case Op::BlockDim: return b.blockDim[e->value];
+    case Op::GridDim: return b.gridDim[e->value];
+    case Op::Symbol: {
+      auto it = b.symbols.find(e->symbolId);
+      if (it == b.symbols.end()) return std::nullopt;
+      return it->second;
+    }
+    case Op::UniformLoad: case Op::LaneLoad: case Op::Varying: return std::nullopt;
+    case Op::Neg: case Op::Not: case Op::BitNot: {
+      auto a = evaluate(e->args[0], b);
+      if (!a) return std::nullopt;
+      return e->op == Op::Neg ? -*a : e->op == Op::Not ? static_cast<int64_t>(*a == 0) : ~*a;
+    }
+    case Op::Select: {
+      auto c = evaluate(e->args[0], b);
+      if (!c) return std::nullopt;
+      return evaluate(e->args[*c ? 1 : 2], b);
+    }
+    case Op::LAnd: case Op::LOr: {
+      // Short-circuit like C, so a guard such as `i < n && idx[i] > 0` evaluates
+      // where its first half already decides.
+      auto a = evaluate(e->args[0], b);
+      if (a && e->op == Op::LAnd && *a == 0) return 0;
+      if (a && e->op == Op::LOr && *a != 0) return 1;
+      auto c = evaluate(e->args[1], b);
+      if (!a || !c) return std::nullopt;
+      return fold(e->op, *a, *c);
+    }
+    default: {
+      auto a = evaluate(e->args[0], b), c = evaluate(e->args[1], b);
+      if (!a || !c) return std::nullopt;
+      return fold(e->op, *a, *c);
+    }
+  }
+}
+
+namespace {
+
+void addTerms(AffineForm& into, const AffineForm& from, int64_t scale) {
+  into.constant += scale * from.constant;
+  for (const auto& t : from.terms) {
+    bool merged = false;
+    for (auto& existing : into.terms)
+      if (key(existing.leaf) == key(t.leaf)) {
+        existing.coef += scale * t.coef;
+        merged = true;
+        break;
+      }
+    if (!merged) into.terms.push_back({scale * t.coef, t.leaf});
+  }
+  std::erase_if(into.terms, [](const AffineTerm& t) { return t.coef == 0; });
+}
+
+std::optional<AffineForm> opaqueIfUniform(const ExprRef& e) {
+  if (!isUniform(e)) return std::nullopt;
+  AffineForm f;
+  f.terms.push_back({1, e});
+  return f;
+}
+
+}  // namespace
+
+std::optional<AffineForm> linearize(const ExprRef& e) {
+  if (e->op == Op::Const) return AffineForm{e->value, {}};
+  if (e->op == Op::LaneLoad || e->op == Op::Varying) return std::nullopt;
+  if (isLeafOp(e->op)) return AffineForm{0, {{1, e}}};
+  switch (e->op) {
+    case Op::Add: case Op::Sub: {
+      auto a = linearize(e->args[0]), b = linearize(e->args[1]);
+      if (!a || !b) return std::nullopt;
+      addTerms(*a, *b, e->op == Op::Add ? 1 : -1);
+      return a;
+    }
+    case Op::Neg: {
+      auto a = linearize(e->args[0]);
+      if (!a) return std::nullopt;
+      AffineForm r;
+      addTerms(r, *a, -1);
+      return r;
+    }
+    case Op::Mul: case Op::Shl: {
+      auto a = linearize(e->args[0]), b = linearize(e->args[1]);
+      if (a && b) {
+        if (e->op == Op::Shl) {
+          if (!b->terms.empty() || b->constant < 0 || b->constant > 62) return opaqueIfUniform(e);
+          AffineForm r;
+          addTerms(r, *a, int64_t{1} << b->constant);
+          return r;
+        }
+        if (a->terms.empty()) std::swap(a, b);
+        if (b->terms.empty()) {
+          AffineForm r;
+          addTerms(r, *a, b->constant);
+          return r;
+        }
+      }
+      return opaqueIfUniform(e);
+    }
+    default:
+      return opaqueIfUniform(e);
+  }
+}
+
+}  // namespace coalesce::analysis
+
+namespace coalesce::analysis {
+
+ExprRef substitute(const ExprRef& e, const std::function<ExprRef(const ExprRef&)>& replace) {
+  if (e->args.empty()) {
+    if (auto r = replace(e)) return r;
+    return e;
+  }
+  std::vector<ExprRef> args;
+  bool changed = false;
+  for (const auto& a : e->args) {
+    args.push_back(substitute(a, replace));
+    changed = changed || args.back() != a;
+  }
+  if (!changed) return e;
+  if (e->op == Op::Select) return select(args[0], args[1], args[2]);
+  if (args.size() == 1) return unary(e->op, args[0]);
+  return binary(e->op, args[0], args[1]);
+}
+
+int64_t knownDivisor(const ExprRef& e, const std::function<int64_t(const ExprRef&)>& leafAlignment) {
+  auto abs64 = [](int64_t v) { return v < 0 ? -v : v; };
+  switch (e->op) {
+    case Op::Const: return e->value == 0 ? 0 : abs64(e->value);  // 0: divisible by anything
+    case Op::Add: case Op::Sub:
+      return std::gcd(knownDivisor(e->args[0], leafAlignment), knownDivisor(e->args[1], leafAlignment));
+    case Op::Neg: return knownDivisor(e->args[0], leafAlignment);
+    case Op::Mul: {
+      const int64_t a = knownDivisor(e->args[0], leafAlignment), b = knownDivisor(e->args[1], leafAlignment);
+      if (a == 0 || b == 0) return 0;
+      if (a > (int64_t{1} << 30) || b > (int64_t{1} << 30)) return int64_t{1} << 30;  // plenty, and no overflow
+      return a * b;
+    }
+    case Op::Shl: {
+      auto k = asConstant(e->args[1]);
+      const int64_t a = knownDivisor(e->args[0], leafAlignment);
+      if (!k || *k < 0 || *k > 30) return 1;
+      return a == 0 ? 0 : a << *k;
+    }
+    case Op::Select:
+      return std::gcd(knownDivisor(e->args[1], leafAlignment), knownDivisor(e->args[2], leafAlignment));
+    default:
+      if (e->args.empty()) return std::max<int64_t>(1, leafAlignment(e));
+      return 1;
+  }
+}
+
+std::vector<ExprRef> addends(const ExprRef& e) {
+  if (e->op == Op::Add) {
+    auto l = addends(e->args[0]), r = addends(e->args[1]);
+    l.insert(l.end(), r.begin(), r.end());
+    return l;
+  }
+  if (e->op == Op::Sub) {
+    auto l = addends(e->args[0]);
+    for (auto& r : addends(e->args[1])) l.push_back(unary(Op::Neg, r));
+    return l;
+  }
+  return {e};
+}
+
+}  // namespace coalesce::analysis

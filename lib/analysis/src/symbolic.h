@@ -1,0 +1,130 @@
+// Symbolic integer expressions over the CUDA built-in variables, kernel parameters,
+// loop variables and values loaded from memory. Clang-free: the AST walker builds
+// them, the lane-function stage evaluates them per lane.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace coalesce::analysis {
+
+enum class Op {
+  Const,
+  // Leaves
+  ThreadIdx,   // dim = 0/1/2; varies per lane
+  BlockIdx,    // uniform over a block
+  BlockDim,    // uniform; known once the block shape is fixed
+  GridDim,     // uniform
+  Symbol,      // a named warp-uniform unknown: kernel parameter, loop variable, ...
+  UniformLoad, // a value loaded from memory at a warp-uniform address: uniform, data-dependent
+  LaneLoad,    // a value loaded from memory at a lane-varying address: indirect
+  Varying,     // lane-varying and not followable (e.g. assigned in a divergent loop)
+  // Arithmetic
+  Add, Sub, Mul, Div, Rem, Shl, Shr, And, Or, Xor, Neg, Not, BitNot, Min, Max,
+  // Comparisons and logic (0 or 1)
+  Lt, Le, Gt, Ge, Eq, Ne, LAnd, LOr,
+  Select,      // args: cond, then, else
+};
+
+struct Expr;
+using ExprRef = std::shared_ptr<const Expr>;
+
+struct Expr {
+  Op op = Op::Const;
+  int64_t value = 0;  // Const: the value; ThreadIdx/BlockIdx/BlockDim/GridDim: the dimension
+  int symbolId = -1;  // Symbol: index into the SymbolTable
+  std::vector<ExprRef> args;
+};
+
+// What is known of a named uniform unknown.
+struct SymbolInfo {
+  std::string name;
+  enum class Kind { Param, LoopVar, Opaque } kind = Kind::Opaque;
+  std::optional<int64_t> value;   // a known value (constant launch argument, --assume)
+  int64_t alignment = 1;          // the value is a multiple of this
+  // Loop variables. An arithmetic loop is described by an iteration counter k (this
+  // symbol, k = 0, 1, ...) and a condition in terms of k; a geometric one (s *= 2,
+  // s >>= 1) by the variable itself: its first value and its update `next`, in terms
+  // of the symbol. The values are listed per launch, once the block shape is known.
+  ExprRef loopInit;               // geometric: the first value
+  ExprRef loopNext;               // geometric: the next value, in terms of this symbol
+  ExprRef loopCond;               // the loop continues while this is non-zero
+  std::string loopText;           // for assumptions
+};
+
+class SymbolTable {
+ public:
+  int add(SymbolInfo info) {
+    symbols_.push_back(std::move(info));
+    return static_cast<int>(symbols_.size()) - 1;
+  }
+  SymbolInfo& operator[](int id) { return symbols_[static_cast<size_t>(id)]; }
+  const SymbolInfo& operator[](int id) const { return symbols_[static_cast<size_t>(id)]; }
+  size_t size() const { return symbols_.size(); }
+
+ private:
+  std::vector<SymbolInfo> symbols_;
+};
+
+// Builders fold constants and simple identities so affine forms stay small.
+ExprRef constant(int64_t v);
+ExprRef leaf(Op op, int64_t dim = 0);
+ExprRef symbol(int id);
+ExprRef unary(Op op, ExprRef a);
+ExprRef binary(Op op, ExprRef a, ExprRef b);
+ExprRef select(ExprRef cond, ExprRef a, ExprRef b);
+
+std::optional<int64_t> asConstant(const ExprRef& e);
+bool containsOp(const ExprRef& e, Op op);
+bool dependsOnThread(const ExprRef& e);   // ThreadIdx, LaneLoad or Varying below
+bool isUniform(const ExprRef& e);         // !dependsOnThread
+std::string toString(const ExprRef& e, const SymbolTable& symbols);
+
+// Values for evaluation: thread index, block shape, and each symbol.
+struct Bindings {
+  int64_t tid[3] = {0, 0, 0};
+  int64_t blockDim[3] = {1, 1, 1};
+  int64_t blockIdx[3] = {0, 0, 0};
+  int64_t gridDim[3] = {1, 1, 1};
+  std::map<int, int64_t> symbols;
+};
+
+// nullopt when a leaf has no value (a load, a varying value, an unbound symbol) or
+// the arithmetic is undefined (division by zero, oversized shift).
+std::optional<int64_t> evaluate(const ExprRef& e, const Bindings& b);
+
+// An affine form: constant + sum(coef * term), terms being leaves other than Const.
+struct AffineTerm {
+  int64_t coef = 0;
+  ExprRef leaf;  // ThreadIdx/BlockIdx/BlockDim/GridDim/Symbol/UniformLoad, or a non-affine uniform subexpression
+};
+struct AffineForm {
+  int64_t constant = 0;
+  std::vector<AffineTerm> terms;
+};
+
+// Linearises `e`, treating uniform non-linear subexpressions (a product of two
+// parameters, a uniform load...) as opaque uniform terms. Fails (nullopt) when a
+// lane-varying part is not affine (tx % 4, tx * n with n unknown, loads).
+std::optional<AffineForm> linearize(const ExprRef& e);
+
+}  // namespace coalesce::analysis
+
+namespace coalesce::analysis {
+
+// Rebuilds `e` bottom-up, replacing each leaf for which `replace` returns a value.
+ExprRef substitute(const ExprRef& e, const std::function<ExprRef(const ExprRef& leaf)>& replace);
+
+// A positive number that always divides the value of `e` (1 when nothing is known).
+// `leafAlignment` gives it for leaves (e.g. 32 for an unknown blockDim.x).
+int64_t knownDivisor(const ExprRef& e, const std::function<int64_t(const ExprRef& leaf)>& leafAlignment);
+
+// The top-level addends of `e` (a + b - c -> a, b, -c).
+std::vector<ExprRef> addends(const ExprRef& e);
+
+}  // namespace coalesce::analysis

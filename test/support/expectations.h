@@ -1,0 +1,31 @@
+// Expectations written next to the code they test (clang-tidy's CHECK-MESSAGES idea):
+//   float x = a[2 * i];  // expect: global load sectors=8 ideal=4 eta=0.50 !uncoalesced-global-access
+// Several on one line are separated by " ; ". Read by the golden tests over
+// kernels/examples/ and test/analysis/inputs/.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace coalesce::test {
+
+struct Expectation {
+  unsigned line = 0;
+  std::string space;  // "global" or "shared"
+  std::string kind;   // "load", "store", "atomic"
+  std::map<std::string, std::pair<double, double>> figures;  // key -> [lo, hi] (lo == hi for a value)
+  std::string pattern;  // "indirect", ... (empty: not checked)
+  std::optional<std::string> rule;  // "!rule-id": the finding expected; none means no finding
+  std::string text;                 // the expectation as written, for messages
+};
+
+// Parses every `// expect:` comment of a source text. Malformed ones are reported in
+// `errors` (a typo in an expectation must fail the test, not be ignored).
+std::vector<Expectation> parseExpectations(const std::string& source, std::vector<std::string>& errors);
+
+std::vector<Expectation> parseExpectationsFile(const std::string& path, std::vector<std::string>& errors);
+
+}  // namespace coalesce::test
