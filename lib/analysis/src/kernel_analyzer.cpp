@@ -78,7 +78,9 @@ std::optional<std::pair<Op, int64_t>> builtinVariable(const Expr* e) {
     member = m->getMemberDecl()->getName();
   }
   if (!base || member.size() != 1 || member[0] < 'x' || member[0] > 'z') return std::nullopt;
-  const auto* ref = dyn_cast<DeclRefExpr>(base->IgnoreParenImpCasts());
+  base = base->IgnoreParenImpCasts();
+  if (const auto* ov = dyn_cast<OpaqueValueExpr>(base); ov && ov->getSourceExpr()) base = ov->getSourceExpr()->IgnoreParenImpCasts();
+  const auto* ref = dyn_cast<DeclRefExpr>(base);
   if (!ref) return std::nullopt;
   const auto* var = dyn_cast<VarDecl>(ref->getDecl());
   if (!var) return std::nullopt;
@@ -199,6 +201,7 @@ class Interpreter {
     return r;
   }
   std::map<const VarDecl*, RootRef> roots_;
+  std::map<std::pair<const VarDecl*, const ValueDecl*>, RootRef> fieldRoots_;
 
   // ---- memory -----------------------------------------------------------------------
   std::optional<Value> pointerOf(const Expr* e) {
@@ -264,7 +267,10 @@ class Interpreter {
       r->indirect = !uniform;
       return Value{nullptr, r, constant(0)};
     }
-    return intValue(leaf(uniform ? Op::UniformLoad : Op::LaneLoad));
+    // A lane-varying load keeps its address: under a known block shape it may turn out
+    // warp-uniform (rows[blockIdx.x * 8 + threadIdx.x / 32]), and then its value is too.
+    if (uniform) return intValue(leaf(Op::UniformLoad));
+    return intValue(loc.root->indirect ? leaf(Op::LaneLoad) : unary(Op::LaneLoad, loc.offset));
   }
 
   void record(model::AccessKind kind, const MemLoc& loc, const Expr* site) {
@@ -326,6 +332,20 @@ class Interpreter {
       return intValue(leaf(Op::Varying));
     }
     if (const auto* mem = dyn_cast<MemberExpr>(e)) {  // a register struct's field
+      // A pointer field of a struct passed by value (SoA: p.x[i]) is a root of its own.
+      if (mem->getType()->isPointerType() && !mem->isArrow())
+        if (const auto* ref = dyn_cast<DeclRefExpr>(mem->getBase()->IgnoreParenImpCasts()))
+          if (const auto* var = dyn_cast<ParmVarDecl>(ref->getDecl())) {
+            auto& root = fieldRoots_[{var, mem->getMemberDecl()}];
+            if (!root) {
+              auto r = std::make_shared<Root>();
+              r->name = var->getNameAsString() + "." + mem->getMemberDecl()->getNameAsString();
+              r->space = model::Space::Global;
+              r->alignment = arch_.pointerAlignment;
+              root = r;
+            }
+            return Value{nullptr, root, constant(0)};
+          }
       Value base = eval(mem->getBase());
       if (base.v && isUniform(base.v)) return intValue(opaque(mem->getMemberDecl()->getNameAsString()));
       return intValue(leaf(Op::Varying));
@@ -555,11 +575,24 @@ class Interpreter {
     return generic(ctor);
   }
 
+  // A record-typed operand bound by reference: a load when it designates memory.
+  Value readRecord(const Expr* e) {
+    const Expr* inner = e->IgnoreParenImpCasts();
+    if (const auto* mte = dyn_cast<MaterializeTemporaryExpr>(inner)) inner = mte->getSubExpr()->IgnoreParenImpCasts();
+    if (inner->isGLValue())
+      if (auto loc = location(inner)) {
+        record(model::AccessKind::Load, *loc, inner);
+        return loaded(*loc);
+      }
+    return eval(e);
+  }
+
   // ---- calls ------------------------------------------------------------------------
   Value callExpr(const CallExpr* call) {
     if (const auto* op = dyn_cast<CXXOperatorCallExpr>(call); op && op->getOperator() == OO_Equal && op->getNumArgs() == 2) {
-      // Record assignment through the implicit operator=: a store of the whole record.
-      Value r = eval(op->getArg(1));
+      // Record assignment through the implicit operator=: a store of the whole record,
+      // and a load of the right side when it is memory bound to the const reference.
+      Value r = readRecord(op->getArg(1));
       if (auto loc = location(op->getArg(0))) {
         record(model::AccessKind::Store, *loc, op->getArg(0));
         return r;

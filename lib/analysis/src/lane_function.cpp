@@ -131,6 +131,44 @@ struct Evaluator {
     return active;
   }
 
+  // A load whose address is the same for every lane of each warp (under this block
+  // shape) yields a warp-uniform value: data-dependent, but not scattered.
+  ExprRef resolveWarpUniformLoads(const ExprRef& e, const Bindings& rep) {
+    if (e->args.empty()) return e;
+    if (e->op == Op::LaneLoad) {
+      const ExprRef address = resolveWarpUniformLoads(e->args[0], rep);
+      if (warpUniform(address, rep)) return leaf(Op::UniformLoad);
+      return unary(Op::LaneLoad, address);
+    }
+    bool changed = false;
+    std::vector<ExprRef> args;
+    for (const auto& a : e->args) {
+      args.push_back(resolveWarpUniformLoads(a, rep));
+      changed = changed || args.back() != a;
+    }
+    if (!changed) return e;
+    if (e->op == Op::Select) return select(args[0], args[1], args[2]);
+    if (args.size() == 1) return unary(e->op, args[0]);
+    return binary(e->op, args[0], args[1]);
+  }
+
+  bool warpUniform(const ExprRef& address, Bindings b) {
+    if (!dependsOnThread(address)) return true;
+    if (containsOp(address, Op::LaneLoad) || containsOp(address, Op::Varying)) return false;
+    const Dim3 d = block();
+    for (int64_t w = 0; w < model::warpCount(d, arch); ++w) {
+      std::optional<int64_t> first;
+      for (const model::ThreadIdx& t : model::warpThreads(d, w, arch)) {
+        b.tid[0] = t.x; b.tid[1] = t.y; b.tid[2] = t.z;
+        auto v = evaluate(address, b);
+        if (!v) return false;
+        if (!first) first = v;
+        else if (*first != *v) return false;
+      }
+    }
+    return true;
+  }
+
   Pattern patternFor(const std::map<int, int64_t>& iteration) {
     Pattern out;
     auto fixIteration = [&](const ExprRef& leaf) -> ExprRef {
@@ -138,9 +176,10 @@ struct Evaluator {
         if (auto it = iteration.find(leaf->symbolId); it != iteration.end()) return constant(it->second);
       return fixLaunch(leaf);
     };
-    const ExprRef offset = substitute(raw.offset, fixIteration);
+    Bindings rep = representative(iteration);
+    const ExprRef offset = resolveWarpUniformLoads(substitute(raw.offset, fixIteration), rep);
     std::vector<ExprRef> guards;
-    for (const auto& g : raw.guards) guards.push_back(substitute(g, fixIteration));
+    for (const auto& g : raw.guards) guards.push_back(resolveWarpUniformLoads(substitute(g, fixIteration), rep));
 
     if (raw.rootIndirect || containsOp(offset, Op::LaneLoad)) {
       out.pattern = model::LanePattern::makeIndirect();
@@ -150,22 +189,31 @@ struct Evaluator {
       out.pattern = model::LanePattern::makeUnknown();
       return out;
     }
+    // Split the address into a warp-uniform base and a lane part. An affine address
+    // splits term by term; otherwise the top-level addends split by uniformity.
     std::vector<ExprRef> uniformParts, laneParts;
-    for (const ExprRef& a : addends(offset)) (isUniform(a) ? uniformParts : laneParts).push_back(a);
-    const model::UniformOffset base = uniformBase(uniformParts, out.gather);
-
-    // Affine lane part: exact, no representative values needed.
     model::AffineLanes lanes;
-    bool affine = true;
-    for (const ExprRef& a : laneParts) {
-      auto form = linearize(a);
-      if (!form || form->constant != 0) { affine = false; break; }
+    bool affine = false;
+    if (auto form = linearize(offset)) {
+      affine = true;
+      uniformParts.push_back(constant(form->constant));
       for (const AffineTerm& t : form->terms) {
-        if (t.leaf->op != Op::ThreadIdx) { affine = false; break; }
-        (t.leaf->value == 0 ? lanes.cx : t.leaf->value == 1 ? lanes.cy : lanes.cz) += t.coef;
+        if (t.leaf->op == Op::ThreadIdx) {
+          (t.leaf->value == 0 ? lanes.cx : t.leaf->value == 1 ? lanes.cy : lanes.cz) += t.coef;
+          laneParts.push_back(binary(Op::Mul, t.leaf, constant(t.coef)));
+        } else if (isUniform(t.leaf)) {
+          uniformParts.push_back(binary(Op::Mul, t.leaf, constant(t.coef)));
+        } else {
+          affine = false;
+        }
       }
-      if (!affine) break;
     }
+    if (!affine) {
+      uniformParts.clear();
+      laneParts.clear();
+      for (const ExprRef& a : addends(offset)) (isUniform(a) ? uniformParts : laneParts).push_back(a);
+    }
+    const model::UniformOffset base = uniformBase(uniformParts, out.gather);
     const bool guarded = std::any_of(guards.begin(), guards.end(), [](const ExprRef& g) {
       auto c = asConstant(g);
       return !c || *c == 0;
@@ -175,7 +223,7 @@ struct Evaluator {
       return out;
     }
     // Enumerate: evaluate the lane part for every thread of the block.
-    Bindings b = representative(iteration);
+    Bindings b = rep;
     for (const ExprRef& a : laneParts) collectSymbols(a, representativeSymbols);
     const std::vector<bool> active = activeMask(guards, b);
     const Dim3 d = block();

@@ -163,7 +163,7 @@ std::string toString(const ExprRef& e, const SymbolTable& symbols) {
     case Op::Symbol:
       return e->symbolId >= 0 && static_cast<size_t>(e->symbolId) < symbols.size() ? symbols[e->symbolId].name : "?";
     case Op::UniformLoad: return "load";
-    case Op::LaneLoad: return "load[lane]";
+    case Op::LaneLoad: return e->args.empty() ? "load[lane]" : "load[" + toString(e->args[0], symbols) + "]";
     case Op::Varying: return "varying";
     case Op::Neg: return "-(" + toString(e->args[0], symbols) + ")";
     case Op::Not: return "!(" + toString(e->args[0], symbols) + ")";
@@ -335,6 +335,19 @@ int64_t knownDivisor(const ExprRef& e, const std::function<int64_t(const ExprRef
 }
 
 std::vector<ExprRef> addends(const ExprRef& e) {
+  // (a + b) * c and (a + b) << c distribute, so a uniform part inside a scaled sum
+  // still splits off.
+  if ((e->op == Op::Mul || e->op == Op::Shl) && asConstant(e->args[1]) &&
+      (e->args[0]->op == Op::Add || e->args[0]->op == Op::Sub)) {
+    std::vector<ExprRef> out;
+    for (auto& part : addends(e->args[0])) out.push_back(binary(e->op, part, e->args[1]));
+    return out;
+  }
+  if (e->op == Op::Mul && asConstant(e->args[0]) && (e->args[1]->op == Op::Add || e->args[1]->op == Op::Sub)) {
+    std::vector<ExprRef> out;
+    for (auto& part : addends(e->args[1])) out.push_back(binary(Op::Mul, e->args[0], part));
+    return out;
+  }
   if (e->op == Op::Add) {
     auto l = addends(e->args[0]), r = addends(e->args[1]);
     l.insert(l.end(), r.begin(), r.end());

@@ -1,0 +1,42 @@
+// global_double.cu: a contiguous double access, 8 bytes per lane: 32 x 8 = 256 contiguous bytes per warp,
+// 8 sectors per request, all of them useful (ideal = 8, eta = 100 %).
+// Field notes §2 (H200): "double a[i]: 8 sectors (eta = 100 %)"; seed 000 "Le cas des types larges".
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+#define CUDA_CHECK(call)                                                                  \
+  do {                                                                                    \
+    cudaError_t err_ = (call);                                                            \
+    if (err_ != cudaSuccess) {                                                            \
+      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(err_)); \
+      std::exit(1);                                                                       \
+    }                                                                                     \
+  } while (0)
+
+constexpr int N = 64 * 256;
+
+__global__ void axpbyDouble(const double* __restrict__ in, double* __restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    double v = in[i];  // expect: global load sectors=8 ideal=8 eta=1.00
+    v = 2.0 * v + 1.0;
+    out[i] = v;  // expect: global store sectors=8 ideal=8 eta=1.00
+  }
+}
+
+int main() {
+  double *in = nullptr, *out = nullptr;
+  CUDA_CHECK(cudaMalloc(&in, N * sizeof(double)));
+  CUDA_CHECK(cudaMalloc(&out, N * sizeof(double)));
+  CUDA_CHECK(cudaMemset(in, 0, N * sizeof(double)));
+
+  axpbyDouble<<<64, 256>>>(in, out, N);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+
+  CUDA_CHECK(cudaFree(in));
+  CUDA_CHECK(cudaFree(out));
+  std::printf("global_double: ok\n");
+  return 0;
+}

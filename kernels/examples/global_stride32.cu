@@ -1,0 +1,44 @@
+// global_stride32.cu: a float read at a stride of 32 elements, a[32 * i]: keep one sample in 32 (the first
+// column of a 32-wide row-major matrix); lanes are a whole 128-byte line apart.
+// The warp touches 32 sectors (one per lane) for 4 sectors of useful data.
+// Seed 000, table 2.1, row "Pas >= 8": 32 sectors, eta = 12.5 % (seed 001: stride 32, 32 sectors).
+// The contiguous store is the control: 4 sectors, eta = 100 %.
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+#define CUDA_CHECK(call)                                                                  \
+  do {                                                                                    \
+    cudaError_t err_ = (call);                                                            \
+    if (err_ != cudaSuccess) {                                                            \
+      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(err_)); \
+      std::exit(1);                                                                       \
+    }                                                                                     \
+  } while (0)
+
+constexpr int N = 64 * 256;
+constexpr int STRIDE = 32;
+
+__global__ void decimate32(const float* __restrict__ in, float* __restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float v = in[STRIDE * i];  // expect: global load sectors=32 ideal=4 eta=0.12 !uncoalesced-global-access
+    out[i] = v;  // expect: global store sectors=4 ideal=4 eta=1.00
+  }
+}
+
+int main() {
+  float *in = nullptr, *out = nullptr;
+  CUDA_CHECK(cudaMalloc(&in, STRIDE * N * sizeof(float)));
+  CUDA_CHECK(cudaMalloc(&out, N * sizeof(float)));
+  CUDA_CHECK(cudaMemset(in, 0, STRIDE * N * sizeof(float)));
+
+  decimate32<<<64, 256>>>(in, out, N);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+
+  CUDA_CHECK(cudaFree(in));
+  CUDA_CHECK(cudaFree(out));
+  std::printf("global_stride32: ok\n");
+  return 0;
+}

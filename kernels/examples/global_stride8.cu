@@ -1,0 +1,43 @@
+// global_stride8.cu: a float read at a stride of 8 elements, a[8 * i]: keep one sample in eight;
+// lanes are 32 bytes apart, so every lane lands in its own sector.
+// Seed 000, table 2.1, row "Pas >= 8": 32 sectors, eta = 12.5 %.
+// The contiguous store is the control: 4 sectors, eta = 100 %.
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+#define CUDA_CHECK(call)                                                                  \
+  do {                                                                                    \
+    cudaError_t err_ = (call);                                                            \
+    if (err_ != cudaSuccess) {                                                            \
+      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(err_)); \
+      std::exit(1);                                                                       \
+    }                                                                                     \
+  } while (0)
+
+constexpr int N = 64 * 256;
+constexpr int STRIDE = 8;
+
+__global__ void decimate8(const float* __restrict__ in, float* __restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float v = in[STRIDE * i];  // expect: global load sectors=32 ideal=4 eta=0.12 !uncoalesced-global-access
+    out[i] = v;  // expect: global store sectors=4 ideal=4 eta=1.00
+  }
+}
+
+int main() {
+  float *in = nullptr, *out = nullptr;
+  CUDA_CHECK(cudaMalloc(&in, STRIDE * N * sizeof(float)));
+  CUDA_CHECK(cudaMalloc(&out, N * sizeof(float)));
+  CUDA_CHECK(cudaMemset(in, 0, STRIDE * N * sizeof(float)));
+
+  decimate8<<<64, 256>>>(in, out, N);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+
+  CUDA_CHECK(cudaFree(in));
+  CUDA_CHECK(cudaFree(out));
+  std::printf("global_stride8: ok\n");
+  return 0;
+}

@@ -1,0 +1,113 @@
+// The embedded files and the in-memory overlay that serves them.
+#include "coalesce/analysis/builtin_files.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+namespace coalesce::analysis {
+
+namespace {
+
+// Generated at build time by resources/embed.cmake from lib/analysis/resources/.
+const BuiltinFile kEmbedded[] = {
+#include "coalesce_builtin_resources.inc"
+};
+
+// Fields of cudaDeviceProp up to CUDA 12 that CUDA 13 dropped (all int).
+constexpr std::string_view kLegacyDevicePropFields[] = {
+    "clockRate",     "deviceOverlap",  "kernelExecTimeoutEnabled",         "computeMode",
+    "maxTexture1DLinear", "memoryClockRate", "singleToDoublePrecisionPerfRatio", "cooperativeMultiDeviceLaunch"};
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void addFile(llvm::vfs::InMemoryFileSystem& memory, const std::string& path, std::string_view contents) {
+  memory.addFile(path, /*ModificationTime=*/0,
+                 llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(contents.data(), contents.size()), path));
+}
+
+}  // namespace
+
+const std::vector<BuiltinFile>& builtinFiles() {
+  static const std::vector<BuiltinFile> files = [] {
+    std::vector<BuiltinFile> v(std::begin(kEmbedded), std::end(kEmbedded));
+    std::sort(v.begin(), v.end(), [](const BuiltinFile& a, const BuiltinFile& b) { return a.path < b.path; });
+    return v;
+  }();
+  return files;
+}
+
+std::string builtinPath(std::string_view relative) {
+  return std::string(kBuiltinRoot) + "/" + std::string(relative);
+}
+std::string shimIncludeDir() { return builtinPath("shim"); }
+std::string builtinCudaRoot() { return builtinPath("cuda"); }
+std::string builtinCudaIncludeDir() { return builtinPath("cuda/include"); }
+std::string preludePath() { return builtinPath("prelude/coalesce_prelude.h"); }
+
+std::optional<std::string> addLegacyDevicePropFields(std::string_view source) {
+  std::string text(source);
+  static const std::regex kStructHead(R"(struct\s+(__device_builtin__\s+)?cudaDeviceProp\s*\{)");
+  std::smatch head;
+  if (!std::regex_search(text, head, kStructHead)) return std::nullopt;
+
+  // The body has no nested braces in any CUDA release, but count them anyway.
+  const size_t open = static_cast<size_t>(head.position(0) + head.length(0)) - 1;
+  size_t close = std::string::npos;
+  int depth = 0;
+  for (size_t i = open; i < text.size(); ++i) {
+    if (text[i] == '{') ++depth;
+    if (text[i] == '}' && --depth == 0) {
+      close = i;
+      break;
+    }
+  }
+  if (close == std::string::npos) return std::nullopt;
+
+  const std::string body = text.substr(open, close - open);
+  std::string added;
+  for (std::string_view field : kLegacyDevicePropFields) {
+    const std::regex word("\\b" + std::string(field) + "\\b");
+    if (!std::regex_search(body, word)) added += " int " + std::string(field) + ";";
+  }
+  if (added.empty()) return std::nullopt;
+  text.insert(close, " /* coalesce-lint: fields removed in CUDA 13 */" + added + " ");
+  return text;
+}
+
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeOverlayFileSystem(const Toolchain& toolchain,
+                                                                       const OverlayOptions& options) {
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  for (const BuiltinFile& file : builtinFiles()) addFile(*memory, builtinPath(file.path), file.contents);
+
+  if (toolchain.cudaPath && options.legacyDevicePropFields) {
+    // Served at the toolkit's own path, so every route to the header (the wrapper's search,
+    // cuda_runtime.h's relative include) reaches the same patched copy.
+    llvm::SmallString<256> path(*toolchain.cudaPath);
+    llvm::sys::path::append(path, "include", "driver_types.h");
+    if (auto patched = addLegacyDevicePropFields(readFile(std::string(path))))
+      addFile(*memory, std::string(path), *patched);
+  }
+
+  // A physical file system of its own rather than the process-wide one: Clang tools set the
+  // working directory of the file system per job, and on the shared one that is a chdir()
+  // for the whole process, which concurrent jobs would fight over.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> physical(llvm::vfs::createPhysicalFileSystem().release());
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(physical);
+  overlay->pushOverlay(memory);
+  return overlay;
+}
+
+}  // namespace coalesce::analysis
