@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "coalesce/analysis/builtin_files.h"
 #include "coalesce/analysis/command_line.h"
 #include "coalesce/analysis/cuda_toolchain.h"
 #include "kernel_analyzer.h"

@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <regex>
 #include <sstream>
 
@@ -12,6 +15,7 @@
 #include "llvm/Support/VirtualFileSystem.h"
 
 namespace coalesce::analysis {
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -31,6 +35,16 @@ std::string readFile(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// The patched driver_types.h of a toolkit, computed once per path: every job builds an overlay.
+std::optional<std::string> patchedDriverTypes(const std::string& path) {
+  static std::mutex mutex;
+  static std::map<std::string, std::optional<std::string>> cache;
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(path);
+  if (it == cache.end()) it = cache.emplace(path, addLegacyDevicePropFields(readFile(path))).first;
+  return it->second;
 }
 
 void addFile(llvm::vfs::InMemoryFileSystem& memory, const std::string& path, std::string_view contents) {
@@ -97,8 +111,19 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeOverlayFileSystem(const Tool
     // cuda_runtime.h's relative include) reaches the same patched copy.
     llvm::SmallString<256> path(*toolchain.cudaPath);
     llvm::sys::path::append(path, "include", "driver_types.h");
-    if (auto patched = addLegacyDevicePropFields(readFile(std::string(path))))
-      addFile(*memory, std::string(path), *patched);
+    if (auto patched = patchedDriverTypes(std::string(path))) addFile(*memory, std::string(path), *patched);
+  }
+
+  if (toolchain.cudaPath) {
+    // Clang accepts a toolkit only with bin/ and nvvm/libdevice/libdevice.10.bc. A syntax-only
+    // pass reads neither, so trees without them (header-only packages) get empty stand-ins.
+    // (-nocudalib would spare the libdevice check but also stops the driver from telling the
+    // parser the CUDA version, and `<<<>>>` then looks for the pre-9.2 launch API.)
+    const fs::path root(*toolchain.cudaPath);
+    std::error_code ec;
+    if (!fs::is_directory(root / "bin", ec)) addFile(*memory, (root / "bin" / ".coalesce-placeholder").string(), "");
+    const fs::path libdevice = root / "nvvm" / "libdevice" / "libdevice.10.bc";
+    if (!fs::exists(libdevice, ec)) addFile(*memory, libdevice.string(), "");
   }
 
   // A physical file system of its own rather than the process-wide one: Clang tools set the

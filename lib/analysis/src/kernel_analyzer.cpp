@@ -14,6 +14,8 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <set>
 
 #include "lane_function.h"
@@ -1087,7 +1089,42 @@ double severityKey(const model::AccessFigures& f) {
   return 0;
 }
 
-// The fallback block when no launch fixes it: __launch_bounds__, --block-dim, or 1D.
+// A source annotation in the comment lines just above the kernel:
+//   // coalesce-lint: block=32x8
+std::optional<model::Dim3> annotatedBlock(const FunctionDecl* fn, const ASTContext& ctx) {
+  const SourceManager& sm = ctx.getSourceManager();
+  clang::SourceLocation begin = sm.getExpansionLoc(fn->getBeginLoc());
+  bool invalid = false;
+  StringRef buffer = sm.getBufferData(sm.getFileID(begin), &invalid);
+  if (invalid) return std::nullopt;
+  const size_t offset = sm.getFileOffset(begin);
+  // The text of up to four lines before the declaration.
+  size_t from = offset;
+  for (int lines = 0; lines < 5 && from > 0; ++lines) {
+    const size_t nl = buffer.rfind('\n', from - 1);
+    if (nl == StringRef::npos) {
+      from = 0;
+      break;
+    }
+    from = nl;
+  }
+  StringRef above = buffer.slice(from, offset);
+  const size_t at = above.rfind("coalesce-lint: block=");
+  if (at == StringRef::npos) return std::nullopt;
+  StringRef spec = above.substr(at + strlen("coalesce-lint: block="));
+  spec = spec.take_while([](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) || ch == 'x'; });
+  SmallVector<StringRef, 3> parts;
+  spec.split(parts, 'x');
+  model::Dim3 d;
+  int64_t* dims[3] = {&d.x, &d.y, &d.z};
+  for (size_t i = 0; i < parts.size() && i < 3; ++i)
+    if (parts[i].getAsInteger(10, *dims[i]) || *dims[i] <= 0) return std::nullopt;
+  if (d.volume() > 1024) return std::nullopt;
+  return d;
+}
+
+// The fallback block when no launch fixes it: __launch_bounds__, an annotation,
+// --block-dim, or 1D.
 std::vector<LaunchContext> fallbackContexts(const FunctionDecl* fn, const TranslationUnitOptions& options,
                                             const ASTContext& ctx) {
   LaunchContext c;
@@ -1101,6 +1138,14 @@ std::vector<LaunchContext> fallbackContexts(const FunctionDecl* fn, const Transl
       c.blockKnown = true;
       return {c};
     }
+  }
+  if (auto annotated = annotatedBlock(fn, ctx)) {
+    c.block.dim = *annotated;
+    c.block.source = BlockSource::Annotation;
+    c.block.detail = "block " + std::to_string(c.block.dim.x) + "x" + std::to_string(c.block.dim.y) + "x" +
+                     std::to_string(c.block.dim.z) + " from the `coalesce-lint: block=` comment";
+    c.blockKnown = true;
+    return {c};
   }
   if (options.blockDim) {
     c.block.dim = *options.blockDim;
@@ -1202,7 +1247,6 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
       if (contexts.size() > 1)
         site.assumptions.push_back("the kernel has " + std::to_string(contexts.size()) +
                                    " launches; these are the worst figures, for the " + site.block.detail);
-      site.assumptions.insert(site.assumptions.begin(), site.block.detail);
       result.accesses.push_back(std::move(site));
       ++kernel.accesses;
     }

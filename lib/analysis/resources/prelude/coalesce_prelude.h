@@ -1,0 +1,145 @@
+/* coalesce-lint compatibility prelude.
+ *
+ * Force-included (after the CUDA runtime headers) into every file the analysis parses, and
+ * never into a real build. It declares what nvcc accepts and Clang 19 with CUDA 13 headers
+ * rejects, so that a file whose only "errors" are such differences still parses; no entry
+ * changes what device code means:
+ *   - host-side entries only add host declarations (device code never resolves to them);
+ *   - device-side entries declare intrinsics nvcc provides, with nvcc's meaning.
+ * Each entry can be switched off with -DCOALESCE_NO_COMPAT_<NAME> (the tests do so to show
+ * that the entry is what makes its case parse). The removed cudaDeviceProp fields are not
+ * here: a struct cannot be reopened, so the frontend patches driver_types.h in memory. */
+#ifndef COALESCE_PRELUDE_H
+#define COALESCE_PRELUDE_H
+#pragma clang system_header
+
+/* ---- THREAD_API: the cudaThread* runtime calls CUDA 13 removed --------------------------
+ * Deprecated since CUDA 4 in favour of cudaDevice*, still common in old code and samples.
+ * Declared only where the toolkit no longer declares them, so they never clash. */
+#if !defined(COALESCE_NO_COMPAT_THREAD_API) && defined(CUDART_VERSION) && CUDART_VERSION >= 13000
+extern "C" {
+__host__ cudaError_t cudaThreadSynchronize(void);
+__host__ cudaError_t cudaThreadExit(void);
+__host__ cudaError_t cudaThreadSetLimit(enum cudaLimit limit, size_t value);
+__host__ cudaError_t cudaThreadGetLimit(size_t* pValue, enum cudaLimit limit);
+__host__ cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache cacheConfig);
+__host__ cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache* pCacheConfig);
+}
+#endif
+
+/* ---- MEM_ADVICE_DEVICE: cudaMemPrefetchAsync / cudaMemAdvise with an int device ---------
+ * CUDA 13 replaced the device number by a cudaMemLocation. The old form is added as a C++
+ * overload: an int never converts to cudaMemLocation, so no call becomes ambiguous. */
+#if !defined(COALESCE_NO_COMPAT_MEM_ADVICE_DEVICE) && defined(CUDART_VERSION) && CUDART_VERSION >= 13000
+__host__ cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, int dstDevice,
+                                          cudaStream_t stream = 0);
+__host__ cudaError_t cudaMemAdvise(const void* devPtr, size_t count, enum cudaMemoryAdvise advice,
+                                   int device);
+#endif
+
+/* ---- HOST_MINMAX: min/max (and umin, llmax, ...) called from host code -------------------
+ * nvcc declares CUDA's integer and floating min/max overloads __host__ __device__; under
+ * Clang they are __device__ only, so a host call such as max(1.0f, 2.0f) has no candidate.
+ * These add the host side with nvcc's signatures. Clang overloads on the execution space,
+ * so device and host-device callers still pick the device functions. */
+#if !defined(COALESCE_NO_COMPAT_HOST_MINMAX)
+#define COALESCE_HOST_MINMAX(R, A, B)                                                         \
+  static __host__ __inline__ R min(const A a, const B b) { return (R)a < (R)b ? (R)a : (R)b; } \
+  static __host__ __inline__ R max(const A a, const B b) { return (R)a > (R)b ? (R)a : (R)b; }
+COALESCE_HOST_MINMAX(int, int, int)
+COALESCE_HOST_MINMAX(unsigned int, unsigned int, unsigned int)
+COALESCE_HOST_MINMAX(unsigned int, int, unsigned int)
+COALESCE_HOST_MINMAX(unsigned int, unsigned int, int)
+COALESCE_HOST_MINMAX(long, long, long)
+COALESCE_HOST_MINMAX(unsigned long, unsigned long, unsigned long)
+COALESCE_HOST_MINMAX(unsigned long, long, unsigned long)
+COALESCE_HOST_MINMAX(unsigned long, unsigned long, long)
+COALESCE_HOST_MINMAX(long long, long long, long long)
+COALESCE_HOST_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+COALESCE_HOST_MINMAX(unsigned long long, long long, unsigned long long)
+COALESCE_HOST_MINMAX(unsigned long long, unsigned long long, long long)
+#undef COALESCE_HOST_MINMAX
+/* Floating point keeps fmin/fmax semantics (a NaN argument yields the other one). */
+static __host__ __inline__ float min(const float a, const float b) { return __builtin_fminf(a, b); }
+static __host__ __inline__ float max(const float a, const float b) { return __builtin_fmaxf(a, b); }
+static __host__ __inline__ double min(const double a, const double b) { return __builtin_fmin(a, b); }
+static __host__ __inline__ double max(const double a, const double b) { return __builtin_fmax(a, b); }
+static __host__ __inline__ double min(const float a, const double b) { return __builtin_fmin(a, b); }
+static __host__ __inline__ double max(const float a, const double b) { return __builtin_fmax(a, b); }
+static __host__ __inline__ double min(const double a, const float b) { return __builtin_fmin(a, b); }
+static __host__ __inline__ double max(const double a, const float b) { return __builtin_fmax(a, b); }
+static __host__ __inline__ unsigned int umin(const unsigned int a, const unsigned int b) { return a < b ? a : b; }
+static __host__ __inline__ unsigned int umax(const unsigned int a, const unsigned int b) { return a > b ? a : b; }
+static __host__ __inline__ long long llmin(const long long a, const long long b) { return a < b ? a : b; }
+static __host__ __inline__ long long llmax(const long long a, const long long b) { return a > b ? a : b; }
+static __host__ __inline__ unsigned long long ullmin(const unsigned long long a, const unsigned long long b) {
+  return a < b ? a : b;
+}
+static __host__ __inline__ unsigned long long ullmax(const unsigned long long a, const unsigned long long b) {
+  return a > b ? a : b;
+}
+#endif
+
+/* ---- CACHE_HINTS: __ldcg, __ldca, __ldcs, __ldlu, __ldcv, __stwb, __stcg, __stcs, __stwt --
+ * CUDA declares them in sm_32_intrinsics.h, which Clang 19's intrinsics header shuts out
+ * (it defines only __ldg in its place; later Clang versions add the rest). Each is one global
+ * load or store with a cache hint: declared here with CUDA's signatures so kernels that use
+ * them parse and their calls can be recognised as the accesses they are. */
+#if !defined(COALESCE_NO_COMPAT_CACHE_HINTS) && defined(__clang_major__) && __clang_major__ <= 19
+#define COALESCE_CACHE_HINTS(T)                                                          \
+  __device__ T __ldcg(const T* ptr);                                                     \
+  __device__ T __ldca(const T* ptr);                                                     \
+  __device__ T __ldcs(const T* ptr);                                                     \
+  __device__ T __ldlu(const T* ptr);                                                     \
+  __device__ T __ldcv(const T* ptr);                                                     \
+  __device__ void __stwb(T* ptr, T value);                                               \
+  __device__ void __stcg(T* ptr, T value);                                               \
+  __device__ void __stcs(T* ptr, T value);                                               \
+  __device__ void __stwt(T* ptr, T value);
+COALESCE_CACHE_HINTS(char)
+COALESCE_CACHE_HINTS(signed char)
+COALESCE_CACHE_HINTS(short)
+COALESCE_CACHE_HINTS(int)
+COALESCE_CACHE_HINTS(long)
+COALESCE_CACHE_HINTS(long long)
+COALESCE_CACHE_HINTS(unsigned char)
+COALESCE_CACHE_HINTS(unsigned short)
+COALESCE_CACHE_HINTS(unsigned int)
+COALESCE_CACHE_HINTS(unsigned long)
+COALESCE_CACHE_HINTS(unsigned long long)
+COALESCE_CACHE_HINTS(float)
+COALESCE_CACHE_HINTS(double)
+COALESCE_CACHE_HINTS(char2)
+COALESCE_CACHE_HINTS(char4)
+COALESCE_CACHE_HINTS(short2)
+COALESCE_CACHE_HINTS(short4)
+COALESCE_CACHE_HINTS(int2)
+COALESCE_CACHE_HINTS(int4)
+COALESCE_CACHE_HINTS(longlong2)
+COALESCE_CACHE_HINTS(uchar2)
+COALESCE_CACHE_HINTS(uchar4)
+COALESCE_CACHE_HINTS(ushort2)
+COALESCE_CACHE_HINTS(ushort4)
+COALESCE_CACHE_HINTS(uint2)
+COALESCE_CACHE_HINTS(uint4)
+COALESCE_CACHE_HINTS(ulonglong2)
+COALESCE_CACHE_HINTS(float2)
+COALESCE_CACHE_HINTS(float4)
+COALESCE_CACHE_HINTS(double2)
+#undef COALESCE_CACHE_HINTS
+#endif
+
+/* ---- ASSUME: __assume(cond), an nvcc builtin in device code ------------------------------
+ * Clang knows __assume only in Microsoft mode; __builtin_assume is the same promise. */
+#if !defined(COALESCE_NO_COMPAT_ASSUME) && !defined(_MSC_VER)
+static __host__ __device__ __inline__ void __assume(bool cond) { __builtin_assume(cond); }
+#endif
+
+/* ---- REGISTER_PARAMS: __nv_register_params__, an nvcc keyword (CUDA 12.4+) ---------------
+ * A calling-convention hint for __device__ functions that no CUDA header defines; it says
+ * nothing about memory, so it is dropped. */
+#if !defined(COALESCE_NO_COMPAT_REGISTER_PARAMS) && !defined(__nv_register_params__)
+#define __nv_register_params__
+#endif
+
+#endif /* COALESCE_PRELUDE_H */

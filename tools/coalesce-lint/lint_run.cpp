@@ -1,0 +1,158 @@
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "coalesce/model/arch.h"
+#include "coalesce/report/baseline.h"
+#include "coalesce/report/explain.h"
+#include "coalesce/report/filter.h"
+#include "coalesce/report/json_writer.h"
+#include "coalesce/report/rule_registry.h"
+#include "coalesce/report/sarif_writer.h"
+#include "coalesce/report/summary.h"
+#include "coalesce/report/text_writer.h"
+#include "lint_options.h"
+
+namespace coalesce::cli {
+
+namespace {
+
+int usageError(const std::string& message) {
+  fmt::print(stderr, "coalesce-lint: error: {}\n", message);
+  return kExitUsage;
+}
+
+bool anyNotAnalysed(const AnalysisResult& r) {
+  for (const auto& f : r.files)
+    if (f.status == Status::Failed) return true;
+  for (const auto& k : r.kernels)
+    if (k.status == Status::Failed) return true;
+  return false;
+}
+
+void printFailures(const AnalysisResult& r) {
+  for (const auto& f : r.files)
+    if (f.status == Status::Failed) fmt::print(stderr, "coalesce-lint: error: {}: {}\n", f.path, f.error);
+  for (const auto& k : r.kernels)
+    if (k.status == Status::Failed)
+      fmt::print(stderr, "coalesce-lint: error: {}:{}: kernel '{}' not analysed: {}\n", k.loc.file, k.loc.line, k.name,
+                 k.reason);
+}
+
+int listRules() {
+  for (const auto& rule : report::allRules()) {
+    const auto d = report::describeRule(rule->id());
+    fmt::print("{:<30} {}\n", rule->id(), d.shortDescription);
+  }
+  return kExitClean;
+}
+
+}  // namespace
+
+int runLint(const LintOptions& options) {
+  if (options.listRules) return listRules();
+  const auto started = std::chrono::steady_clock::now();
+  const auto arch = model::parseArch(options.request.gpuArch);
+  if (!arch) return usageError("unknown GPU architecture '" + options.request.gpuArch + "' (sm_70 to sm_90)");
+
+  report::ConfigProvider configs(options.configFile, options.overrides);
+  if (options.dumpConfig) {
+    const std::string anchor = options.request.inputs.empty() ? "." : options.request.inputs.front();
+    auto config = configs.configFor(anchor);
+    if (!config) return usageError(config.error().message);
+    std::cout << report::dumpConfig(**config);
+    return kExitClean;
+  }
+  if (options.request.inputs.empty() && options.request.buildDir.empty())
+    return usageError("no input: give .cu files or directories, or -p BUILD_DIR");
+
+  std::optional<report::Baseline> baseline;
+  if (!options.baselineFile.empty()) {
+    auto loaded = report::Baseline::load(options.baselineFile);
+    if (!loaded) return usageError(loaded.error().message);
+    baseline = std::move(*loaded);
+  }
+  std::optional<report::ExplainTarget> explain;
+  if (!options.explainTarget.empty()) {
+    auto parsed = report::parseExplainTarget(options.explainTarget);
+    if (!parsed) return usageError(parsed.error().message);
+    explain = *parsed;
+  }
+
+  // Analyse. Progress goes to a terminal only, so logs and CI stay clean.
+  analysis::AnalysisRequest request = options.request;
+  if (!options.quiet && isatty(STDERR_FILENO))
+    request.progress = [](const std::string& file, size_t done, size_t total) {
+      fmt::print(stderr, "\r[{}/{}] {}\x1b[K", done, total, file);
+      if (done == total) fmt::print(stderr, "\r\x1b[K");
+    };
+  const AnalysisResult analysis = analysis::analyze(request);
+  printFailures(analysis);
+
+  if (explain) {
+    const auto sites = report::accessesAt(analysis, *explain);
+    if (sites.empty()) {
+      fmt::print(stderr, "coalesce-lint: error: {}: no global or shared access found at line {}\n", explain->file,
+                 explain->line);
+      return kExitUsage;
+    }
+    report::ExplainOptions eo;
+    eo.warp = options.explainWarp;
+    for (const AccessSite* s : sites) std::cout << report::explainAccess(*s, *arch, eo) << "\n";
+    return kExitClean;
+  }
+
+  // Rules, then the one filter stage.
+  report::FilterInputs inputs;
+  inputs.configs = &configs;
+  inputs.readSource = report::diskSourceReader();
+  inputs.baseline = baseline ? &*baseline : nullptr;
+  inputs.mainFiles = report::mainFilesOf(analysis);
+  auto filtered = report::filterFindings(report::runRules(analysis, *arch), inputs);
+  if (!filtered) return usageError(filtered.error().message);
+
+  if (!options.writeBaselineFile.empty()) {
+    if (auto err = report::Baseline::fromFindings(filtered->findings).save(options.writeBaselineFile))
+      return usageError(err->message);
+  }
+
+  report::Report rep;
+  rep.analysis = &analysis;
+  rep.findings = filtered->findings;
+  rep.stats = filtered->stats;
+  rep.arch = arch->name();
+  rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+  std::ostringstream out;
+  if (options.format == "json") {
+    report::writeJson(out, rep);
+  } else if (options.format == "sarif") {
+    report::SarifOptions so;
+    so.sourceRoot = options.sourceRoot;
+    report::writeSarif(out, rep, so);
+  } else {
+    report::TextOptions to;
+    to.showSummary = false;
+    report::writeText(out, rep, to);
+  }
+  if (options.outputFile.empty()) {
+    std::cout << out.str();
+    std::cout.flush();
+  } else {
+    std::ofstream file(options.outputFile, std::ios::binary);
+    if (!(file << out.str())) return usageError(options.outputFile + ": cannot write the report");
+  }
+  if (!options.quiet) fmt::print(stderr, "{}\n", report::summaryLine(rep));
+
+  if (anyNotAnalysed(analysis)) return kExitNotAnalysed;
+  for (const auto& f : rep.findings)
+    if (f.severity != report::Severity::Note) return kExitFindings;
+  return kExitClean;
+}
+
+}  // namespace coalesce::cli

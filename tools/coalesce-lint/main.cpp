@@ -1,0 +1,157 @@
+// coalesce-lint: the command line. Thin: parses options with CLI11 and hands them to
+// runLint (lint_run.cpp) or to the verify subcommand (verify_command.cpp).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "coalesce/analysis/analyze.h"
+#include "coalesce/report/json_writer.h"
+#include "coalesce/report/report.h"
+#include "coalesce/verify/predictions.h"
+#include "lint_options.h"
+#include "verify_command.h"
+
+using namespace coalesce;
+
+namespace {
+
+// "32x8", "32,8,1", "256" -> Dim3.
+std::optional<model::Dim3> parseBlock(std::string text) {
+  for (char& c : text)
+    if (c == ',') c = 'x';
+  model::Dim3 d;
+  int64_t* dims[3] = {&d.x, &d.y, &d.z};
+  std::istringstream in(text);
+  std::string part;
+  int i = 0;
+  while (std::getline(in, part, 'x')) {
+    if (i >= 3) return std::nullopt;
+    try {
+      size_t used = 0;
+      *dims[i] = std::stoll(part, &used);
+      if (used != part.size() || *dims[i] <= 0) return std::nullopt;
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    ++i;
+  }
+  if (i == 0 || d.volume() > 1024) return std::nullopt;
+  return d;
+}
+
+// The analyzer as the verifier's source of predictions: the JSON it would print,
+// read back through the verifier's own reader, so both sides share one schema.
+std::optional<verify::Predictions> predict(const std::vector<std::string>& files, std::string& error) {
+  analysis::AnalysisRequest request;
+  request.inputs = files;
+  const AnalysisResult analysis = analysis::analyze(request);
+  for (const auto& f : analysis.files)
+    if (f.status == Status::Failed) {
+      error = f.path + ": " + f.error;
+      return std::nullopt;
+    }
+  report::Report rep;
+  rep.analysis = &analysis;
+  std::ostringstream json;
+  report::writeJson(json, rep);
+  try {
+    return verify::predictionsFromJson(json.str());
+  } catch (const std::exception& e) {
+    error = e.what();
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"coalesce-lint: predicts, from CUDA source, how each warp touches memory"};
+  app.set_version_flag("--version", "coalesce-lint " COALESCE_VERSION);
+  cli::LintOptions o;
+  std::vector<std::string> extra, assumes;
+  std::string block, checks, warningsAsErrors, headerFilter;
+  std::optional<double> minEfficiency, maxDegree;
+  std::vector<std::string> excludes;
+
+  app.add_option("paths", o.request.inputs, ".cu/.cuh files or directories (searched recursively)");
+  app.add_option("-p,--build-dir", o.request.buildDir, "folder holding compile_commands.json");
+  app.add_option("--format", o.format, "output format")->check(CLI::IsMember({"text", "json", "sarif"}));
+  app.add_option("-o,--output", o.outputFile, "write the report to FILE instead of stdout");
+  app.add_option("--arch", o.request.gpuArch, "GPU architecture (sm_70 to sm_90)")->capture_default_str();
+  app.add_option("--cuda-path", o.request.cudaPath, "CUDA toolkit to parse with (default: $CUDA_PATH, /usr/local/cuda)");
+  app.add_flag("--builtin-cuda", o.request.builtinCuda, "use the built-in CUDA headers even if a toolkit is installed");
+  app.add_option("--block-dim", block, "block shape for kernels with no launch in their file, e.g. 32x8");
+  app.add_option("--assume", assumes, "NAME=VALUE for a runtime scalar the analysis cannot see (repeatable)");
+  app.add_option("-j,--jobs", o.request.jobs, "parallel files (default: one per core)");
+  app.add_option("--config", o.configFile, "settings file to use instead of .coalesce-lint.yaml lookup");
+  app.add_flag("--dump-config", o.dumpConfig, "print the effective settings as YAML and exit");
+  app.add_option("--checks", checks, "glob list of enabled rules, e.g. '*,-aos-field-access'");
+  app.add_option("--warnings-as-errors", warningsAsErrors, "glob list of rules whose findings are errors");
+  app.add_option("--min-efficiency", minEfficiency, "report global accesses with eta below this (0..1)")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--max-conflict-degree", maxDegree, "report shared accesses with a conflict degree above this")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--header-filter", headerFilter, "regex of headers whose findings are shown");
+  app.add_option("--exclude", excludes, "path glob whose findings are hidden (repeatable)");
+  app.add_option("--baseline", o.baselineFile, "report only findings not in this baseline");
+  app.add_option("--write-baseline", o.writeBaselineFile, "write the findings as a baseline to FILE");
+  app.add_option("--explain", o.explainTarget, "draw the lanes of the access at FILE:LINE[:COL]");
+  app.add_option("--explain-warp", o.explainWarp, "which warp of the block --explain draws");
+  app.add_option("--source-root", o.sourceRoot, "SARIF: make paths relative to this folder");
+  app.add_flag("-q,--quiet", o.quiet, "no summary line and no progress");
+  app.add_flag("--list-rules", o.listRules, "list the rules and exit");
+  app.add_option("--extra-arg", extra, "extra compiler argument (also: everything after --)");
+  app.allow_extras(false);
+
+  int verifyExit = 0;
+  CLI::App* verify = cli::addVerifyCommand(app, verifyExit, predict);
+
+  // Everything after "--" goes to the compiler.
+  std::vector<std::string> args(argv + 1, argv + argc);
+  auto dash = std::find(args.begin(), args.end(), "--");
+  std::vector<std::string> compilerArgs;
+  const bool verifyFirst = !args.empty() && args.front() == "verify";
+  if (dash != args.end() && !verifyFirst) {
+    compilerArgs.assign(dash + 1, args.end());
+    args.erase(dash, args.end());
+  }
+  try {
+    std::reverse(args.begin(), args.end());
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : cli::kExitUsage;
+  }
+  if (verify->parsed()) return verifyExit;
+
+  o.request.extraArgs = extra;
+  o.request.extraArgs.insert(o.request.extraArgs.end(), compilerArgs.begin(), compilerArgs.end());
+  if (!block.empty()) {
+    o.request.blockDim = parseBlock(block);
+    if (!o.request.blockDim) {
+      fmt::print(stderr, "coalesce-lint: error: --block-dim '{}': expected X[xY[xZ]] with at most 1024 threads\n", block);
+      return cli::kExitUsage;
+    }
+  }
+  for (const std::string& a : assumes) {
+    const auto eq = a.find('=');
+    try {
+      if (eq == std::string::npos || eq == 0) throw std::invalid_argument("no =");
+      size_t used = 0;
+      const int64_t v = std::stoll(a.substr(eq + 1), &used);
+      if (used != a.size() - eq - 1) throw std::invalid_argument("trailing text");
+      o.request.assumedValues[a.substr(0, eq)] = v;
+    } catch (const std::exception&) {
+      fmt::print(stderr, "coalesce-lint: error: --assume '{}': expected NAME=INTEGER\n", a);
+      return cli::kExitUsage;
+    }
+  }
+  if (!checks.empty()) o.overrides.checks = checks;
+  if (!warningsAsErrors.empty()) o.overrides.warningsAsErrors = warningsAsErrors;
+  if (!headerFilter.empty()) o.overrides.headerFilter = headerFilter;
+  if (!excludes.empty()) o.overrides.exclude = excludes;
+  o.overrides.minEfficiency = minEfficiency;
+  o.overrides.maxConflictDegree = maxDegree;
+  return cli::runLint(o);
+}
