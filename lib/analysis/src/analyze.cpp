@@ -163,11 +163,16 @@ AnalysisResult analyze(const AnalysisRequest& request) {
     result.files.push_back(std::move(o.file));
     for (auto& k : o.tu.kernels) result.kernels.push_back(std::move(k));
     for (auto& a : o.tu.accesses) result.accesses.push_back(std::move(a));
+    for (auto& b : o.tu.branches) result.branches.push_back(std::move(b));
+    for (auto& b : o.tu.barriers) result.barriers.push_back(std::move(b));
+    for (auto& p : o.tu.pointerParams) result.pointerParams.push_back(std::move(p));
   }
   for (auto& f : failures) result.files.push_back(std::move(f));
   std::stable_sort(result.files.begin(), result.files.end(),
                    [](const FileRecord& a, const FileRecord& b) { return a.path < b.path; });
   for (size_t i = 0; i < result.accesses.size(); ++i) result.accesses[i].id = static_cast<int>(i);
+  for (size_t i = 0; i < result.branches.size(); ++i) result.branches[i].id = static_cast<int>(i);
+  for (size_t i = 0; i < result.barriers.size(); ++i) result.barriers[i].id = static_cast<int>(i);
   return result;
 }
 

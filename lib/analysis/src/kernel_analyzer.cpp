@@ -59,6 +59,19 @@ struct SiteRecord {
   std::string function;
 };
 
+struct BranchRecord {
+  RawAccess guards;  // only the guards are used
+  ExprRef condition;
+  std::string kind, conditionText, function;
+  clang::SourceLocation loc;
+};
+
+struct BarrierRecord {
+  RawAccess guards;
+  std::string call, function;
+  clang::SourceLocation loc;
+};
+
 const char* const kBuiltinTypes[] = {"__cuda_builtin_threadIdx_t", "__cuda_builtin_blockIdx_t",
                                      "__cuda_builtin_blockDim_t", "__cuda_builtin_gridDim_t"};
 const char* const kBuiltinNames[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
@@ -102,6 +115,9 @@ class Interpreter {
  public:
   Interpreter(ASTContext& ctx, SymbolTable& symbols, std::vector<SiteRecord>& sites, const model::Arch& arch)
       : ctx_(ctx), sm_(ctx.getSourceManager()), symbols_(symbols), sites_(sites), arch_(arch) {}
+
+  std::vector<BranchRecord> branches;
+  std::vector<BarrierRecord> barriers;
 
   // Binds the kernel's parameters; returns, per parameter index, its symbol (integers).
   std::map<unsigned, int> bindKernelParams(const FunctionDecl* fn) {
@@ -303,6 +319,45 @@ class Interpreter {
       s.function = stack_.back()->getNameAsString();
       sites_.push_back(std::move(s));
     }
+  }
+
+  RawAccess currentGuards() const {
+    RawAccess g;
+    g.guards = guards_;
+    g.guardTexts = guardTexts_;
+    return g;
+  }
+
+  bool userCode(const Stmt* s) const {
+    if (!recording_ || stack_.empty()) return false;
+    clang::SourceLocation at = sm_.getExpansionLoc(s->getBeginLoc());
+    return at.isValid() && !sm_.isInSystemHeader(at);
+  }
+
+  void recordBranch(const char* kind, const ExprRef& cond, const Expr* condExpr, const Stmt* at) {
+    if (!userCode(at)) return;
+    BranchRecord b{currentGuards(), cond, kind, condExpr ? text(condExpr->getSourceRange()) : std::string(),
+                   stack_.back()->getNameAsString(), sm_.getExpansionLoc(at->getBeginLoc())};
+    branches.push_back(std::move(b));
+  }
+
+  static bool isBarrier(const CallExpr* call) {
+    const FunctionDecl* fn = call->getDirectCallee();
+    if (!fn) return false;
+    const std::string name = fn->getNameAsString();
+    if (name == "__syncthreads" || name == "__syncthreads_count" || name == "__syncthreads_and" ||
+        name == "__syncthreads_or" || name == "__barrier_sync")
+      return true;
+    // Cooperative groups: block.sync(), cg::sync(block), this_thread_block().sync().
+    auto blockGroup = [](QualType t) {
+      const CXXRecordDecl* rec = t->getAsCXXRecordDecl();
+      return rec && rec->getName() == "thread_block";
+    };
+    if (name == "sync") {
+      if (const auto* m = dyn_cast<CXXMemberCallExpr>(call)) return blockGroup(m->getImplicitObjectArgument()->getType());
+      if (call->getNumArgs() == 1) return blockGroup(call->getArg(0)->getType().getNonReferenceType());
+    }
+    return false;
   }
 
   // ---- expressions ------------------------------------------------------------------
@@ -541,6 +596,9 @@ class Interpreter {
 
   Value conditional(const ConditionalOperator* c) {
     ExprRef cond = asInt(eval(c->getCond()));
+    // A ?: with side effects is a branch; a pure one compiles to a select.
+    if (c->getTrueExpr()->HasSideEffects(ctx_) || c->getFalseExpr()->HasSideEffects(ctx_))
+      recordBranch("?:", cond, c->getCond(), c);
     pushGuard(cond, text(c->getCond()->getSourceRange()));
     Value a = eval(c->getTrueExpr());
     popGuard();
@@ -603,6 +661,9 @@ class Interpreter {
     }
     const FunctionDecl* fn = call->getDirectCallee();
     const std::string name = fn ? fn->getNameAsString() : std::string();
+    if (isBarrier(call) && userCode(call))
+      barriers.push_back(BarrierRecord{currentGuards(), text(call->getSourceRange()), stack_.back()->getNameAsString(),
+                                       sm_.getExpansionLoc(call->getBeginLoc())});
     if (fn && isAtomicName(name) && call->getNumArgs() >= 1) {
       auto ptr = pointerOf(call->getArg(0));
       std::vector<ExprRef> inputs;
@@ -718,6 +779,9 @@ class Interpreter {
     if (const auto* dw = dyn_cast<DoStmt>(s)) return loop(nullptr, dw->getCond(), nullptr, dw->getBody(), s);
     if (const auto* sw = dyn_cast<SwitchStmt>(s)) {
       ExprRef cond = asInt(eval(sw->getCond()));
+      // Lanes split when they disagree on the value: compare it with lane 0's, as a
+      // condition that differs exactly when the values do.
+      recordBranch("switch", cond, sw->getCond(), sw);
       pushGuard(dependsOnThread(cond) ? leaf(Op::Varying) : constant(1), "switch (" + text(sw->getCond()->getSourceRange()) + ")");
       walk(sw->getBody());
       popGuard();
@@ -772,6 +836,7 @@ class Interpreter {
     if (iff->getInit()) walk(iff->getInit());
     if (const VarDecl* cv = iff->getConditionVariable()) declare(cv);
     ExprRef cond = asInt(eval(iff->getCond()));
+    recordBranch("if", cond, iff->getCond(), iff);
     const std::string condText = text(iff->getCond()->getSourceRange());
     const Env before = env_;
     pushGuard(cond, condText);
@@ -901,6 +966,7 @@ class Interpreter {
     // Pass 2: the condition guards the body.
     ++loopDepth_;
     ExprRef c = cond ? asInt(eval(cond)) : constant(1);
+    if (cond) recordBranch("loop", c, cond, whole);
     symbols_[counter].loopCond = c;
     for (int id : geometricIds) symbols_[id].loopCond = c;
     pushGuard(c, cond ? text(cond->getSourceRange()) : "loop");
@@ -1249,6 +1315,72 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
                                    " launches; these are the worst figures, for the " + site.block.detail);
       result.accesses.push_back(std::move(site));
       ++kernel.accesses;
+    }
+
+    // Branches: the launch where most warp requests split.
+    for (const BranchRecord& b : interp.branches) {
+      BranchSite site;
+      site.loc = plainLocation(sm, b.loc);
+      site.kernel = kernel.name;
+      site.function = b.function;
+      site.kind = b.kind;
+      site.condition = b.conditionText;
+      site.lineText = lineTextAt(sm, b.loc);
+      double worst = -1;
+      for (const LaunchContext& c : contexts) {
+        ConditionFigures f = evaluateCondition(b.condition, b.guards, c, symbols, options.arch, b.kind == "switch");
+        const double share = f.warpRequests ? static_cast<double>(f.divergentRequests) / f.warpRequests : 0;
+        if (share > worst) {
+          worst = share;
+          site.block = c.block;
+          site.evaluated = f.evaluated;
+          site.threadDependent = f.threadDependent;
+          site.warpRequests = f.warpRequests;
+          site.divergentRequests = f.divergentRequests;
+          site.onlyPartialWarps = f.onlyPartialWarps;
+          site.assumptions = f.assumptions;
+        }
+      }
+      result.branches.push_back(std::move(site));
+    }
+    // Barriers: divergent under any launch is divergent.
+    for (const BarrierRecord& b : interp.barriers) {
+      BarrierSite site;
+      site.loc = plainLocation(sm, b.loc);
+      site.kernel = kernel.name;
+      site.function = b.function;
+      site.call = b.call;
+      site.lineText = lineTextAt(sm, b.loc);
+      site.block = contexts.front().block;
+      for (const LaunchContext& c : contexts) {
+        BarrierReach r = evaluateBarrier(b.guards, c, symbols, options.arch);
+        const auto rank = [](BarrierSite::Reach k) { return k == BarrierSite::Reach::Divergent ? 2 : k == BarrierSite::Reach::Unknown ? 1 : 0; };
+        const BarrierSite::Reach reach = r.kind == BarrierReach::Kind::Divergent ? BarrierSite::Reach::Divergent
+                                         : r.kind == BarrierReach::Kind::Unknown ? BarrierSite::Reach::Unknown
+                                                                                 : BarrierSite::Reach::Uniform;
+        if (rank(reach) > rank(site.reach)) {
+          site.reach = reach;
+          site.condition = r.guard;
+          site.block = c.block;
+          site.assumptions = r.assumptions;
+        }
+      }
+      result.barriers.push_back(std::move(site));
+    }
+    // Pointer parameters: restrict-qualified or not, read and written.
+    for (const ParmVarDecl* p : fn->parameters()) {
+      if (!p->getType()->isPointerType()) continue;
+      PointerParam pp;
+      pp.kernel = kernel.name;
+      pp.loc = plainLocation(sm, p->getLocation());
+      pp.name = p->getNameAsString();
+      pp.isRestrict = p->getType().isRestrictQualified();
+      for (const SiteRecord& s : sites) {
+        if (s.raw.rootName != pp.name || s.raw.space != model::Space::Global) continue;
+        if (s.raw.kind == model::AccessKind::Load || s.raw.kind == model::AccessKind::Atomic) pp.read = true;
+        if (s.raw.kind == model::AccessKind::Store || s.raw.kind == model::AccessKind::Atomic) pp.written = true;
+      }
+      result.pointerParams.push_back(std::move(pp));
     }
     result.kernels.push_back(kernel);
   }

@@ -33,6 +33,9 @@ struct TranslationUnitOptions {
 struct TranslationUnitResult {
   std::vector<KernelRecord> kernels;
   std::vector<AccessSite> accesses;
+  std::vector<BranchSite> branches;
+  std::vector<BarrierSite> barriers;
+  std::vector<PointerParam> pointerParams;
 };
 
 TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& context, const TranslationUnitOptions& options);

@@ -376,6 +376,123 @@ void finishCases(std::optional<model::AlignmentCases<F>>& c) {
 
 }  // namespace
 
+namespace {
+
+// Binds thread `linear` of the block.
+void bindThread(Bindings& b, const Dim3& d, int64_t linear) {
+  const model::ThreadIdx t = model::threadFromLinear(d, linear);
+  b.tid[0] = t.x;
+  b.tid[1] = t.y;
+  b.tid[2] = t.z;
+}
+
+}  // namespace
+
+ConditionFigures evaluateCondition(const ExprRef& condition, const RawAccess& guarded, const LaunchContext& launch,
+                                   const SymbolTable& symbols, const model::Arch& arch, bool byValue) {
+  ConditionFigures out;
+  RawAccess raw = guarded;
+  raw.offset = condition;
+  Evaluator ev{raw, launch, symbols, arch, {}, false, {}, false};
+  const Dim3 d = launch.block.dim;
+  const int64_t warps = model::warpCount(d, arch);
+  const bool partialLast = d.volume() % arch.warpSize != 0;
+  out.onlyPartialWarps = true;
+  for (const auto& combo : iterationCombos(raw, symbols, ev.launchBindings(), ev.assumptions)) {
+    Bindings rep = ev.representative(combo);
+    auto fix = [&](const ExprRef& leafExpr) -> ExprRef {
+      if (leafExpr->op == Op::Symbol)
+        if (auto it = combo.find(leafExpr->symbolId); it != combo.end()) return constant(it->second);
+      return ev.fixLaunch(leafExpr);
+    };
+    const ExprRef cond = ev.resolveWarpUniformLoads(substitute(condition, fix), rep);
+    out.threadDependent = out.threadDependent || dependsOnThread(cond);
+    std::vector<ExprRef> guards;
+    for (const auto& g : raw.guards) guards.push_back(ev.resolveWarpUniformLoads(substitute(g, fix), rep));
+    const std::vector<bool> active = ev.activeMask(guards, rep);
+    for (int64_t w = 0; w < warps; ++w) {
+      std::optional<int64_t> first;
+      bool any = false, split = false;
+      for (int64_t linear = w * arch.warpSize; linear < std::min(d.volume(), (w + 1) * arch.warpSize); ++linear) {
+        if (!active[static_cast<size_t>(linear)]) continue;
+        any = true;
+        Bindings b = rep;
+        bindThread(b, d, linear);
+        auto v = evaluate(cond, b);
+        if (!v) {
+          out.evaluated = false;
+          continue;
+        }
+        const int64_t value = byValue ? *v : static_cast<int64_t>(*v != 0);
+        if (!first) first = value;
+        else if (*first != value) split = true;
+      }
+      if (!any) continue;
+      ++out.warpRequests;
+      if (split) {
+        ++out.divergentRequests;
+        if (!(partialLast && w == warps - 1)) out.onlyPartialWarps = false;
+      }
+    }
+  }
+  if (out.divergentRequests == 0) out.onlyPartialWarps = false;
+  out.assumptions.assign(ev.assumptions.begin(), ev.assumptions.end());
+  return out;
+}
+
+BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& launch, const SymbolTable& symbols,
+                             const model::Arch& arch) {
+  BarrierReach out;
+  if (guarded.guards.empty()) return out;
+  RawAccess raw = guarded;
+  raw.offset = constant(0);
+  Evaluator ev{raw, launch, symbols, arch, {}, false, {}, false};
+  const Dim3 d = launch.block.dim;
+  for (const auto& combo : iterationCombos(raw, symbols, ev.launchBindings(), ev.assumptions)) {
+    Bindings rep = ev.representative(combo);
+    auto fix = [&](const ExprRef& leafExpr) -> ExprRef {
+      if (leafExpr->op == Op::Symbol)
+        if (auto it = combo.find(leafExpr->symbolId); it != combo.end()) return constant(it->second);
+      return ev.fixLaunch(leafExpr);
+    };
+    // Guards in order: each one is asked only of the threads the outer ones let through.
+    std::vector<bool> alive(static_cast<size_t>(d.volume()), true);
+    for (size_t g = 0; g < raw.guards.size(); ++g) {
+      const ExprRef guard = ev.resolveWarpUniformLoads(substitute(raw.guards[g], fix), rep);
+      if (!dependsOnThread(guard)) continue;  // uniform over the block
+      std::optional<bool> first;
+      bool unknown = false, split = false;
+      std::vector<bool> next = alive;
+      for (int64_t linear = 0; linear < d.volume(); ++linear) {
+        if (!alive[static_cast<size_t>(linear)]) continue;
+        Bindings b = rep;
+        bindThread(b, d, linear);
+        auto v = evaluate(guard, b);
+        if (!v) {
+          unknown = true;
+          continue;
+        }
+        next[static_cast<size_t>(linear)] = *v != 0;
+        if (!first) first = *v != 0;
+        else if (*first != (*v != 0)) split = true;
+      }
+      if (split) {
+        out.kind = BarrierReach::Kind::Divergent;
+        out.guard = raw.guardTexts[g];
+        out.assumptions.assign(ev.assumptions.begin(), ev.assumptions.end());
+        return out;
+      }
+      if (unknown && out.kind == BarrierReach::Kind::Uniform) {
+        out.kind = BarrierReach::Kind::Unknown;
+        out.guard = raw.guardTexts[g];
+      }
+      alive = next;
+    }
+  }
+  out.assumptions.assign(ev.assumptions.begin(), ev.assumptions.end());
+  return out;
+}
+
 LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
                          const model::Arch& arch) {
   LaneResult result;

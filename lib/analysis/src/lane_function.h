@@ -49,4 +49,29 @@ inline constexpr int64_t kAssumedBlockX = 256;
 LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
                          const model::Arch& arch);
 
+// A branch condition (or a barrier's guards) evaluated per lane for one launch: how many
+// warp requests reach it, how many of them split, and whether its guards differ across
+// the threads of a block.
+struct ConditionFigures {
+  bool evaluated = true;         // every lane's value was known
+  bool threadDependent = false;  // the condition depends on the lane at all
+  int64_t warpRequests = 0;
+  int64_t divergentRequests = 0;
+  bool onlyPartialWarps = true;  // all divergent warps are the block's partial last warp
+  std::vector<std::string> assumptions;
+};
+// `condition`, guarded by `raw.guards`; raw.offset is ignored.
+// byValue: lanes split when their values differ (switch), not only their truth (if).
+ConditionFigures evaluateCondition(const ExprRef& condition, const RawAccess& guards, const LaunchContext& launch,
+                                   const SymbolTable& symbols, const model::Arch& arch, bool byValue = false);
+
+struct BarrierReach {
+  enum class Kind { Uniform, Divergent, Unknown } kind = Kind::Uniform;
+  std::string guard;  // the responsible guard's text
+  std::vector<std::string> assumptions;
+};
+// Whether every thread of a block passes the same way through `raw.guards`.
+BarrierReach evaluateBarrier(const RawAccess& guards, const LaunchContext& launch, const SymbolTable& symbols,
+                             const model::Arch& arch);
+
 }  // namespace coalesce::analysis

@@ -53,6 +53,52 @@ struct AccessSite {
   bool inLoop = false;
 };
 
+// A branch (if, loop condition, switch, ?: with side effects) whose condition the
+// frontend evaluated per lane, for the divergence rules.
+struct BranchSite {
+  int id = 0;
+  SourceLocation loc;
+  std::string kernel;
+  std::string function;
+  std::string kind;       // "if", "loop", "switch", "?:"
+  std::string condition;  // source text
+  std::string lineText;
+  BlockShape block;
+  bool evaluated = false;      // false: the condition depends on data or unknown values
+  bool threadDependent = false;  // the condition mentions threadIdx (directly or through values)
+  int64_t warpRequests = 0;    // warps (x loop iterations) reaching the branch with an active lane
+  int64_t divergentRequests = 0;  // of those, the ones whose active lanes disagree
+  bool onlyPartialWarps = false;  // every divergent warp is the block's partial last warp
+  std::vector<std::string> assumptions;
+};
+
+// A block-wide barrier (__syncthreads, cooperative groups' block sync) and whether every
+// thread of the block reaches it.
+struct BarrierSite {
+  int id = 0;
+  SourceLocation loc;
+  std::string kernel;
+  std::string function;
+  std::string call;       // source text of the call
+  std::string lineText;
+  BlockShape block;
+  // Divergent: some condition guarding the barrier differs between threads of one block.
+  // Unknown: a guard depends on threadIdx through values not known statically.
+  enum class Reach { Uniform, Divergent, Unknown } reach = Reach::Uniform;
+  std::string condition;  // the guard (or loop condition) responsible
+  std::vector<std::string> assumptions;
+};
+
+// Kernel pointer parameters, for the missing-restrict hint.
+struct PointerParam {
+  std::string kernel;
+  SourceLocation loc;
+  std::string name;
+  bool isRestrict = false;
+  bool read = false;
+  bool written = false;
+};
+
 enum class Status { Analysed, Failed };
 inline std::string_view toString(Status s) { return s == Status::Analysed ? "analysed" : "failed"; }
 
@@ -77,6 +123,9 @@ struct AnalysisResult {
   std::vector<FileRecord> files;
   std::vector<KernelRecord> kernels;
   std::vector<AccessSite> accesses;
+  std::vector<BranchSite> branches;
+  std::vector<BarrierSite> barriers;
+  std::vector<PointerParam> pointerParams;
 };
 
 }  // namespace coalesce
