@@ -22,11 +22,16 @@ TEST_CASE("architectures sm_70 to sm_90 are described and parsed") {
   CHECK(defaultArch().name() == "sm_90");
 }
 
-TEST_CASE("shared-memory phases: whole warp up to 32 bits, half-warps for 64 bits") {
+TEST_CASE("shared-memory phases: whole warp up to 32 bits, half-warps for 64, quarter-warps for 128") {
   const Arch& a = defaultArch();
   CHECK(a.sharedPhaseLanes(1) == 32);
   CHECK(a.sharedPhaseLanes(4) == 32);
   CHECK(a.sharedPhaseLanes(8) == 16);
+  CHECK(a.sharedPhaseLanes(16) == 8);
+  // Single-address phases pair up: 2 half-warps (64-bit), 2 quarter-warps (128-bit).
+  CHECK(a.sharedBroadcastPhases(4) == 1);
+  CHECK(a.sharedBroadcastPhases(8) == 2);
+  CHECK(a.sharedBroadcastPhases(16) == 2);
 }
 
 TEST_CASE("warp geometry: x fastest, small and multi-dimensional blocks, partial warps") {

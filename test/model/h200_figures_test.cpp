@@ -42,4 +42,20 @@ TEST_CASE("H200 shared: wavefronts per request, and the wide-access minimum") {
   CHECK(u.wavefronts == 2);
   CHECK(u.idealWavefronts == 2);
   CHECK(u.conflictDegree == 1);
+  // Calibration (test/verify/data/calibration): a uniform LDS.64 is one wavefront, and
+  // so is one where each half-warp reads its own single double; float4 s[t % 8] is 4
+  // (quarter-warp phases, each full).
+  CHECK(sharedOf(strided(Space::Shared, 0, 8)).wavefronts == 1);
+  Access halfPair;
+  halfPair.space = Space::Shared;
+  halfPair.bytesPerLane = 8;
+  halfPair.pattern = LanePattern::makeAffine({0, 8, 0}, {0, 0});  // threadIdx.y selects s[0] or s[1]
+  CHECK(sharedOf(halfPair, {16, 2, 1}).wavefronts == 1);
+  std::vector<std::optional<int64_t>> mod8;
+  for (int t = 0; t < 32; ++t) mod8.push_back((t % 8) * 16);
+  Access m;
+  m.space = Space::Shared;
+  m.bytesPerLane = 16;
+  m.pattern = LanePattern::makeEnumerated(mod8, {0, 0});
+  CHECK(sharedOf(m, {32, 1, 1}).wavefronts == 4);
 }

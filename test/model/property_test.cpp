@@ -24,20 +24,38 @@ int64_t bruteSectors(const std::vector<int64_t>& addrs, int bytes) {
   return static_cast<int64_t>(sectors.size());
 }
 
+// Independent statement of the H200's rule: phases of 32/16/8 lanes for <=4/8/16-byte
+// accesses; two neighbouring phases that each read a single address share a wavefront.
 int64_t bruteWavefronts(const std::vector<std::optional<int64_t>>& lanes, int bytes) {
-  const size_t phase = bytes <= 4 ? 32 : 16;
+  const size_t phase = bytes <= 4 ? 32 : bytes <= 8 ? 16 : 8;
+  const size_t pair = bytes <= 4 ? 1 : 2;
   int64_t total = 0;
-  for (size_t p = 0; p < lanes.size(); p += phase) {
-    std::map<int64_t, std::set<int64_t>> bankWords;
-    for (size_t k = p; k < std::min(lanes.size(), p + phase); ++k)
-      if (lanes[k])
-        for (int64_t b = *lanes[k]; b < *lanes[k] + bytes; ++b) {
-          const int64_t word = fdiv(b, 4);
-          bankWords[((word % 32) + 32) % 32].insert(word);
-        }
-    size_t most = 0;
-    for (auto& [bank, words] : bankWords) most = std::max(most, words.size());
-    total += static_cast<int64_t>(most);
+  for (size_t g = 0; g < lanes.size(); g += phase * pair) {
+    std::vector<std::pair<size_t, size_t>> units;  // lane ranges served as one wavefront group
+    std::set<int64_t> single;
+    bool allSingle = pair > 1;
+    for (size_t p = g; p < std::min(lanes.size(), g + phase * pair); p += phase) {
+      std::set<int64_t> addrs;
+      for (size_t k = p; k < std::min(lanes.size(), p + phase); ++k)
+        if (lanes[k]) addrs.insert(*lanes[k]);
+      allSingle = allSingle && addrs.size() <= 1;
+    }
+    if (allSingle) units.push_back({g, std::min(lanes.size(), g + phase * pair)});
+    else
+      for (size_t p = g; p < std::min(lanes.size(), g + phase * pair); p += phase)
+        units.push_back({p, std::min(lanes.size(), p + phase)});
+    for (auto [from, to] : units) {
+      std::map<int64_t, std::set<int64_t>> bankWords;
+      for (size_t k = from; k < to; ++k)
+        if (lanes[k])
+          for (int64_t b = *lanes[k]; b < *lanes[k] + bytes; ++b) {
+            const int64_t word = fdiv(b, 4);
+            bankWords[((word % 32) + 32) % 32].insert(word);
+          }
+      size_t most = 0;
+      for (auto& [bank, words] : bankWords) most = std::max(most, words.size());
+      total += static_cast<int64_t>(most);
+    }
   }
   return total;
 }

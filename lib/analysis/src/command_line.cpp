@@ -642,10 +642,11 @@ std::vector<std::string> buildClangArguments(const Toolchain& tc, const std::vec
   } else {
     a.push_back("--cuda-path=" + *tc.cudaPath);
     if (tc.hasCccl) a.insert(a.end(), {"-isystem", *tc.cudaPath + "/include/cccl"});  // CUDA 13 moved CCCL here
-    // CUDA 13 removed texture_fetch_functions.h, which Clang 19's wrapper still includes;
-    // -idirafter lets a toolkit that still has it win.
-    a.insert(a.end(), {"-idirafter", shimIncludeDir()});
   }
+  // Stand-ins for headers that are missing only because Clang is not nvcc: the
+  // texture_fetch_functions.h CUDA 13 removed and Clang 19's wrapper still includes, and the
+  // host compiler's omp.h. -idirafter: a real header of the same name wins.
+  a.insert(a.end(), {"-idirafter", shimIncludeDir()});
   a.insert(a.end(), {"-include", preludePath(),
                      // Noise that says nothing about the user's code:
                      "-Wno-unknown-cuda-version",           // CUDA newer than Clang 19 knows

@@ -99,7 +99,10 @@ Toolchain detectToolchain(const AnalysisRequest& request, const ToolchainSearch&
     candidates.emplace_back(search.defaultCudaPath, "the default location");
     for (const auto& [path, origin] : candidates) {
       if (looksLikeCuda(path)) {
-        tc.cudaPath = path;
+        // One spelling: Clang and the overlay build paths inside the toolkit from it.
+        std::string clean = fs::path(path).lexically_normal().string();
+        while (clean.size() > 1 && clean.back() == '/') clean.pop_back();
+        tc.cudaPath = clean;
         tc.cudaVersion = readCudaVersion(path);
         std::error_code ec;
         tc.hasCccl = fs::is_directory(fs::path(path) / "include" / "cccl", ec);

@@ -45,9 +45,12 @@ struct Value {
 };
 
 struct MemLoc {
+  MemLoc(RootRef r, ExprRef o, QualType t, std::string f = {})
+      : root(std::move(r)), offset(std::move(o)), type(t), field(std::move(f)) {}
   RootRef root;
   ExprRef offset;
   QualType type;
+  std::string field;  // "Particle::x" when the location is a field of a record
 };
 
 struct SiteRecord {
@@ -256,7 +259,9 @@ class Interpreter {
       }
       if (!base || !field || field->isBitField()) return std::nullopt;
       const int64_t offsetBytes = static_cast<int64_t>(ctx_.getFieldOffset(field) / 8);
-      return MemLoc{base->root, binary(Op::Add, base->offset, constant(offsetBytes)), mem->getType()};
+      const std::string owner = field->getParent()->getNameAsString();
+      return MemLoc{base->root, binary(Op::Add, base->offset, constant(offsetBytes)), mem->getType(),
+                    (owner.empty() ? std::string("(anonymous)") : owner) + "::" + field->getNameAsString()};
     }
     if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
       const auto* var = dyn_cast<VarDecl>(ref->getDecl());
@@ -301,7 +306,8 @@ class Interpreter {
     int64_t piece = size;
     if (t->isRecordType()) piece = std::min<int64_t>({alignOf(t), 16, size});
     if (piece <= 0) piece = size > 0 ? size : 1;
-    std::string element = loc.type.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
+    std::string element = loc.field.empty() ? loc.type.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy())
+                                            : loc.field;
     for (int64_t at0 = 0; at0 < std::max<int64_t>(size, 1); at0 += piece) {
       SiteRecord s;
       s.raw.space = loc.root->space;

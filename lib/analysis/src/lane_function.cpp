@@ -226,6 +226,12 @@ struct Evaluator {
     Bindings b = rep;
     for (const ExprRef& a : laneParts) collectSymbols(a, representativeSymbols);
     const std::vector<bool> active = activeMask(guards, b);
+    // Guards every lane passes (a bounds check on full blocks) keep the affine form,
+    // which the rules read (thread axes, strides).
+    if (affine && std::all_of(active.begin(), active.end(), [](bool on) { return on; })) {
+      out.pattern = model::LanePattern::makeAffine(lanes, base);
+      return out;
+    }
     const Dim3 d = block();
     std::vector<std::optional<int64_t>> offsets(static_cast<size_t>(d.volume()));
     for (int64_t linear = 0; linear < d.volume(); ++linear) {

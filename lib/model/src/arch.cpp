@@ -1,14 +1,20 @@
 #include "coalesce/model/arch.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace coalesce::model {
 
 int Arch::sharedPhaseLanes(int bytesPerLane) const {
   if (bytesPerLane <= bankWidthBytes) return warpSize;
-  // Wider accesses: a phase carries at most one wavefront's worth of distinct words
-  // when conflict-free, and never fewer than a half-warp (see the header).
-  return warpSize / 2;
+  const int lanes = sharedWavefrontBytes() / bytesPerLane;
+  return std::clamp(lanes, 1, warpSize);
+}
+
+int Arch::sharedBroadcastPhases(int bytesPerLane) const {
+  const int phaseLanes = sharedPhaseLanes(bytesPerLane);
+  const int lanes = sharedBroadcastWavefrontBytes / std::max(1, bytesPerLane);
+  return std::max(1, std::min(lanes, warpSize) / phaseLanes);
 }
 
 std::string Arch::name() const { return "sm_" + std::to_string(sm); }

@@ -17,29 +17,67 @@ int64_t bankOf(int64_t byteAddress, const Arch& arch) {
   return floorMod(floorDiv(byteAddress, arch.bankWidthBytes), arch.sharedBanks);
 }
 
+namespace {
+
+struct Phase {
+  std::set<int64_t> words;      // distinct 4-byte words the phase's lanes touch
+  std::set<int64_t> addresses;  // distinct lane addresses
+  int64_t activeLanes = 0;
+};
+
+// Wavefronts for a set of words: each bank serves one distinct word per wavefront.
+int64_t busiestBank(const std::set<int64_t>& words, const Arch& arch) {
+  std::map<int64_t, int64_t> perBank;
+  int64_t busiest = 0;
+  for (int64_t word : words) busiest = std::max(busiest, ++perBank[floorMod(word, arch.sharedBanks)]);
+  return busiest;
+}
+
+}  // namespace
+
 WarpWavefronts countWavefronts(std::span<const std::optional<int64_t>> lanes, int bytesPerLane, const Arch& arch) {
   WarpWavefronts w;
   const size_t phaseLanes = static_cast<size_t>(arch.sharedPhaseLanes(bytesPerLane));
+  std::vector<Phase> phases;
   for (size_t first = 0; first < lanes.size(); first += phaseLanes) {
-    const size_t last = std::min(lanes.size(), first + phaseLanes);
-    // Distinct words per bank inside this phase: lanes that read the same word share
-    // one bank slot (broadcast), different words in one bank serialise.
-    std::set<int64_t> words;
-    for (size_t k = first; k < last; ++k) {
+    Phase p;
+    for (size_t k = first; k < std::min(lanes.size(), first + phaseLanes); ++k) {
       if (!lanes[k]) continue;
-      ++w.activeLanes;
+      ++p.activeLanes;
       const int64_t a = *lanes[k];
+      p.addresses.insert(a);
       for (int64_t word = floorDiv(a, arch.bankWidthBytes); word <= floorDiv(a + bytesPerLane - 1, arch.bankWidthBytes);
            ++word)
-        words.insert(word);
+        p.words.insert(word);
     }
-    if (words.empty()) continue;
-    std::map<int64_t, int64_t> perBank;
-    int64_t busiest = 0;
-    for (int64_t word : words) busiest = std::max(busiest, ++perBank[floorMod(word, arch.sharedBanks)]);
-    w.wavefronts += busiest;
-    w.maxWaysInPhase = std::max(w.maxWaysInPhase, busiest);
-    w.idealWavefronts += ceilDiv(static_cast<int64_t>(words.size()), arch.sharedBanks);
+    phases.push_back(std::move(p));
+  }
+  // Phases whose lanes all read one address share a wavefront with their neighbours in
+  // aligned groups (a uniform LDS.64 is one wavefront, a uniform LDS.128 two, H200).
+  const size_t group = static_cast<size_t>(arch.sharedBroadcastPhases(bytesPerLane));
+  for (size_t g = 0; g < phases.size(); g += group) {
+    const size_t end = std::min(phases.size(), g + group);
+    bool allSingle = group > 1;
+    for (size_t i = g; i < end; ++i) allSingle = allSingle && phases[i].addresses.size() <= 1;
+    std::vector<Phase> units;
+    if (allSingle) {
+      Phase merged;
+      for (size_t i = g; i < end; ++i) {
+        merged.words.insert(phases[i].words.begin(), phases[i].words.end());
+        merged.activeLanes += phases[i].activeLanes;
+      }
+      units.push_back(std::move(merged));
+    } else {
+      units.assign(phases.begin() + static_cast<std::ptrdiff_t>(g), phases.begin() + static_cast<std::ptrdiff_t>(end));
+    }
+    for (const Phase& p : units) {
+      w.activeLanes += p.activeLanes;
+      if (p.words.empty()) continue;
+      const int64_t busiest = busiestBank(p.words, arch);
+      w.wavefronts += busiest;
+      w.maxWaysInPhase = std::max(w.maxWaysInPhase, busiest);
+      w.idealWavefronts += ceilDiv(static_cast<int64_t>(p.words.size()), arch.sharedBanks);
+    }
   }
   return w;
 }

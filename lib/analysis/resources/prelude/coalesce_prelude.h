@@ -129,6 +129,49 @@ COALESCE_CACHE_HINTS(double2)
 #undef COALESCE_CACHE_HINTS
 #endif
 
+/* ---- SURFACE_FUNCTIONS: surf1Dread ... surfCubemapLayeredwrite on surface objects --------
+ * CUDA declares them in surface_indirect_functions.h, which Clang 19's wrapper does not
+ * include (its texture support covers texture fetches only). Declared with CUDA's
+ * signatures; a surface access goes through the texture path, not a global or shared load. */
+#if !defined(COALESCE_NO_COMPAT_SURFACE_FUNCTIONS) && defined(__clang_major__) && __clang_major__ <= 19
+#define COALESCE_SURF_MODE enum cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap
+template <class T> __device__ void surf1Dread(T* ptr, cudaSurfaceObject_t obj, int x, COALESCE_SURF_MODE);
+template <class T> __device__ T surf1Dread(cudaSurfaceObject_t obj, int x, COALESCE_SURF_MODE);
+template <class T> __device__ void surf2Dread(T* ptr, cudaSurfaceObject_t obj, int x, int y, COALESCE_SURF_MODE);
+template <class T> __device__ T surf2Dread(cudaSurfaceObject_t obj, int x, int y, COALESCE_SURF_MODE);
+template <class T> __device__ void surf3Dread(T* ptr, cudaSurfaceObject_t obj, int x, int y, int z, COALESCE_SURF_MODE);
+template <class T> __device__ T surf3Dread(cudaSurfaceObject_t obj, int x, int y, int z, COALESCE_SURF_MODE);
+template <class T>
+__device__ void surf1DLayeredread(T* ptr, cudaSurfaceObject_t obj, int x, int layer, COALESCE_SURF_MODE);
+template <class T> __device__ T surf1DLayeredread(cudaSurfaceObject_t obj, int x, int layer, COALESCE_SURF_MODE);
+template <class T>
+__device__ void surf2DLayeredread(T* ptr, cudaSurfaceObject_t obj, int x, int y, int layer, COALESCE_SURF_MODE);
+template <class T>
+__device__ T surf2DLayeredread(cudaSurfaceObject_t obj, int x, int y, int layer, COALESCE_SURF_MODE);
+template <class T>
+__device__ void surfCubemapread(T* ptr, cudaSurfaceObject_t obj, int x, int y, int face, COALESCE_SURF_MODE);
+template <class T> __device__ T surfCubemapread(cudaSurfaceObject_t obj, int x, int y, int face, COALESCE_SURF_MODE);
+template <class T>
+__device__ void surfCubemapLayeredread(T* ptr, cudaSurfaceObject_t obj, int x, int y, int layerFace,
+                                       COALESCE_SURF_MODE);
+template <class T>
+__device__ T surfCubemapLayeredread(cudaSurfaceObject_t obj, int x, int y, int layerFace, COALESCE_SURF_MODE);
+template <class T> __device__ void surf1Dwrite(T val, cudaSurfaceObject_t obj, int x, COALESCE_SURF_MODE);
+template <class T> __device__ void surf2Dwrite(T val, cudaSurfaceObject_t obj, int x, int y, COALESCE_SURF_MODE);
+template <class T>
+__device__ void surf3Dwrite(T val, cudaSurfaceObject_t obj, int x, int y, int z, COALESCE_SURF_MODE);
+template <class T>
+__device__ void surf1DLayeredwrite(T val, cudaSurfaceObject_t obj, int x, int layer, COALESCE_SURF_MODE);
+template <class T>
+__device__ void surf2DLayeredwrite(T val, cudaSurfaceObject_t obj, int x, int y, int layer, COALESCE_SURF_MODE);
+template <class T>
+__device__ void surfCubemapwrite(T val, cudaSurfaceObject_t obj, int x, int y, int face, COALESCE_SURF_MODE);
+template <class T>
+__device__ void surfCubemapLayeredwrite(T val, cudaSurfaceObject_t obj, int x, int y, int layerFace,
+                                        COALESCE_SURF_MODE);
+#undef COALESCE_SURF_MODE
+#endif
+
 /* ---- ASSUME: __assume(cond), an nvcc builtin in device code ------------------------------
  * Clang knows __assume only in Microsoft mode; __builtin_assume is the same promise. */
 #if !defined(COALESCE_NO_COMPAT_ASSUME) && !defined(_MSC_VER)

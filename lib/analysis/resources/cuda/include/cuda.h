@@ -2,6 +2,7 @@
  * driver calls host code in samples uses. Declarations only: nothing is ever linked. */
 #ifndef COALESCE_BUILTIN_CUDA_H
 #define COALESCE_BUILTIN_CUDA_H
+#define __cuda_cuda_h__ /* the real header's guard, which user code tests */
 #pragma clang system_header
 #include "cuda_runtime.h"
 
@@ -14,9 +15,15 @@ typedef struct CUmod_st* CUmodule;
 typedef struct CUfunc_st* CUfunction;
 typedef struct CUstream_st* CUstream;
 typedef struct CUevent_st* CUevent;
+typedef unsigned long long CUtexObject;
+typedef unsigned long long CUsurfObject;
+typedef enum CUcomputemode_enum { CU_COMPUTEMODE_DEFAULT = 0, CU_COMPUTEMODE_PROHIBITED = 2,
+                                  CU_COMPUTEMODE_EXCLUSIVE_PROCESS = 3 } CUcomputemode;
 typedef enum CUdevice_attribute_enum { CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
                                        CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
                                        CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+                                       CU_DEVICE_ATTRIBUTE_INTEGRATED = 18,
+                                       CU_DEVICE_ATTRIBUTE_COMPUTE_MODE = 20,
                                        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
                                        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76 } CUdevice_attribute;
 

@@ -3,6 +3,7 @@
  * is what the analysis reads; arithmetic goes through float, which parses the same code. */
 #ifndef COALESCE_BUILTIN_CUDA_FP16_H
 #define COALESCE_BUILTIN_CUDA_FP16_H
+#define __CUDA_FP16_H__ /* the real header's guard, which user code tests */
 #pragma clang system_header
 #include "cuda_runtime.h"
 
@@ -20,6 +21,15 @@ struct __align__(4) __half2 {
   __half2() = default;
   __host__ __device__ __half2(__half a, __half b) : x(a), y(b) {}
 };
+/* __half2 arithmetic, component-wise as in cuda_fp16.hpp (__half itself converts to float). */
+__device__ __half2 operator+(const __half2& a, const __half2& b);
+__device__ __half2 operator-(const __half2& a, const __half2& b);
+__device__ __half2 operator*(const __half2& a, const __half2& b);
+__device__ __half2 operator/(const __half2& a, const __half2& b);
+__device__ __half2& operator+=(__half2& a, const __half2& b);
+__device__ __half2& operator-=(__half2& a, const __half2& b);
+__device__ __half2& operator*=(__half2& a, const __half2& b);
+__device__ __half2& operator/=(__half2& a, const __half2& b);
 typedef __half half;
 typedef __half2 half2;
 

@@ -26,6 +26,14 @@
 #define CUDART_VERSION CUDA_VERSION
 #define __CUDART_API_VERSION CUDA_VERSION
 #define COALESCE_BUILTIN_CUDA 1
+/* The include guards of the real headers: user code tests them (the samples' helper_cuda.h
+ * defines checkCudaErrors only #ifdef __CUDA_RUNTIME_H__). */
+#define __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_API_H__
+#define __DRIVER_TYPES_H__
+#define __VECTOR_TYPES_H__
+#define __HOST_DEFINES_H__
+#define __DEVICE_LAUNCH_PARAMETERS_H__
 
 #include <__clang_cuda_math_forward_declares.h>
 /* Standard headers first, while __CUDACC__ is set (libstdc++ avoids __float128 then),
@@ -205,7 +213,13 @@ enum cudaDeviceAttr {
   cudaDevAttrTotalConstantMemory = 9,
   cudaDevAttrWarpSize = 10,
   cudaDevAttrClockRate = 13,
+  cudaDevAttrTextureAlignment = 14,
+  cudaDevAttrGpuOverlap = 15,
   cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrKernelExecTimeout = 17,
+  cudaDevAttrIntegrated = 18,
+  cudaDevAttrCanMapHostMemory = 19,
+  cudaDevAttrComputeMode = 20,
   cudaDevAttrMemoryClockRate = 36,
   cudaDevAttrGlobalMemoryBusWidth = 37,
   cudaDevAttrL2CacheSize = 38,
@@ -214,6 +228,12 @@ enum cudaDeviceAttr {
   cudaDevAttrComputeCapabilityMinor = 76,
   cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97
+};
+enum cudaComputeMode {
+  cudaComputeModeDefault = 0,
+  cudaComputeModeExclusive = 1,
+  cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3
 };
 enum cudaMemoryAdvise {
   cudaMemAdviseSetReadMostly = 1,
@@ -224,6 +244,7 @@ enum cudaMemoryAdvise {
   cudaMemAdviseUnsetAccessedBy = 6
 };
 enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero = 0, cudaBoundaryModeClamp = 1, cudaBoundaryModeTrap = 2 };
 
 #define cudaHostAllocDefault 0x00
 #define cudaHostAllocPortable 0x01
@@ -257,7 +278,46 @@ typedef unsigned long long cudaSurfaceObject_t;
 struct cudaPitchedPtr { void* ptr; size_t pitch; size_t xsize; size_t ysize; };
 struct cudaExtent { size_t width; size_t height; size_t depth; };
 struct cudaPos { size_t x; size_t y; size_t z; };
-struct cudaChannelFormatDesc { int x, y, z, w; int f; };
+enum cudaChannelFormatKind {
+  cudaChannelFormatKindSigned = 0,
+  cudaChannelFormatKindUnsigned = 1,
+  cudaChannelFormatKindFloat = 2,
+  cudaChannelFormatKindNone = 3
+};
+struct cudaChannelFormatDesc { int x, y, z, w; enum cudaChannelFormatKind f; };
+enum cudaResourceType {
+  cudaResourceTypeArray = 0,
+  cudaResourceTypeMipmappedArray = 1,
+  cudaResourceTypeLinear = 2,
+  cudaResourceTypePitch2D = 3
+};
+enum cudaTextureAddressMode { cudaAddressModeWrap = 0, cudaAddressModeClamp = 1, cudaAddressModeMirror = 2,
+                              cudaAddressModeBorder = 3 };
+enum cudaTextureFilterMode { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 };
+struct cudaResourceDesc {
+  enum cudaResourceType resType;
+  union {
+    struct { cudaArray_t array; } array;
+    struct { void* devPtr; struct cudaChannelFormatDesc desc; size_t sizeInBytes; } linear;
+    struct { void* devPtr; struct cudaChannelFormatDesc desc; size_t width; size_t height; size_t pitchInBytes; } pitch2D;
+  } res;
+};
+struct cudaTextureDesc {
+  enum cudaTextureAddressMode addressMode[3];
+  enum cudaTextureFilterMode filterMode;
+  enum cudaTextureReadMode readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned int maxAnisotropy;
+  enum cudaTextureFilterMode mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+};
+struct cudaMemcpy3DParms {
+  cudaArray_t srcArray; struct cudaPos srcPos; struct cudaPitchedPtr srcPtr;
+  cudaArray_t dstArray; struct cudaPos dstPos; struct cudaPitchedPtr dstPtr;
+  struct cudaExtent extent; enum cudaMemcpyKind kind;
+};
 struct cudaFuncAttributes {
   size_t sharedSizeBytes, constSizeBytes, localSizeBytes;
   int maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion, cacheModeCA;
@@ -413,7 +473,26 @@ __host__ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlock
                                                                    int blockSize, size_t dynamicSMemSize);
 __host__ cudaError_t cudaProfilerStart(void);
 __host__ cudaError_t cudaProfilerStop(void);
-__host__ struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f);
+__host__ struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
+                                                            enum cudaChannelFormatKind f);
+__host__ cudaError_t cudaCreateTextureObject(cudaTextureObject_t* pTexObject, const struct cudaResourceDesc* pResDesc,
+                                             const struct cudaTextureDesc* pTexDesc, const void* pResViewDesc);
+__host__ cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject);
+__host__ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* pSurfObject, const struct cudaResourceDesc* pResDesc);
+__host__ cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
+__host__ cudaError_t cudaMallocArray(cudaArray_t* array, const struct cudaChannelFormatDesc* desc, size_t width,
+                                     size_t height = 0, unsigned int flags = 0);
+__host__ cudaError_t cudaMalloc3DArray(cudaArray_t* array, const struct cudaChannelFormatDesc* desc,
+                                       struct cudaExtent extent, unsigned int flags = 0);
+__host__ cudaError_t cudaFreeArray(cudaArray_t array);
+__host__ cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src, size_t count,
+                                       enum cudaMemcpyKind kind);
+__host__ cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src,
+                                         size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);
+__host__ cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms* p);
+__host__ struct cudaPitchedPtr make_cudaPitchedPtr(void* d, size_t p, size_t xsz, size_t ysz);
+__host__ struct cudaPos make_cudaPos(size_t x, size_t y, size_t z);
+__host__ struct cudaExtent make_cudaExtent(size_t w, size_t h, size_t d);
 
 /* What `<<<...>>>` turns into. Clang looks up __cudaPushCallConfiguration when it knows the
  * CUDA version is 9.2 or newer, and cudaConfigureCall otherwise (no toolkit found). */
@@ -515,7 +594,7 @@ __host__ cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* b
                                                                           int blockSizeLimit = 0);
 template <class T>
 static __inline__ __host__ struct cudaChannelFormatDesc cudaCreateChannelDesc(void) {
-  return ::cudaCreateChannelDesc(8 * (int)sizeof(T), 0, 0, 0, 0);
+  return ::cudaCreateChannelDesc(8 * (int)sizeof(T), 0, 0, 0, cudaChannelFormatKindFloat);
 }
 
 /* Texture objects: the fetch functions as declarations (the analysis does not model the
@@ -524,6 +603,13 @@ template <class T> __device__ T tex1Dfetch(cudaTextureObject_t texObject, int x)
 template <class T> __device__ T tex1D(cudaTextureObject_t texObject, float x);
 template <class T> __device__ T tex2D(cudaTextureObject_t texObject, float x, float y);
 template <class T> __device__ T tex3D(cudaTextureObject_t texObject, float x, float y, float z);
+template <class T> __device__ T tex1DLod(cudaTextureObject_t texObject, float x, float level);
+template <class T> __device__ T tex2DLod(cudaTextureObject_t texObject, float x, float y, float level);
+template <class T> __device__ T tex3DLod(cudaTextureObject_t texObject, float x, float y, float z, float level);
+template <class T> __device__ T tex1DLayered(cudaTextureObject_t texObject, float x, int layer);
+template <class T> __device__ T tex2DLayered(cudaTextureObject_t texObject, float x, float y, int layer);
+template <class T> __device__ T texCubemap(cudaTextureObject_t texObject, float x, float y, float z);
+template <class T> __device__ T texCubemapLayered(cudaTextureObject_t texObject, float x, float y, float z, int layer);
 
 /* ---- device functions: Clang's own implementations, as the wrapper includes them ---------- */
 #include <__clang_cuda_libdevice_declares.h>
@@ -603,6 +689,16 @@ static __device__ __inline__ unsigned int atomicCAS(unsigned int* address, unsig
 static __device__ __inline__ unsigned long long atomicCAS(unsigned long long* address, unsigned long long compare,
                                                           unsigned long long val) {
   return __ullAtomicCAS(address, compare, val);
+}
+static __device__ __inline__ int atomicCAS_block(int* address, int compare, int val) {
+  return __iAtomicCAS_block(address, compare, val);
+}
+static __device__ __inline__ int atomicCAS_system(int* address, int compare, int val) {
+  return __iAtomicCAS_system(address, compare, val);
+}
+static __device__ __inline__ unsigned long long atomicCAS_system(unsigned long long* address,
+                                                                 unsigned long long compare, unsigned long long val) {
+  return __ullAtomicCAS_system(address, compare, val);
 }
 
 /* Address-space predicates and conversions (sm_20_intrinsics.h), which Clang's intrinsics

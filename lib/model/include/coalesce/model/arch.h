@@ -17,17 +17,21 @@ struct Arch {
   int sharedBanks = 32;        // shared-memory banks
   int bankWidthBytes = 4;      // bytes per bank per cycle
   int pointerAlignment = 256;  // cudaMalloc's guaranteed alignment, in bytes
+  // Lane data one shared-memory wavefront can return when the phases of a wide access
+  // each read a single address (measured on the H200: a uniform LDS.64 is 1 wavefront,
+  // a uniform LDS.128 is 2).
+  int sharedBroadcastWavefrontBytes = 256;
 
   // Bytes one shared-memory wavefront can deliver (banks x bank width).
   int sharedWavefrontBytes() const { return sharedBanks * bankWidthBytes; }
 
   // Lanes that the shared-memory pipeline serves as one phase for an access of
-  // `bytesPerLane` bytes. Conflicts only count inside a phase. 32-bit and narrower
-  // accesses are one phase of the whole warp; 64-bit accesses are two half-warp
-  // phases (field notes, H200). For 128-bit accesses the field notes describe four
-  // quarter-warp phases, but a uniform LDS.128 measured 2 wavefronts on the H200,
-  // which only half-warp phases explain; see docs/model.md.
+  // `bytesPerLane` bytes: one wavefront's worth of lane data (banks x width). Conflicts
+  // only count inside a phase: the whole warp up to 32 bits, half-warps for 64-bit and
+  // quarter-warps for 128-bit accesses (calibrated on the H200, docs/model.md).
   int sharedPhaseLanes(int bytesPerLane) const;
+  // How many consecutive single-address phases share one wavefront.
+  int sharedBroadcastPhases(int bytesPerLane) const;
 
   std::string name() const;  // "sm_90"
 };

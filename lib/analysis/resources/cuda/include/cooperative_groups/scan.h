@@ -1,0 +1,3 @@
+/* coalesce-lint built-in CUDA headers: everything lives in cooperative_groups.h. */
+#pragma once
+#include "../cooperative_groups.h"

@@ -1,0 +1,50 @@
+// The one filtering stage: every candidate finding passes through here once, in this
+// order, and each step counts what it drops:
+//   1. disabled       the rule is not in the file's Checks
+//   2. below threshold eta >= MinEfficiency, or degree <= MaxConflictDegree (per rule)
+//   3. excluded       Exclude globs, system headers, HeaderFilter
+//   4. suppressed     NOLINT, NOLINTNEXTLINE, NOLINTBEGIN/END in the source text
+//   5. baselined      present in the baseline
+// Survivors get their severity (per rule, then WarningsAsErrors) and are sorted.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "coalesce/report/baseline.h"
+#include "coalesce/report/config.h"
+#include "coalesce/report/finding.h"
+#include "coalesce/report/result.h"
+#include "coalesce/report/source_reader.h"
+
+namespace coalesce::report {
+
+struct FilterStats {
+  size_t candidates = 0;
+  size_t disabled = 0;
+  size_t belowThreshold = 0;
+  size_t excluded = 0;
+  size_t suppressed = 0;
+  size_t baselined = 0;
+};
+
+struct FilterInputs {
+  ConfigProvider* configs = nullptr;   // required: the settings of each finding's file
+  SourceReader readSource;             // required: for NOLINT comments and line texts
+  const Baseline* baseline = nullptr;  // optional
+  std::vector<std::string> mainFiles;  // the analysed files; any other file is a header
+};
+
+struct FilterOutcome {
+  std::vector<Finding> findings;  // shown, sorted; includes unmatched-NOLINTBEGIN errors
+  FilterStats stats;
+};
+
+// Fails only when a configuration file that applies cannot be read or is invalid.
+Result<FilterOutcome> filterFindings(std::vector<Finding> candidates, const FilterInputs& inputs);
+
+// The paths of the analysed files of an analysis result, for FilterInputs::mainFiles.
+std::vector<std::string> mainFilesOf(const AnalysisResult& analysis);
+
+}  // namespace coalesce::report

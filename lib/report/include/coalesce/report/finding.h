@@ -1,0 +1,37 @@
+// A finding: what a rule says about one record, before and after the filter stage.
+// Plain data, like the records it comes from; every writer reads these and nothing else.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "coalesce/report/records.h"
+
+namespace coalesce::report {
+
+enum class Severity { Note, Warning, Error };
+std::string_view toString(Severity s);
+std::optional<Severity> parseSeverity(std::string_view text);
+
+struct Finding {
+  std::string rule;                     // kebab-case rule id: suppression key and SARIF ruleId
+  Severity severity = Severity::Warning;
+  SourceLocation loc;
+  std::string message;                  // numbers and cause, without the " [rule-id]" suffix
+  std::vector<std::string> notes;       // assumptions first, then diagnosis, then the fix hint
+  std::string lineText;                 // the source line (baselines key on its trimmed text)
+  std::optional<int> access;            // AccessSite::id, when the finding is about an access
+
+  // The figure the rule's gate compares, kept apart from the message so the one filter
+  // stage applies thresholds without parsing text. Only one is set, by the rule's gate.
+  std::optional<double> efficiency;      // global rules: compared with MinEfficiency
+  std::optional<double> conflictDegree;  // shared rules: compared with MaxConflictDegree
+};
+
+// Deterministic output order whatever order the files were analysed in:
+// file, line, column, rule, message.
+bool findingBefore(const Finding& a, const Finding& b);
+
+}  // namespace coalesce::report

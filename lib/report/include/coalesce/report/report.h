@@ -1,0 +1,30 @@
+// What every writer reads: the analysis records, the filtered findings and what the
+// filter dropped. Writers never recompute figures; they print these.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "coalesce/report/filter.h"
+#include "coalesce/report/finding.h"
+#include "coalesce/report/records.h"
+
+namespace coalesce::report {
+
+struct ToolInfo {
+  std::string name = "coalesce-lint";
+  std::string version;         // the project version this library was built from
+  std::string informationUri;  // SARIF driver.informationUri; omitted when empty
+};
+ToolInfo defaultToolInfo();
+
+struct Report {
+  const AnalysisResult* analysis = nullptr;  // required
+  std::vector<Finding> findings;             // after filterFindings
+  FilterStats stats;
+  std::string arch = "sm_90";
+  double seconds = 0;                        // wall time of the run, for the summary
+  ToolInfo tool = defaultToolInfo();
+};
+
+}  // namespace coalesce::report

@@ -1,0 +1,67 @@
+// The base of every rule: one class per rule, one stable kebab-case id given by the
+// registry (clang-tidy's ClangTidyCheck, whose name comes from registerCheck<T>("id")).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "coalesce/model/arch.h"
+#include "coalesce/report/finding.h"
+#include "coalesce/report/records.h"
+
+namespace coalesce::report {
+
+// Which figure a rule's threshold compares; it decides the rule's options.
+enum class Gate {
+  Efficiency,      // finding kept when eta < <rule>.MinEfficiency
+  ConflictDegree,  // finding kept when degree > <rule>.MaxConflictDegree
+  None,            // always kept (rules whose findings are not figures)
+};
+
+struct RuleDescription {
+  std::string shortDescription;  // one line: SARIF shortDescription
+  std::string fullDescription;   // a paragraph: SARIF fullDescription
+  std::string help;              // how to fix, as plain text: SARIF help.text
+};
+
+struct RuleContext {
+  const model::Arch& arch;
+};
+
+class Rule {
+ public:
+  virtual ~Rule() = default;
+  Rule(const Rule&) = delete;
+  Rule& operator=(const Rule&) = delete;
+
+  const std::string& id() const { return id_; }
+  virtual RuleDescription description() const = 0;
+  virtual Gate gate() const = 0;
+  virtual Severity defaultSeverity() const { return Severity::Warning; }
+  // nullopt: the rule follows the global MinEfficiency / MaxConflictDegree.
+  virtual std::optional<double> defaultThreshold() const { return std::nullopt; }
+  // Rules that are hints (missing-restrict, later) are off unless named in Checks.
+  virtual bool enabledByDefault() const { return true; }
+
+  // Access rules look at one access site and return at most one finding. Thresholds,
+  // severity and suppressions are not the rule's business: the filter stage applies them.
+  // Later record kinds (branches for divergent-branch, barriers for
+  // barrier-in-divergent-code, kernel parameters for missing-restrict) get their own hook
+  // here, with the same default of "nothing to say".
+  virtual std::optional<Finding> checkAccess(const AccessSite& site, const RuleContext& ctx) const {
+    return std::nullopt;
+  }
+
+ protected:
+  explicit Rule(std::string id) : id_(std::move(id)) {}
+
+ private:
+  std::string id_;
+};
+
+// The option names a rule accepts under "<rule-id>.<Option>": Severity, and the
+// threshold its gate compares (MinEfficiency or MaxConflictDegree).
+std::vector<std::string> optionNames(const Rule& rule);
+
+}  // namespace coalesce::report

@@ -1,0 +1,79 @@
+#include "access_cause.h"
+
+#include <cstdlib>
+
+#include "what_if.h"
+
+namespace coalesce::report::detail {
+
+std::string_view toString(Cause c) {
+  switch (c) {
+    case Cause::None: return "none";
+    case Cause::RowGather: return "row-gather";
+    case Cause::Misaligned: return "misaligned";
+    case Cause::AosField: return "aos-field";
+    case Cause::InvertedAxes: return "inverted-axes";
+    case Cause::Strided: return "strided";
+    case Cause::ScatteredIndirect: return "scattered-indirect";
+    case Cause::SharedConflict: return "shared-conflict";
+    case Cause::WideSharedConflict: return "wide-shared-conflict";
+  }
+  return "?";
+}
+
+bool isRecordField(const AccessSite& site) {
+  const std::string& t = site.elementType;
+  return t.find("::") != std::string::npos || t.rfind("struct ", 0) == 0 || t.rfind("class ", 0) == 0;
+}
+
+namespace {
+
+Cause classifyGlobal(const AccessSite& site, const model::Arch& arch) {
+  const model::Access& a = site.access;
+  switch (a.pattern.kind) {
+    case model::PatternKind::Indirect:
+      return site.indirectRowGather ? Cause::RowGather : Cause::ScatteredIndirect;
+    case model::PatternKind::Unknown:
+    case model::PatternKind::Uniform: return Cause::None;  // unknowable, or a broadcast
+    default: break;
+  }
+  const auto f = globalFigures(site);
+  if (!f || f->broadcast || isIdeal(*f)) return Cause::None;
+
+  // Misaligned: the same lanes, each warp's run starting on a sector boundary (and, for
+  // 2D patterns, rows on cache-line pitches), would be ideal: only where runs start costs.
+  if (a.pattern.kind == model::PatternKind::Enumerated) {
+    const auto aligned = withWarpAlignedRuns(a, arch);
+    if (aligned && isIdeal(globalOf(*aligned, site.block.dim, arch))) return Cause::Misaligned;
+  } else if (std::llabs(a.pattern.affine.cx) == a.bytesPerLane &&
+             isIdeal(globalOf(withPaddedPitch(a, arch), site.block.dim, arch))) {
+    return Cause::Misaligned;
+  }
+  if (a.pattern.kind != model::PatternKind::Affine) return Cause::Strided;
+
+  const model::AffineLanes& l = a.pattern.affine;
+  const int64_t b = a.bytesPerLane;
+  const model::Dim3& block = site.block.dim;
+  if (block.x > 1 && block.y > 1 && std::llabs(l.cx) > b && std::llabs(l.cy) == b) return Cause::InvertedAxes;
+  // A stride that is not a whole number of elements can only be a record's size.
+  if (std::llabs(l.cx) > b && (isRecordField(site) || std::llabs(l.cx) % b != 0)) return Cause::AosField;
+  return Cause::Strided;
+}
+
+Cause classifyShared(const AccessSite& site, const model::Arch& arch) {
+  const auto f = sharedFigures(site);
+  if (!f || f->conflictDegree <= 1.0 + 1e-9) return Cause::None;
+  return site.access.bytesPerLane > arch.bankWidthBytes ? Cause::WideSharedConflict : Cause::SharedConflict;
+}
+
+}  // namespace
+
+Cause classify(const AccessSite& site, const model::Arch& arch) {
+  switch (site.access.space) {
+    case model::Space::Global: return classifyGlobal(site, arch);
+    case model::Space::Shared: return classifyShared(site, arch);
+    default: return Cause::None;  // constant and local memory are not coalescing problems
+  }
+}
+
+}  // namespace coalesce::report::detail

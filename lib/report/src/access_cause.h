@@ -1,0 +1,32 @@
+// Why an access costs more than it should: one decision tree for every access rule.
+// Exclusivity ("a 24-byte-stride float read is aos-field-access, not also uncoalesced")
+// is a property of the whole set of rules, so it is decided here, once; each rule fires
+// on its own cause and owns its message, hints and options.
+#pragma once
+
+#include <string_view>
+
+#include "coalesce/model/arch.h"
+#include "coalesce/report/records.h"
+
+namespace coalesce::report::detail {
+
+enum class Cause {
+  None,                // ideal, broadcast, not global/shared, or not computable
+  RowGather,           // indirect row index with contiguous lanes: coalesced, never reported
+  Misaligned,          // contiguous lanes; only the base offset or the row pitch costs
+  AosField,            // a field of an array of records
+  InvertedAxes,        // 2D block whose threadIdx.y, not .x, walks contiguous memory
+  Strided,             // anything else that wastes sectors
+  ScatteredIndirect,   // address from loaded data
+  SharedConflict,      // shared, 32-bit or narrower, conflict degree > 1
+  WideSharedConflict,  // shared, 64/128-bit, conflict degree > 1
+};
+std::string_view toString(Cause c);
+
+Cause classify(const AccessSite& site, const model::Arch& arch);
+
+// The frontend names a field "struct Particle::x" (records.h): a record member.
+bool isRecordField(const AccessSite& site);
+
+}  // namespace coalesce::report::detail

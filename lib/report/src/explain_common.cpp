@@ -1,0 +1,61 @@
+#include "explain_common.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "coalesce/model/access_model.h"
+#include "format.h"
+
+namespace coalesce::report::detail {
+
+int64_t floorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+std::string warpLine(const AccessSite& site, const model::Arch& arch, int64_t warp) {
+  std::string from(toString(site.block.source));
+  if (!site.block.detail.empty()) from += ": " + site.block.detail;
+  return fmt::format("warp {} of {} in block {} ({})\n", warp, model::warpCount(site.block.dim, arch),
+                     dims(site.block.dim), from);
+}
+
+std::optional<std::vector<std::optional<int64_t>>> warpAddresses(const AccessSite& site, const model::Arch& arch,
+                                                                 int64_t warp, int64_t period) {
+  const model::LanePattern& p = site.access.pattern;
+  if (p.kind == model::PatternKind::Indirect || p.kind == model::PatternKind::Unknown) return std::nullopt;
+  if (warp < 0 || warp >= model::warpCount(site.block.dim, arch)) return std::nullopt;
+  const int64_t base = ((p.base.constant % period) + period) % period;
+  auto lanes = model::warpLaneOffsets(p, site.block.dim, warp, arch);
+  for (auto& l : lanes)
+    if (l) *l += base;
+  return lanes;
+}
+
+std::string laneRanges(const std::vector<int>& lanes) {
+  std::string out;
+  for (size_t i = 0; i < lanes.size();) {
+    size_t j = i;
+    while (j + 1 < lanes.size() && lanes[j + 1] == lanes[j] + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += i == j ? fmt::format("{}", lanes[i]) : fmt::format("{}-{}", lanes[i], lanes[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+std::string laneRows(const std::vector<std::string>& values) {
+  // 16 lanes a row keeps the picture under 80 columns; it is a layout choice, not a
+  // property of the hardware.
+  constexpr size_t kPerRow = 16;
+  size_t width = 1;
+  for (const auto& v : values) width = std::max(width, v.size());
+  std::string out;
+  for (size_t first = 0; first < values.size(); first += kPerRow) {
+    const size_t last = std::min(values.size(), first + kPerRow) - 1;
+    out += fmt::format("  lanes {:>2}-{:<2}:", first, last);
+    for (size_t k = first; k <= last; ++k) out += fmt::format(" {:>{}}", values[k], width);
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace coalesce::report::detail

@@ -1,0 +1,116 @@
+// The one filtering stage (see filter.h for the order of its steps).
+#include "coalesce/report/filter.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "coalesce/report/rule_registry.h"
+#include "coalesce/report/suppression.h"
+#include "paths.h"
+
+namespace coalesce::report {
+
+namespace {
+
+// Each source file is read and scanned for NOLINT once, however many findings it has.
+class SourceIndex {
+ public:
+  explicit SourceIndex(const SourceReader& read) : read_(read) {}
+
+  struct Entry {
+    std::optional<std::string> text;
+    SuppressionIndex nolint;
+  };
+  const Entry& of(const std::string& path) {
+    auto [it, inserted] = files_.try_emplace(path);
+    if (inserted) {
+      it->second.text = read_(path);
+      if (it->second.text) it->second.nolint = SuppressionIndex::parse(*it->second.text);
+    }
+    return it->second;
+  }
+  const std::map<std::string, Entry>& files() const { return files_; }
+
+ private:
+  const SourceReader& read_;
+  std::map<std::string, Entry> files_;
+};
+
+bool belowThreshold(const Finding& f, const Config& config) {
+  const Rule* rule = findRule(f.rule);
+  if (!rule) return false;
+  if (rule->gate() == Gate::Efficiency && f.efficiency) return *f.efficiency >= config.minEfficiency(f.rule);
+  if (rule->gate() == Gate::ConflictDegree && f.conflictDegree)
+    return *f.conflictDegree <= config.maxConflictDegree(f.rule);
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> mainFilesOf(const AnalysisResult& analysis) {
+  std::vector<std::string> files;
+  for (const FileRecord& f : analysis.files) files.push_back(f.path);
+  return files;
+}
+
+Result<FilterOutcome> filterFindings(std::vector<Finding> candidates, const FilterInputs& inputs) {
+  FilterOutcome out;
+  out.stats.candidates = candidates.size();
+  std::set<std::string> mainFiles;
+  for (const std::string& f : inputs.mainFiles) mainFiles.insert(detail::normalisePath(f));
+  std::optional<BaselineMatcher> baseline;
+  if (inputs.baseline) baseline.emplace(*inputs.baseline);
+  SourceIndex sources(inputs.readSource);
+
+  // Candidates in a fixed order, so that which of two identical findings a baseline
+  // entry absorbs does not depend on the order the files were analysed in.
+  std::stable_sort(candidates.begin(), candidates.end(), findingBefore);
+  for (Finding& f : candidates) {
+    Result<const Config*> config = inputs.configs->configFor(f.loc.file);
+    if (!config) return config.error();
+    const Config& c = **config;
+    if (!c.enabled(f.rule)) {
+      ++out.stats.disabled;
+      continue;
+    }
+    if (belowThreshold(f, c)) {
+      ++out.stats.belowThreshold;
+      continue;
+    }
+    if (c.hidesPath(f.loc.file, mainFiles.count(detail::normalisePath(f.loc.file)) > 0)) {
+      ++out.stats.excluded;
+      continue;
+    }
+    const SourceIndex::Entry& source = sources.of(f.loc.file);
+    if (source.nolint.suppresses(f.loc.line, f.loc.column, f.rule)) {
+      ++out.stats.suppressed;
+      continue;
+    }
+    if (f.lineText.empty() && source.text) f.lineText = std::string(lineOf(*source.text, f.loc.line));
+    if (baseline && baseline->consume(f)) {
+      ++out.stats.baselined;
+      continue;
+    }
+    f.severity = c.severity(f.rule);
+    if (f.severity == Severity::Warning && c.warningAsError(f.rule)) f.severity = Severity::Error;
+    out.findings.push_back(std::move(f));
+  }
+
+  // Malformed suppressions are errors of their own, so a typo cannot hide a finding
+  // silently (clang-tidy's clang-tidy-nolint).
+  for (const auto& [path, entry] : sources.files())
+    for (const NoLintProblem& p : entry.nolint.problems()) {
+      Finding e;
+      e.rule = std::string(kNoLintRuleId);
+      e.severity = Severity::Error;
+      e.loc = {path, p.line, p.column};
+      e.message = p.message;
+      if (entry.text) e.lineText = std::string(lineOf(*entry.text, p.line));
+      out.findings.push_back(std::move(e));
+    }
+  std::stable_sort(out.findings.begin(), out.findings.end(), findingBefore);
+  return out;
+}
+
+}  // namespace coalesce::report

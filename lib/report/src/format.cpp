@@ -1,0 +1,33 @@
+#include "format.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "coalesce/model/access.h"
+
+namespace coalesce::report::detail {
+
+std::string number(double value) {
+  std::string s = fmt::format("{:.2f}", value);
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s == "-0" ? "0" : s;
+}
+
+std::string percent(double ratio) {
+  std::string s = fmt::format("{:.1f}", ratio * 100.0);
+  if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
+  return s + "%";
+}
+
+std::string dims(const model::Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); }
+
+std::string accessPhrase(const AccessSite& site) {
+  const std::string kind(model::toString(site.access.kind));
+  if (!site.expression.empty()) return fmt::format("{} of '{}'", kind, site.expression);
+  if (!site.elementType.empty()) return fmt::format("{} of a {}", kind, site.elementType);
+  return kind;
+}
+
+}  // namespace coalesce::report::detail

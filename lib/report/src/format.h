@@ -1,0 +1,21 @@
+// Number and phrase formatting shared by the rules and the writers, so a figure reads
+// the same in a message, a note and the --explain picture.
+#pragma once
+
+#include <string>
+
+#include "coalesce/model/geometry.h"
+#include "coalesce/report/records.h"
+
+namespace coalesce::report::detail {
+
+// Up to two decimals, trailing zeros dropped: 8, 4.5, 4.88.
+std::string number(double value);
+// A ratio as a percentage with at most one decimal: 50%, 16.7%.
+std::string percent(double ratio);
+// "32x8x1"
+std::string dims(const model::Dim3& d);
+// "load of 'a[2 * i]'" (or "store of a float" when the expression is unknown).
+std::string accessPhrase(const AccessSite& site);
+
+}  // namespace coalesce::report::detail

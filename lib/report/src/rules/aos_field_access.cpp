@@ -1,0 +1,42 @@
+#include "aos_field_access.h"
+
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "../access_cause.h"
+#include "../notes.h"
+#include "../what_if.h"
+#include "access_finding.h"
+
+namespace coalesce::report {
+
+using namespace detail;
+
+RuleDescription AosFieldAccess::description() const {
+  return {"Field of an array of structures read by consecutive threads",
+          "Consecutive threads read one field of consecutive records (p[i].x), so the lanes are a whole "
+          "record apart and each sector carries mostly the other fields: a float in a 24-byte record moves "
+          "24 sectors per warp where 4 would do.",
+          "Store the field in its own array (structure of arrays, SoA), or interleave small blocks of "
+          "records (AoSoA). If every field is used, load whole records with vector loads or stage them "
+          "through shared memory."};
+}
+
+std::optional<Finding> AosFieldAccess::checkAccess(const AccessSite& site, const RuleContext& ctx) const {
+  if (classify(site, ctx.arch) != Cause::AosField) return std::nullopt;
+  const model::GlobalFigures f = *globalFigures(site);
+  const model::Access& a = site.access;
+  const int64_t record = std::llabs(a.pattern.affine.cx);
+  std::string cause = fmt::format("each thread reads {} bytes of a {}-byte record", a.bytesPerLane, record);
+  if (!site.elementType.empty()) cause += " (" + site.elementType + ")";
+
+  Finding out = accessFinding(*this, site, ctx.arch, globalMessage(site, f, cause));
+  out.notes.push_back(trafficNote(f, ctx.arch));
+  out.notes.push_back(fmt::format("fix: use SoA (this field in its own array): {}",
+                                  sectorGain(f, globalOf(withUnitStrideX(a), site.block.dim, ctx.arch))));
+  out.efficiency = f.efficiency;
+  return out;
+}
+
+}  // namespace coalesce::report

@@ -1,0 +1,62 @@
+#include "uncoalesced_global_access.h"
+
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "../access_cause.h"
+#include "../format.h"
+#include "../notes.h"
+#include "../what_if.h"
+#include "access_finding.h"
+
+namespace coalesce::report {
+
+using namespace detail;
+
+RuleDescription UncoalescedGlobalAccess::description() const {
+  return {"Global memory access wastes sectors: lanes are strided or scattered",
+          "The lanes of a warp touch more 32-byte sectors than their bytes need, so most of each sector "
+          "moved is thrown away (eta = ideal sectors / sectors). Typical causes: a[k * i] with k > 1, "
+          "blocks narrower than a warp over a row-major array, or an index that permutes the lanes.",
+          "Let consecutive threads access consecutive elements. When the algorithm needs the stride, load a "
+          "contiguous tile into shared memory (coalesced), then read it there with the stride. Make "
+          "blockDim.x a multiple of 32 when rows are short."};
+}
+
+std::optional<Finding> UncoalescedGlobalAccess::checkAccess(const AccessSite& site, const RuleContext& ctx) const {
+  if (classify(site, ctx.arch) != Cause::Strided) return std::nullopt;
+  const model::GlobalFigures f = *globalFigures(site);
+  const model::Access& a = site.access;
+  const int64_t b = a.bytesPerLane;
+  model::GlobalFigures ideal = f;
+  ideal.sectorsPerRequest = f.idealSectors;
+
+  std::string cause, fix;
+  if (a.pattern.kind == model::PatternKind::Affine && std::llabs(a.pattern.affine.cx) > b) {
+    const int64_t stride = std::llabs(a.pattern.affine.cx);
+    cause = fmt::format("consecutive threads are {} bytes apart for {}-byte accesses (stride {} elements)", stride, b,
+                        stride / b);
+    fix = fmt::format(
+        "fix: let consecutive threads access consecutive elements, or load a contiguous tile into shared memory "
+        "and apply the stride there: {}",
+        sectorGain(f, globalOf(withUnitStrideX(a), site.block.dim, ctx.arch)));
+  } else if (a.pattern.kind == model::PatternKind::Affine && site.block.dim.x < ctx.arch.warpSize) {
+    cause = fmt::format("blockDim.x = {}: a warp covers several rows, each a separate run of {} bytes",
+                        site.block.dim.x, site.block.dim.x * b);
+    fix = fmt::format("fix: make blockDim.x a multiple of {} so that a warp reads one contiguous run: {}",
+                      ctx.arch.warpSize, sectorGain(f, ideal));
+  } else {
+    cause = fmt::format("the lanes' addresses spread over {} sectors where {} would carry their bytes",
+                        number(f.sectorsPerRequest), number(f.idealSectors));
+    fix = fmt::format("fix: order the index so that lane k touches the k-th element of a contiguous run: {}",
+                      sectorGain(f, ideal));
+  }
+  Finding out = accessFinding(*this, site, ctx.arch, globalMessage(site, f, cause));
+  out.notes.push_back(trafficNote(f, ctx.arch));
+  out.notes.push_back(std::move(fix));
+  out.efficiency = f.efficiency;
+  return out;
+}
+
+}  // namespace coalesce::report

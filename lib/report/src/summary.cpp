@@ -1,0 +1,40 @@
+#include "coalesce/report/summary.h"
+
+#include <fmt/format.h>
+
+namespace coalesce::report {
+
+Summary summarize(const Report& report) {
+  Summary s;
+  const AnalysisResult& a = *report.analysis;
+  s.files = a.files.size();
+  for (const FileRecord& f : a.files)
+    if (f.status == Status::Failed) ++s.failedFiles;
+  s.kernels = a.kernels.size();
+  s.accesses = a.accesses.size();
+  s.findings = report.findings.size();
+  for (const Finding& f : report.findings) ++s.findingsByRule[f.rule];
+  s.stats = report.stats;
+  s.seconds = report.seconds;
+  return s;
+}
+
+namespace {
+std::string plural(size_t n, std::string_view word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
+}  // namespace
+
+std::string summaryLine(const Report& report) {
+  const Summary s = summarize(report);
+  std::string line = fmt::format("{}: {}", report.tool.name, plural(s.files, "file"));
+  if (s.failedFiles) line += fmt::format(" ({} failed)", s.failedFiles);
+  line += fmt::format(", {}, {}; {}", plural(s.kernels, "kernel"), (s.accesses == 1 ? std::string("1 access") : fmt::format("{} accesses", s.accesses)) , plural(s.findings, "finding"));
+  if (!s.findingsByRule.empty()) {
+    std::string byRule;
+    for (const auto& [rule, n] : s.findingsByRule) byRule += fmt::format("{}{}: {}", byRule.empty() ? "" : ", ", rule, n);
+    line += " (" + byRule + ")";
+  }
+  line += fmt::format("; {} suppressed, {} baselined; {:.2f} s", s.stats.suppressed, s.stats.baselined, s.seconds);
+  return line;
+}
+
+}  // namespace coalesce::report

@@ -1,0 +1,41 @@
+#include "coalesce/report/text_writer.h"
+
+#include <fmt/format.h>
+
+#include "coalesce/report/summary.h"
+
+namespace coalesce::report {
+
+namespace {
+
+std::string position(const SourceLocation& loc) {
+  if (loc.line == 0) return loc.file;
+  if (loc.column == 0) return fmt::format("{}:{}", loc.file, loc.line);
+  return fmt::format("{}:{}:{}", loc.file, loc.line, loc.column);
+}
+
+// The caret keeps the line's tabs so that it lands under the column in any tab width.
+std::string caretLine(std::string_view line, unsigned column) {
+  std::string caret;
+  for (unsigned i = 0; i + 1 < column && i < line.size(); ++i) caret += line[i] == '\t' ? '\t' : ' ';
+  return caret + "^";
+}
+
+}  // namespace
+
+void writeText(std::ostream& out, const Report& report, const TextOptions& options) {
+  for (const FileRecord& file : report.analysis->files) {
+    if (file.status != Status::Failed) continue;
+    out << fmt::format("{}: error: cannot analyse this file: {}\n", file.path, file.error);
+    for (const std::string& d : file.diagnostics) out << "  note: " << d << "\n";
+  }
+  for (const Finding& f : report.findings) {
+    out << fmt::format("{}: {}: {} [{}]\n", position(f.loc), toString(f.severity), f.message, f.rule);
+    if (options.showSource && !f.lineText.empty() && f.loc.column > 0)
+      out << f.lineText << "\n" << caretLine(f.lineText, f.loc.column) << "\n";
+    for (const std::string& note : f.notes) out << "  note: " << note << "\n";
+  }
+  if (options.showSummary) out << summaryLine(report) << "\n";
+}
+
+}  // namespace coalesce::report

@@ -1,0 +1,39 @@
+// Figures of an access after the change a fix would make, computed by the model itself,
+// so every gain a hint quotes is a prediction of the same kind as the finding.
+#pragma once
+
+#include <optional>
+
+#include "coalesce/model/access_model.h"
+#include "coalesce/report/records.h"
+
+namespace coalesce::report::detail {
+
+// The figures the rules judge: the "aligned" case (an unknown base offset is assumed to
+// be a multiple of the period, as cudaMalloc gives). nullopt when the model gave none.
+std::optional<model::GlobalFigures> globalFigures(const AccessSite& site);
+std::optional<model::SharedFigures> sharedFigures(const AccessSite& site);
+
+model::GlobalFigures globalOf(const model::Access& access, const model::Dim3& block, const model::Arch& arch);
+model::SharedFigures sharedOf(const model::Access& access, const model::Dim3& block, const model::Arch& arch);
+
+model::Access withLanes(const model::Access& access, model::AffineLanes lanes);
+// The base moved to offset 0 (what aligning the start of the run would give).
+model::Access withAlignedBase(const model::Access& access);
+// Aligned base, and the row and plane pitches (cy, cz) rounded up to whole cache lines.
+model::Access withPaddedPitch(const model::Access& access, const model::Arch& arch);
+// Enumerated lanes with each warp's run moved to start on a sector boundary (what
+// aligning the start would give when the offsets, not the base, carry the shift);
+// nullopt for other patterns.
+std::optional<model::Access> withWarpAlignedRuns(const model::Access& access, const model::Arch& arch);
+// Threads that are neighbours in x made neighbours in memory: cx = +-bytes per lane.
+model::Access withUnitStrideX(const model::Access& access);
+// threadIdx.x and threadIdx.y exchanged in the index.
+model::Access withSwappedXY(const model::Access& access);
+// A shared array whose rows (the largest lane coefficient, a multiple of a wavefront's
+// bytes) are padded by one element; nullopt when no coefficient looks like a row.
+std::optional<model::Access> withPaddedSharedRow(const model::Access& access, const model::Arch& arch);
+
+bool isIdeal(const model::GlobalFigures& f);
+
+}  // namespace coalesce::report::detail

@@ -1,0 +1,96 @@
+// What the injection library measured: per-instruction CUPTI SASS metrics, each
+// instruction mapped to its source line. Written by libcoalesce_verify_inject.so at
+// process exit, read by the CPU-side comparison. Schema "coalesce-verify-measurements/1".
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace coalesce::verify {
+
+inline constexpr const char* kMeasurementsSchema = "coalesce-verify-measurements/1";
+
+// CUPTI SASS metric names the collector asks for (those the chip offers).
+namespace metric {
+inline constexpr const char* kInstExecuted = "smsp__sass_inst_executed";
+inline constexpr const char* kThreadInstExecuted = "smsp__sass_thread_inst_executed";
+inline constexpr const char* kGlobalLd = "smsp__sass_inst_executed_op_global_ld";
+inline constexpr const char* kGlobalSt = "smsp__sass_inst_executed_op_global_st";
+inline constexpr const char* kGlobalAtom = "smsp__sass_inst_executed_op_global_atom";
+inline constexpr const char* kGlobalRed = "smsp__sass_inst_executed_op_global_red";
+inline constexpr const char* kSharedLd = "smsp__sass_inst_executed_op_shared_ld";
+inline constexpr const char* kSharedSt = "smsp__sass_inst_executed_op_shared_st";
+inline constexpr const char* kSharedAtom = "smsp__sass_inst_executed_op_shared_atom";
+inline constexpr const char* kSectors = "smsp__sass_sectors_mem_global";
+inline constexpr const char* kSectorsIdeal = "smsp__sass_sectors_mem_global_ideal";
+inline constexpr const char* kWavefronts = "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared";
+inline constexpr const char* kWavefrontsIdeal = "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal";
+inline constexpr const char* kThreadGlobalPredOn = "smsp__sass_thread_inst_executed_op_global_pred_on";
+inline constexpr const char* kThreadSharedPredOn = "smsp__sass_thread_inst_executed_op_shared_pred_on";
+}  // namespace metric
+
+// Why a collection failed, so the CLI can print one clear line per cause.
+enum class ErrorKind { None, NoGpu, NoCupti, NoPermission, UnsupportedDevice, CuptiError, NoOutput };
+const char* toString(ErrorKind k);
+ErrorKind errorKindFromString(const std::string& s);
+
+// How the collector names a failed CUPTI call: the cause from the CUptiResult value
+// (cupti_result.h: 35 INSUFFICIENT_PRIVILEGES and 40 VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES
+// are ERR_NVGPUCTRPERM; 27 NOT_SUPPORTED and 2 INVALID_DEVICE an unsupported device),
+// and its one-line message. `what` names the call, `cuptiText` is cuptiGetResultString's.
+ErrorKind errorKindForCuptiResult(int result);
+std::string cuptiFailureMessage(int result, const std::string& what, const std::string& cuptiText);
+
+struct MeasuredInstruction {
+  uint32_t moduleCrc = 0;
+  std::string function;   // mangled kernel name as CUPTI reports it
+  std::string demangled;  // demangled, or empty when it is not a C++ name
+  uint64_t pc = 0;        // offset inside the function
+  std::string file;       // source path from -lineinfo (dir + name), empty when unknown
+  unsigned line = 0;      // 0 when unknown
+  // Call sites this instruction was inlined into, innermost first (from
+  // `nvdisasm --print-line-info-inline`); empty when not inlined or unknown.
+  std::vector<std::pair<std::string, unsigned>> inlinedAt;
+  std::string opcode;     // SASS mnemonic with modifiers when known (e.g. "LDG.E.64"), else empty
+  std::map<std::string, uint64_t> metrics;  // metric name -> value summed over the run
+
+  uint64_t get(const std::string& name) const {
+    auto it = metrics.find(name);
+    return it == metrics.end() ? 0 : it->second;
+  }
+  bool has(const std::string& name) const { return metrics.count(name) != 0; }
+};
+
+struct DeviceInfo {
+  std::string name;  // "NVIDIA H200"
+  std::string chip;  // "GH100"
+  int sm = 0;        // 90
+};
+
+struct Measurements {
+  std::string status = "ok";  // "ok" or "error"
+  ErrorKind errorKind = ErrorKind::None;
+  std::string error;          // one line
+  DeviceInfo device;
+  std::vector<std::string> metricsCollected;
+  std::vector<std::string> availableMetrics;  // only when asked for (COALESCE_VERIFY_LIST_METRICS=1)
+  uint64_t kernelLaunches = 0;
+  uint64_t droppedRecords = 0;
+  std::vector<std::string> notes;
+  std::vector<MeasuredInstruction> instructions;
+
+  bool ok() const { return status == "ok"; }
+};
+
+// JSON text of `m` (stable field order, 1 instruction per line for readable diffs).
+std::string toJson(const Measurements& m);
+// Throws std::runtime_error with a one-line message when the text is not a
+// measurements document.
+Measurements measurementsFromJson(const std::string& text);
+Measurements loadMeasurements(const std::string& path);
+
+}  // namespace coalesce::verify

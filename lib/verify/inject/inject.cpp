@@ -1,0 +1,508 @@
+// libcoalesce_verify_inject.so: loaded into an unmodified CUDA program through
+// CUDA_INJECTION64_PATH (the driver calls InitializeInjection() during cuInit). It
+// collects CUPTI SASS metrics per instruction (executions, global sectors and their
+// ideal, shared wavefronts and their ideal), maps every PC to file:line with the
+// cubin kept from the module-loaded callback, and writes a measurements JSON to
+// $COALESCE_VERIFY_OUT at process exit.
+//
+// Environment:
+//   COALESCE_VERIFY_OUT            where the JSON goes (required)
+//   COALESCE_VERIFY_CUBIN_DIR      if set, every loaded cubin is written there as module_<crc>.cubin
+//   COALESCE_VERIFY_LIST_METRICS=1 also record every SASS metric the chip offers
+//   COALESCE_VERIFY_QUIET=1        no progress line on stderr
+//
+// Data is flushed after every kernel launch (the context is synchronised first), so a
+// program that exits without destroying its context loses nothing.
+#include <cupti.h>
+#include <cupti_pcsampling.h>
+#include <cupti_profiler_target.h>
+#include <cupti_sass_metrics.h>
+#include <cupti_target.h>
+#include <cuda.h>
+#include <cxxabi.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "coalesce/verify/measurements.h"
+
+namespace cv = coalesce::verify;
+
+namespace {
+
+// The metrics we want, in order; those the chip does not offer are skipped.
+const char* const kWanted[] = {
+    cv::metric::kInstExecuted,  cv::metric::kThreadInstExecuted, cv::metric::kGlobalLd,
+    cv::metric::kGlobalSt,      cv::metric::kGlobalAtom,         cv::metric::kGlobalRed,
+    cv::metric::kSharedLd,      cv::metric::kSharedSt,           cv::metric::kSharedAtom,
+    cv::metric::kSectors,       cv::metric::kSectorsIdeal,       cv::metric::kWavefronts,
+    cv::metric::kWavefrontsIdeal, cv::metric::kThreadGlobalPredOn, cv::metric::kThreadSharedPredOn,
+};
+
+struct Cubin {
+  std::vector<char> bytes;
+};
+
+struct PcKey {
+  uint32_t crc;
+  std::string function;
+  uint32_t pc;
+  bool operator<(const PcKey& o) const { return std::tie(crc, function, pc) < std::tie(o.crc, o.function, o.pc); }
+};
+
+struct PcData {
+  std::map<uint64_t, uint64_t> values;  // metric id -> sum
+  std::string file;
+  unsigned line = 0;
+  bool sourceResolved = false;
+};
+
+struct State {
+  std::recursive_mutex mu;
+  std::string outPath;
+  std::string cubinDir;
+  bool listMetrics = false;
+  bool quiet = false;
+  CUpti_SubscriberHandle subscriber = nullptr;
+  bool failed = false;
+  bool profilerInitialized = false;
+  cv::Measurements result;
+  std::map<uint32_t, Cubin> cubinsByCrc;                 // low 32 bits of the cubin CRC
+  std::set<uint32_t> configuredDevices;
+  std::set<CUcontext> enabledContexts;
+  std::map<uint64_t, std::string> metricNames;           // id -> name
+  std::vector<CUpti_SassMetrics_Config> configs;
+  std::map<PcKey, PcData> pcs;
+  bool written = false;
+  bool soft = false;  // failures are notes, not fatal (the context-creation attempt)
+};
+
+State& state() {
+  static State* s = new State;  // never destroyed: atexit handlers may run after static destructors
+  return *s;
+}
+
+thread_local int launchDepth = 0;
+
+std::string cuptiText(CUptiResult r) {
+  const char* s = nullptr;
+  cuptiGetResultString(r, &s);
+  return s ? s : "unknown CUPTI error";
+}
+
+void writeResult();
+
+// Records the first failure, tells the user in one line, and writes the JSON at once
+// (a later crash of the program would otherwise lose the reason).
+void fail(cv::ErrorKind kind, const std::string& message) {
+  State& s = state();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  if (s.failed) return;
+  if (s.soft) {
+    s.result.notes.push_back("deferred to the first launch: " + message);
+    return;
+  }
+  s.failed = true;
+  s.result.status = "error";
+  s.result.errorKind = kind;
+  s.result.error = message;
+  std::fprintf(stderr, "coalesce-verify: error: %s\n", message.c_str());
+  writeResult();
+  s.written = false;  // write again at exit, with whatever else was learnt
+}
+
+// errorKindForCuptiResult() (no CUPTI headers there) uses these values.
+static_assert(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES == 35 && CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES == 40 &&
+              CUPTI_ERROR_NOT_SUPPORTED == 27 && CUPTI_ERROR_INVALID_DEVICE == 2);
+
+// One line per cause, naming what the user can do.
+bool check(CUptiResult r, const char* what) {
+  if (r == CUPTI_SUCCESS) return true;
+  fail(cv::errorKindForCuptiResult(static_cast<int>(r)), cv::cuptiFailureMessage(static_cast<int>(r), what, cuptiText(r)));
+  return false;
+}
+
+std::string demangle(const char* name) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  std::string out = (status == 0 && d) ? d : "";
+  std::free(d);
+  return out;
+}
+
+uint32_t crcOf(const void* cubin, size_t size) {
+  CUpti_GetCubinCrcParams p = {};
+  p.size = CUpti_GetCubinCrcParamsSize;
+  p.cubin = cubin;
+  p.cubinSize = size;
+  if (cuptiGetCubinCrc(&p) != CUPTI_SUCCESS) return 0;
+  return static_cast<uint32_t>(p.cubinCrc);
+}
+
+void onModuleLoaded(const CUpti_ResourceData* rd) {
+  const auto* md = static_cast<const CUpti_ModuleResourceData*>(rd->resourceDescriptor);
+  if (!md || !md->pCubin || md->cubinSize == 0) return;
+  State& s = state();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  const uint32_t crc = crcOf(md->pCubin, md->cubinSize);
+  Cubin& c = s.cubinsByCrc[crc];
+  c.bytes.assign(md->pCubin, md->pCubin + md->cubinSize);
+  if (!s.cubinDir.empty()) {
+    std::ofstream f(s.cubinDir + "/module_" + std::to_string(crc) + ".cubin", std::ios::binary);
+    f.write(c.bytes.data(), static_cast<std::streamsize>(c.bytes.size()));
+  }
+}
+
+// The cubin a record belongs to: by CRC, else the only cubin that names the function.
+const Cubin* cubinFor(uint32_t crc, const std::string& function) {
+  State& s = state();
+  auto it = s.cubinsByCrc.find(crc);
+  if (it != s.cubinsByCrc.end()) return &it->second;
+  const Cubin* found = nullptr;
+  for (auto& [k, c] : s.cubinsByCrc) {
+    const std::string_view hay(c.bytes.data(), c.bytes.size());
+    if (hay.find(function) != std::string_view::npos) {
+      if (found) return nullptr;  // ambiguous
+      found = &c;
+    }
+  }
+  return found;
+}
+
+void resolveSource(const PcKey& key, PcData& d) {
+  d.sourceResolved = true;
+  const Cubin* c = cubinFor(key.crc, key.function);
+  if (!c) return;
+  CUpti_GetSassToSourceCorrelationParams p = {};
+  p.size = CUpti_GetSassToSourceCorrelationParamsSize;
+  p.cubin = c->bytes.data();
+  p.cubinSize = c->bytes.size();
+  p.functionName = key.function.c_str();
+  p.pcOffset = key.pc;
+  if (cuptiGetSassToSourceCorrelation(&p) != CUPTI_SUCCESS) return;
+  std::string dir = p.dirName ? p.dirName : "";
+  std::string file = p.fileName ? p.fileName : "";
+  if (!file.empty() && file.front() != '/' && !dir.empty()) file = dir + (dir.back() == '/' ? "" : "/") + file;
+  d.file = file;
+  d.line = p.lineNumber;
+  std::free(p.fileName);
+  std::free(p.dirName);
+}
+
+bool initProfiler() {
+  State& s = state();
+  if (s.profilerInitialized) return true;
+  CUpti_Profiler_Initialize_Params ip = {CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+  if (!check(cuptiProfilerInitialize(&ip), "cuptiProfilerInitialize")) return false;
+  s.profilerInitialized = true;
+  return true;
+}
+
+bool configureDevice(CUcontext ctx, uint32_t deviceIndex) {
+  State& s = state();
+  if (s.configuredDevices.count(deviceIndex)) return true;
+  CUdevice dev = 0;
+  if (cuDeviceGet(&dev, static_cast<int>(deviceIndex)) != CUDA_SUCCESS) {
+    fail(cv::ErrorKind::NoGpu, "cannot open CUDA device " + std::to_string(deviceIndex));
+    return false;
+  }
+  char name[256] = {};
+  cuDeviceGetName(name, sizeof name, dev);
+  int major = 0, minor = 0;
+  cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+  cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+  s.result.device.name = name;
+  s.result.device.sm = major * 10 + minor;
+
+  CUpti_Profiler_DeviceSupported_Params sp = {CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
+  sp.cuDevice = dev;
+  sp.api = CUPTI_PROFILER_SASS_METRICS;
+  if (!check(cuptiProfilerDeviceSupported(&sp), "cuptiProfilerDeviceSupported")) return false;
+  if (sp.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+    std::string why;
+    if (sp.architecture == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED) why += " architecture";
+    if (sp.vGpu == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED) why += " vGPU";
+    if (sp.vGpu == CUPTI_PROFILER_CONFIGURATION_DISABLED) why += " vGPU(profiling disabled)";
+    if (sp.confidentialCompute == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED) why += " confidential-compute";
+    if (sp.sli == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED) why += " SLI";
+    if (sp.cmp == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED) why += " CMP";
+    if (sp.wsl == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED) why += " WSL";
+    fail(cv::ErrorKind::UnsupportedDevice, std::string("unsupported device: ") + name + " (sm_" +
+                                               std::to_string(major * 10 + minor) +
+                                               ") cannot collect CUPTI SASS metrics; unsupported:" +
+                                               (why.empty() ? std::string(" unknown reason") : why));
+    return false;
+  }
+
+  CUpti_Device_GetChipName_Params cp = {CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+  cp.deviceIndex = deviceIndex;
+  if (!check(cuptiDeviceGetChipName(&cp), "cuptiDeviceGetChipName")) return false;
+  s.result.device.chip = cp.pChipName ? cp.pChipName : "";
+
+  CUpti_SassMetrics_GetNumOfMetrics_Params np = {CUpti_SassMetrics_GetNumOfMetrics_Params_STRUCT_SIZE};
+  np.pChipName = cp.pChipName;
+  if (!check(cuptiSassMetricsGetNumOfMetrics(&np), "cuptiSassMetricsGetNumOfMetrics")) return false;
+  std::vector<CUpti_SassMetrics_MetricDetails> all(np.numOfMetrics);
+  CUpti_SassMetrics_GetMetrics_Params gp = {CUpti_SassMetrics_GetMetrics_Params_STRUCT_SIZE};
+  gp.pChipName = cp.pChipName;
+  gp.numOfMetrics = all.size();
+  gp.pMetricsList = all.data();
+  if (!check(cuptiSassMetricsGetMetrics(&gp), "cuptiSassMetricsGetMetrics")) return false;
+  std::map<std::string, uint64_t> offered;
+  for (const auto& m : all) {
+    if (!m.pMetricName) continue;
+    offered[m.pMetricName] = m.metricId;
+    if (s.listMetrics)
+      s.result.availableMetrics.push_back(std::string(m.pMetricName) + " : " +
+                                          (m.pMetricDescription ? m.pMetricDescription : ""));
+  }
+  s.configs.clear();
+  s.metricNames.clear();
+  s.result.metricsCollected.clear();
+  for (const char* want : kWanted) {
+    auto it = offered.find(want);
+    if (it == offered.end()) continue;
+    CUpti_SassMetrics_Config c = {};
+    c.metricId = it->second;
+    c.outputGranularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
+    s.configs.push_back(c);
+    s.metricNames[it->second] = want;
+    s.result.metricsCollected.push_back(want);
+  }
+  if (!offered.count(cv::metric::kInstExecuted)) {
+    fail(cv::ErrorKind::UnsupportedDevice, std::string("unsupported device: chip ") + s.result.device.chip +
+                                               " offers no " + cv::metric::kInstExecuted + " SASS metric");
+    return false;
+  }
+  CUpti_SassMetricsSetConfig_Params scp = {CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
+  scp.pConfigs = s.configs.data();
+  scp.numOfMetricConfig = s.configs.size();
+  scp.deviceIndex = deviceIndex;
+  if (!check(cuptiSassMetricsSetConfig(&scp), "cuptiSassMetricsSetConfig")) return false;
+  s.configuredDevices.insert(deviceIndex);
+  (void)ctx;
+  return true;
+}
+
+// Sets up collection on `ctx` once: profiler, device configuration, lazy patching.
+void ensureEnabled(CUcontext ctx, const char* where) {
+  State& s = state();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  if (s.failed || !ctx || s.enabledContexts.count(ctx)) return;
+  if (!initProfiler()) return;
+  uint32_t deviceIndex = 0;
+  if (!check(cuptiGetDeviceId(ctx, &deviceIndex), "cuptiGetDeviceId")) return;
+  if (!configureDevice(ctx, deviceIndex)) return;
+  CUpti_SassMetricsEnable_Params ep = {CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
+  ep.ctx = ctx;
+  ep.enableLazyPatching = 1;
+  if (!check(cuptiSassMetricsEnable(&ep), "cuptiSassMetricsEnable")) return;
+  s.enabledContexts.insert(ctx);
+  s.result.notes.push_back(std::string("collection enabled at ") + where);
+}
+
+void flush(CUcontext ctx) {
+  State& s = state();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  if (s.failed || !s.enabledContexts.count(ctx)) return;
+  CUpti_SassMetricsGetDataProperties_Params dp = {CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
+  dp.ctx = ctx;
+  if (!check(cuptiSassMetricsGetDataProperties(&dp), "cuptiSassMetricsGetDataProperties")) return;
+  if (dp.numOfPatchedInstructionRecords == 0 || dp.numOfInstances == 0) return;
+  std::vector<CUpti_SassMetrics_Data> data(dp.numOfPatchedInstructionRecords);
+  std::vector<CUpti_SassMetrics_InstanceValue> values(dp.numOfPatchedInstructionRecords * dp.numOfInstances);
+  for (size_t i = 0; i < data.size(); ++i) {
+    data[i] = {};
+    data[i].structSize = sizeof(CUpti_SassMetrics_Data);
+    data[i].pInstanceValues = &values[i * dp.numOfInstances];
+  }
+  CUpti_SassMetricsFlushData_Params fp = {CUpti_SassMetricsFlushData_Params_STRUCT_SIZE};
+  fp.ctx = ctx;
+  fp.numOfPatchedInstructionRecords = data.size();
+  fp.numOfInstances = dp.numOfInstances;
+  fp.pMetricsData = data.data();
+  if (!check(cuptiSassMetricsFlushData(&fp), "cuptiSassMetricsFlushData")) return;
+  for (auto& rec : data) {
+    PcKey key{rec.cubinCrc, rec.functionName ? rec.functionName : "", rec.pcOffset};
+    PcData& d = s.pcs[key];
+    for (size_t k = 0; k < dp.numOfInstances; ++k) d.values[rec.pInstanceValues[k].metricId] += rec.pInstanceValues[k].value;
+    if (!d.sourceResolved) resolveSource(key, d);
+    std::free(const_cast<char*>(rec.functionName));  // CUPTI allocates it for the caller
+  }
+}
+
+void disable(CUcontext ctx) {
+  State& s = state();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  if (!s.enabledContexts.count(ctx)) return;
+  flush(ctx);
+  CUpti_SassMetricsDisable_Params p = {CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
+  p.ctx = ctx;
+  if (cuptiSassMetricsDisable(&p) == CUPTI_SUCCESS) s.result.droppedRecords += p.numOfDroppedRecords;
+  s.enabledContexts.erase(ctx);
+}
+
+void buildInstructions() {
+  State& s = state();
+  s.result.instructions.clear();
+  for (const auto& [key, d] : s.pcs) {
+    cv::MeasuredInstruction in;
+    in.moduleCrc = key.crc;
+    in.function = key.function;
+    in.demangled = demangle(key.function.c_str());
+    in.pc = key.pc;
+    in.file = d.file;
+    in.line = d.line;
+    for (const auto& [id, v] : d.values) {
+      auto it = s.metricNames.find(id);
+      in.metrics[it == s.metricNames.end() ? "metric_" + std::to_string(id) : it->second] += v;
+    }
+    s.result.instructions.push_back(std::move(in));
+  }
+}
+
+void writeResult() {
+  State& s = state();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  if (s.written || s.outPath.empty()) return;
+  buildInstructions();
+  const std::string tmp = s.outPath + ".tmp";
+  {
+    std::ofstream f(tmp);
+    if (!f) {
+      std::fprintf(stderr, "coalesce-verify: error: cannot write %s\n", s.outPath.c_str());
+      return;
+    }
+    f << cv::toJson(s.result);
+  }
+  std::rename(tmp.c_str(), s.outPath.c_str());
+  s.written = true;
+}
+
+bool isLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
+  if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+    switch (id) {
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunch:
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid:
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync:
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+      case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
+      case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz: return true;
+      default: return false;
+    }
+  }
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+    switch (id) {
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+      case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
+      case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
+      case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
+      case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000: return true;
+      default: return false;
+    }
+  }
+  return false;
+}
+
+void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* cbdata) {
+  State& s = state();
+  if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+    const auto* rd = static_cast<const CUpti_ResourceData*>(cbdata);
+    if (id == CUPTI_CBID_RESOURCE_MODULE_LOADED) onModuleLoaded(rd);
+    else if (id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+      // A first attempt; if CUPTI refuses inside this callback, the launch retries.
+      std::lock_guard<std::recursive_mutex> lock(s.mu);
+      s.soft = true;
+      ensureEnabled(rd->context, "context creation");
+      s.soft = false;
+    }
+    else if (id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) disable(rd->context);
+    return;
+  }
+  if (!isLaunch(domain, id)) return;
+  const auto* info = static_cast<const CUpti_CallbackData*>(cbdata);
+  if (info->callbackSite == CUPTI_API_ENTER) {
+    if (launchDepth++ == 0) {
+      CUcontext ctx = info->context;
+      if (!ctx) cuCtxGetCurrent(&ctx);
+      ensureEnabled(ctx, "kernel launch");
+    }
+    return;
+  }
+  if (--launchDepth != 0) return;
+  CUcontext ctx = info->context;
+  if (!ctx) cuCtxGetCurrent(&ctx);
+  {
+    std::lock_guard<std::recursive_mutex> lock(s.mu);
+    ++s.result.kernelLaunches;
+    if (s.failed || !ctx || !s.enabledContexts.count(ctx)) return;
+  }
+  // Counters are only complete once the kernel has finished.
+  cuCtxSynchronize();
+  flush(ctx);
+}
+
+void atExit() {
+  State& s = state();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  if (!s.failed && s.pcs.empty() && s.result.kernelLaunches == 0)
+    s.result.notes.push_back("no kernel was launched");
+  writeResult();
+  if (!s.quiet && !s.failed)
+    std::fprintf(stderr, "coalesce-verify: %zu instructions from %llu kernel launches written to %s\n",
+                 s.result.instructions.size(), static_cast<unsigned long long>(s.result.kernelLaunches),
+                 s.outPath.c_str());
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+  static std::atomic<bool> once{false};
+  if (once.exchange(true)) return 1;
+  State& s = state();
+  const char* out = std::getenv("COALESCE_VERIFY_OUT");
+  if (!out || !*out) {
+    std::fprintf(stderr, "coalesce-verify: error: COALESCE_VERIFY_OUT is not set; nothing will be collected\n");
+    return 1;
+  }
+  s.outPath = out;
+  if (const char* d = std::getenv("COALESCE_VERIFY_CUBIN_DIR")) s.cubinDir = d;
+  if (const char* l = std::getenv("COALESCE_VERIFY_LIST_METRICS")) s.listMetrics = std::strcmp(l, "0") != 0;
+  if (const char* q = std::getenv("COALESCE_VERIFY_QUIET")) s.quiet = std::strcmp(q, "0") != 0;
+  std::atexit(atExit);
+
+  CUptiResult r = cuptiSubscribe(&s.subscriber, reinterpret_cast<CUpti_CallbackFunc>(callback), nullptr);
+  if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+    fail(cv::ErrorKind::CuptiError,
+         "another CUPTI client is already attached to this process (a profiler or the program itself); "
+         "only one subscriber is allowed");
+    return 1;
+  }
+  if (!check(r, "cuptiSubscribe")) return 1;
+  if (!check(cuptiEnableDomain(1, s.subscriber, CUPTI_CB_DOMAIN_RESOURCE), "cuptiEnableDomain(resource)")) return 1;
+  for (CUpti_CallbackId id = 0; id < CUPTI_DRIVER_TRACE_CBID_SIZE; ++id)
+    if (isLaunch(CUPTI_CB_DOMAIN_DRIVER_API, id)) cuptiEnableCallback(1, s.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+  for (CUpti_CallbackId id = 0; id < CUPTI_RUNTIME_TRACE_CBID_SIZE; ++id)
+    if (isLaunch(CUPTI_CB_DOMAIN_RUNTIME_API, id)) cuptiEnableCallback(1, s.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+  return 1;
+}

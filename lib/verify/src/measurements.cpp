@@ -1,0 +1,151 @@
+#include "coalesce/verify/measurements.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+namespace coalesce::verify {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+const char* toString(ErrorKind k) {
+  switch (k) {
+    case ErrorKind::None: return "none";
+    case ErrorKind::NoGpu: return "no-gpu";
+    case ErrorKind::NoCupti: return "no-cupti";
+    case ErrorKind::NoPermission: return "no-permission";
+    case ErrorKind::UnsupportedDevice: return "unsupported-device";
+    case ErrorKind::CuptiError: return "cupti-error";
+    case ErrorKind::NoOutput: return "no-output";
+  }
+  return "none";
+}
+
+ErrorKind errorKindFromString(const std::string& s) {
+  for (ErrorKind k : {ErrorKind::None, ErrorKind::NoGpu, ErrorKind::NoCupti, ErrorKind::NoPermission,
+                      ErrorKind::UnsupportedDevice, ErrorKind::CuptiError, ErrorKind::NoOutput})
+    if (s == toString(k)) return k;
+  return ErrorKind::CuptiError;
+}
+
+ErrorKind errorKindForCuptiResult(int result) {
+  switch (result) {
+    case 35:  // CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
+    case 40:  // CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES
+      return ErrorKind::NoPermission;
+    case 27:  // CUPTI_ERROR_NOT_SUPPORTED
+    case 2:   // CUPTI_ERROR_INVALID_DEVICE
+      return ErrorKind::UnsupportedDevice;
+    default: return ErrorKind::CuptiError;
+  }
+}
+
+std::string cuptiFailureMessage(int result, const std::string& what, const std::string& cuptiText) {
+  switch (errorKindForCuptiResult(result)) {
+    case ErrorKind::NoPermission:
+      return "no permission to read GPU performance counters (ERR_NVGPUCTRPERM, " + what +
+             "): run as root or load the driver with NVreg_RestrictProfilingToAdminUsers=0";
+    case ErrorKind::UnsupportedDevice:
+      return "this GPU does not support CUPTI SASS metrics (" + what + ": " + cuptiText + ")";
+    default: return what + " failed: " + cuptiText;
+  }
+}
+
+std::string toJson(const Measurements& m) {
+  ordered_json head;
+  head["schema"] = kMeasurementsSchema;
+  head["status"] = m.status;
+  head["error_kind"] = toString(m.errorKind);
+  head["error"] = m.error;
+  head["device"] = ordered_json{{"name", m.device.name}, {"chip", m.device.chip}, {"sm", m.device.sm}};
+  head["metrics"] = m.metricsCollected;
+  if (!m.availableMetrics.empty()) head["available_metrics"] = m.availableMetrics;
+  head["kernel_launches"] = m.kernelLaunches;
+  head["dropped_records"] = m.droppedRecords;
+  head["notes"] = m.notes;
+  // Write the head, then one instruction per line, so the recorded files diff well.
+  std::string text = head.dump(1);
+  text.pop_back();  // the closing brace
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  text += ",\n \"instructions\": [";
+  for (size_t i = 0; i < m.instructions.size(); ++i) {
+    const MeasuredInstruction& in = m.instructions[i];
+    ordered_json o;
+    o["crc"] = in.moduleCrc;
+    o["function"] = in.function;
+    o["demangled"] = in.demangled;
+    o["pc"] = in.pc;
+    o["file"] = in.file;
+    o["line"] = in.line;
+    if (!in.inlinedAt.empty()) {
+      ordered_json chain = ordered_json::array();
+      for (const auto& [f, l] : in.inlinedAt) chain.push_back(ordered_json{{"file", f}, {"line", l}});
+      o["inlined_at"] = chain;
+    }
+    if (!in.opcode.empty()) o["opcode"] = in.opcode;
+    o["metrics"] = in.metrics;
+    text += i ? ",\n  " : "\n  ";
+    text += o.dump();
+  }
+  text += m.instructions.empty() ? "]\n}\n" : "\n ]\n}\n";
+  return text;
+}
+
+Measurements measurementsFromJson(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw std::runtime_error(std::string("measurements: not valid JSON: ") + e.what());
+  }
+  if (!j.is_object() || j.value("schema", "") != kMeasurementsSchema)
+    throw std::runtime_error(std::string("measurements: expected schema \"") + kMeasurementsSchema + "\"");
+  Measurements m;
+  try {
+    m.status = j.value("status", "ok");
+    m.errorKind = errorKindFromString(j.value("error_kind", "none"));
+    m.error = j.value("error", "");
+    if (j.contains("device") && j["device"].is_object()) {
+      const json& d = j["device"];
+      m.device.name = d.value("name", "");
+      m.device.chip = d.value("chip", "");
+      m.device.sm = d.value("sm", 0);
+    }
+    if (j.contains("metrics")) m.metricsCollected = j["metrics"].get<std::vector<std::string>>();
+    if (j.contains("available_metrics")) m.availableMetrics = j["available_metrics"].get<std::vector<std::string>>();
+    m.kernelLaunches = j.value("kernel_launches", uint64_t{0});
+    m.droppedRecords = j.value("dropped_records", uint64_t{0});
+    if (j.contains("notes")) m.notes = j["notes"].get<std::vector<std::string>>();
+    if (j.contains("instructions")) {
+      for (const json& o : j["instructions"]) {
+        MeasuredInstruction in;
+        in.moduleCrc = o.value("crc", uint32_t{0});
+        in.function = o.value("function", "");
+        in.demangled = o.value("demangled", "");
+        in.pc = o.value("pc", uint64_t{0});
+        in.file = o.value("file", "");
+        in.line = o.value("line", 0u);
+        in.opcode = o.value("opcode", "");
+        if (o.contains("inlined_at"))
+          for (const json& c : o["inlined_at"]) in.inlinedAt.emplace_back(c.value("file", ""), c.value("line", 0u));
+        if (o.contains("metrics")) in.metrics = o["metrics"].get<std::map<std::string, uint64_t>>();
+        m.instructions.push_back(std::move(in));
+      }
+    }
+  } catch (const json::exception& e) {
+    throw std::runtime_error(std::string("measurements: unexpected field type: ") + e.what());
+  }
+  return m;
+}
+
+Measurements loadMeasurements(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("measurements: cannot read " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return measurementsFromJson(ss.str());
+}
+
+}  // namespace coalesce::verify

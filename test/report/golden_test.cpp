@@ -1,0 +1,72 @@
+// Whole outputs against golden files kept beside their input (clazy's .expected files).
+// COALESCE_UPDATE_GOLDEN=1 rewrites them; review the diff before keeping it.
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+
+#include "coalesce/report/explain.h"
+#include "coalesce/report/json_writer.h"
+#include "coalesce/report/sarif_writer.h"
+#include "coalesce/report/text_writer.h"
+#include "golden_fixture.h"
+
+using namespace coalesce;
+using namespace coalesce::test;
+
+namespace {
+
+void compareWithGolden(const std::string& name, const std::string& actual) {
+  const std::string path = goldenDataDir() + "/" + name;
+  if (std::getenv("COALESCE_UPDATE_GOLDEN")) std::ofstream(path, std::ios::binary) << actual;
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE(in.good());
+  std::stringstream expected;
+  expected << in.rdbuf();
+  INFO("golden file " << path << " (COALESCE_UPDATE_GOLDEN=1 rewrites it)");
+  CHECK(actual == expected.str());
+}
+
+struct Golden {
+  AnalysisResult analysis = goldenAnalysis();
+  report::Report report = goldenReport(analysis);
+};
+
+}  // namespace
+
+TEST_CASE("golden: the filter's counts on the fixed records") {
+  Golden g;
+  CHECK(g.report.stats.candidates == 9);  // one per bad access
+  CHECK(g.report.stats.suppressed == 1);  // the NOLINT on line 35
+  CHECK(g.report.stats.excluded == 1);    // third_party/
+  CHECK(g.report.findings.size() == 7);
+}
+
+TEST_CASE("golden: text output") {
+  Golden g;
+  std::ostringstream out;
+  report::writeText(out, g.report);
+  compareWithGolden("kernels.cu.txt.expected", out.str());
+}
+
+TEST_CASE("golden: JSON output") {
+  Golden g;
+  std::ostringstream out;
+  report::writeJson(out, g.report);
+  compareWithGolden("kernels.cu.json.expected", out.str());
+}
+
+TEST_CASE("golden: SARIF output") {
+  Golden g;
+  std::ostringstream out;
+  report::writeSarif(out, g.report);
+  compareWithGolden("kernels.cu.sarif.expected", out.str());
+}
+
+TEST_CASE("golden: --explain pictures") {
+  Golden g;
+  std::string out;
+  for (int id : {0, 2, 3, 8, 10, 6}) out += report::explainAccess(g.analysis.accesses[id], model::defaultArch()) + "\n";
+  compareWithGolden("kernels.cu.explain.expected", out);
+}
