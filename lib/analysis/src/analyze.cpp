@@ -103,8 +103,10 @@ JobOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const Analy
   ErrorCollector diags;
   bool ran = false;
   auto work = [&] {
+    OverlayOptions overlay;
+    overlay.workingDirectory = job.directory;
     auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions{job.directory},
-                                                                makeOverlayFileSystem(toolchain));
+                                                                makeOverlayFileSystem(toolchain, overlay));
     clang::tooling::ToolInvocation invocation(job.arguments, std::make_unique<Action>(options, diags, outcome.tu),
                                               files.get());
     invocation.setDiagnosticConsumer(&diags);

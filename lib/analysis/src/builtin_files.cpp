@@ -132,6 +132,7 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeOverlayFileSystem(const Tool
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> physical(llvm::vfs::createPhysicalFileSystem().release());
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(physical);
   overlay->pushOverlay(memory);
+  if (!options.workingDirectory.empty()) overlay->setCurrentWorkingDirectory(options.workingDirectory);
   return overlay;
 }
 

@@ -33,15 +33,35 @@ struct Root {
   model::Space space = model::Space::Global;
   int64_t alignment = 256;
   bool indirect = false;  // the pointer was loaded per lane
+  ExprRef loadAddress;    // indirect: where it was loaded from (warp-uniform under some launches)
+  bool separateAllocations = false;  // "a or b" chosen per lane
 };
+// Offset that stands for "another allocation": 256-byte aligned and far from the first.
+constexpr int64_t kFarApart = int64_t{1} << 40;
 using RootRef = std::shared_ptr<const Root>;
 
-// A symbolic value: an integer expression, or a pointer (root + byte offset).
+struct StructValue;
+using ObjectRef = std::shared_ptr<const StructValue>;
+
+// A symbolic value: an integer expression, a pointer (root + byte offset), a CUDA
+// built-in variable used whole (uint3 t = threadIdx), or a record held in registers.
 struct Value {
+  Value() = default;
+  Value(ExprRef value, RootRef r, ExprRef offset) : v(std::move(value)), root(std::move(r)), off(std::move(offset)) {}
   ExprRef v;
   RootRef root;
   ExprRef off;
+  std::optional<Op> builtin;
+  ObjectRef object;
   bool isPointer() const { return root != nullptr; }
+};
+
+// A record in registers: the values of its fields. A kernel parameter of record type is
+// "lazy": its fields become roots and symbols the first time they are read.
+struct StructValue {
+  std::map<const FieldDecl*, Value> fields;
+  std::string name;
+  bool lazyParam = false;
 };
 
 struct MemLoc {
@@ -141,6 +161,13 @@ class Interpreter {
         const int id = symbols_.add(info);
         ids[i] = id;
         env_[p] = Value{symbol(id), nullptr, nullptr};
+      } else if (t->isRecordType()) {
+        auto obj = std::make_shared<StructValue>();
+        obj->name = p->getName().str();
+        obj->lazyParam = true;
+        Value v;
+        v.object = obj;
+        env_[p] = v;
       } else {
         env_[p] = Value{opaque(p->getName().str()), nullptr, nullptr};
       }
@@ -164,7 +191,22 @@ class Interpreter {
   std::vector<ExprRef> guards_;
   std::vector<std::string> guardTexts_;
   std::vector<const FunctionDecl*> stack_;
-  std::vector<std::optional<Value>> returns_;
+  // One frame per inlined call: the guards in force at entry and each return seen, with
+  // the condition under which it is taken.
+  struct Frame {
+    size_t guardDepth = 0;
+    std::vector<std::pair<ExprRef, Value>> returns;
+    std::optional<Value> self;  // `this`: a pointer to memory, or a register object
+    bool returnsReference = false;
+  };
+  std::vector<Frame> frames_;
+  std::map<std::pair<const StructValue*, const FieldDecl*>, Value> lazyFields_;
+  // Conditions under which the innermost loop is left (break, return), added to its
+  // condition once the body has been walked.
+  std::vector<std::vector<std::pair<ExprRef, bool>>> loopExits_;  // (condition, is a return)
+  // `if (c) return;` inside a loop with c the same in every iteration: what follows the
+  // loop runs only where c was false. Consumed by the enclosing block.
+  std::vector<std::pair<ExprRef, std::string>> pendingGuards_;
   bool recording_ = true;
   int loopDepth_ = 0;
 
@@ -222,7 +264,98 @@ class Interpreter {
     return r;
   }
   std::map<const VarDecl*, RootRef> roots_;
-  std::map<std::pair<const VarDecl*, const ValueDecl*>, RootRef> fieldRoots_;
+
+  ExprRef conjunction(size_t fromDepth) const {
+    ExprRef c = constant(1);
+    for (size_t i = fromDepth; i < guards_.size(); ++i) c = binary(Op::LAnd, c, guards_[i]);
+    return c;
+  }
+
+  bool uniformValue(const Value& v) const {
+    if (v.builtin) return *v.builtin != Op::ThreadIdx;
+    if (v.isPointer()) return !v.root->indirect && (!v.off || isUniform(v.off));
+    if (v.object) {
+      for (const auto& [f, fv] : v.object->fields)
+        if (!uniformValue(fv)) return false;
+      return true;
+    }
+    return !v.v || isUniform(v.v);
+  }
+
+  // A field of a register record (or of a built-in variable used whole).
+  Value fieldOf(const Value& base, const FieldDecl* field) {
+    if (base.builtin) {
+      const std::string n = field->getNameAsString();
+      if (n.size() == 1 && n[0] >= 'x' && n[0] <= 'z') return intValue(leaf(*base.builtin, n[0] - 'x'));
+    }
+    if (base.object) {
+      auto it = base.object->fields.find(field);
+      if (it != base.object->fields.end()) return it->second;
+      if (base.object->lazyParam) {
+        auto& cached = lazyFields_[{base.object.get(), field}];
+        if (cached.v || cached.root || cached.object) return cached;
+        const std::string name = base.object->name + "." + field->getNameAsString();
+        QualType t = field->getType();
+        if (t->isPointerType()) {
+          auto r = std::make_shared<Root>();
+          r->name = name;
+          r->space = model::Space::Global;
+          r->alignment = arch_.pointerAlignment;
+          cached = Value{nullptr, r, constant(0)};
+        } else if (t->isRecordType()) {
+          auto obj = std::make_shared<StructValue>();
+          obj->name = name;
+          obj->lazyParam = true;
+          cached = Value{};
+          cached.object = obj;
+        } else {
+          cached = intValue(opaque(name));
+        }
+        return cached;
+      }
+    }
+    return intValue(uniformValue(base) ? opaque(field->getNameAsString()) : leaf(Op::Varying));
+  }
+
+  // Stores `v` into the register record (or variable) an lvalue designates; false when
+  // the lvalue is not a register variable or a field path from one.
+  bool assignRegister(const Expr* target, const Value& v) {
+    target = target->IgnoreParenImpCasts();
+    if (const auto* ref = dyn_cast<DeclRefExpr>(target)) {
+      const auto* var = dyn_cast<VarDecl>(ref->getDecl());
+      if (!var) return false;
+      env_[var] = v;
+      return true;
+    }
+    if (isa<CXXThisExpr>(target)) {
+      if (frames_.empty() || !frames_.back().self) return false;
+      frames_.back().self = v;
+      return true;
+    }
+    const auto* mem = dyn_cast<MemberExpr>(target);
+    if (!mem) return false;
+    const auto* field = dyn_cast<FieldDecl>(mem->getMemberDecl());
+    if (!field) return false;
+    const Expr* baseExpr = mem->getBase()->IgnoreParenImpCasts();
+    Value base;
+    if (mem->isArrow()) {
+      if (!isa<CXXThisExpr>(baseExpr) || frames_.empty() || !frames_.back().self || frames_.back().self->isPointer())
+        return false;
+      base = *frames_.back().self;
+    } else {
+      base = eval(baseExpr);
+    }
+    if (base.isPointer() || base.builtin) return false;
+    auto copy = std::make_shared<StructValue>(base.object ? *base.object : StructValue{});
+    // Materialise lazily created fields so they survive the copy.
+    if (base.object)
+      for (const auto& [key, val] : lazyFields_)
+        if (key.first == base.object.get() && !copy->fields.count(key.second)) copy->fields[key.second] = val;
+    copy->fields[field] = v;
+    Value updated;
+    updated.object = copy;
+    return assignRegister(mem->isArrow() ? baseExpr : mem->getBase(), updated);
+  }
 
   // ---- memory -----------------------------------------------------------------------
   std::optional<Value> pointerOf(const Expr* e) {
@@ -253,6 +386,9 @@ class Interpreter {
       const auto* field = dyn_cast<FieldDecl>(mem->getMemberDecl());
       std::optional<MemLoc> base;
       if (mem->isArrow()) {
+        if (isa<CXXThisExpr>(mem->getBase()->IgnoreParenImpCasts()) &&
+            (frames_.empty() || !frames_.back().self || !frames_.back().self->isPointer()))
+          return std::nullopt;  // a field of a register object
         if (auto p = pointerOf(mem->getBase())) base = MemLoc{p->root, p->off, mem->getBase()->getType()->getPointeeType()};
       } else {
         base = location(mem->getBase());
@@ -262,6 +398,12 @@ class Interpreter {
       const std::string owner = field->getParent()->getNameAsString();
       return MemLoc{base->root, binary(Op::Add, base->offset, constant(offsetBytes)), mem->getType(),
                     (owner.empty() ? std::string("(anonymous)") : owner) + "::" + field->getNameAsString()};
+    }
+    if (const auto* call = dyn_cast<CallExpr>(e); call && call->getCallReturnType(ctx_)->isReferenceType()) {
+      // An accessor returning a reference (at(r, c), operator()): the memory it names.
+      Value v = callExpr(call);
+      if (v.isPointer()) return MemLoc{v.root, v.off, call->getType()};
+      return std::nullopt;
     }
     if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
       const auto* var = dyn_cast<VarDecl>(ref->getDecl());
@@ -288,6 +430,7 @@ class Interpreter {
       r->space = model::Space::Global;
       r->alignment = std::max<int64_t>(1, alignOf(loc.type->getPointeeType()));
       r->indirect = !uniform;
+      if (!uniform && !loc.root->indirect) r->loadAddress = loc.offset;
       return Value{nullptr, r, constant(0)};
     }
     // A lane-varying load keeps its address: under a known block shape it may turn out
@@ -317,6 +460,9 @@ class Interpreter {
       s.raw.rootName = loc.root->name;
       s.raw.rootAlignment = loc.root->alignment;
       s.raw.rootIndirect = loc.root->indirect;
+      s.raw.rootLoadAddress = loc.root->loadAddress;
+      if (loc.root->separateAllocations)
+        s.raw.notes.push_back("'" + loc.root->name + "' are taken to be separate allocations");
       s.raw.guards = guards_;
       s.raw.guardTexts = guardTexts_;
       s.loc = at;
@@ -394,26 +540,37 @@ class Interpreter {
       location(sub);
       return intValue(leaf(Op::Varying));
     }
-    if (const auto* mem = dyn_cast<MemberExpr>(e)) {  // a register struct's field
-      // A pointer field of a struct passed by value (SoA: p.x[i]) is a root of its own.
-      if (mem->getType()->isPointerType() && !mem->isArrow())
-        if (const auto* ref = dyn_cast<DeclRefExpr>(mem->getBase()->IgnoreParenImpCasts()))
-          if (const auto* var = dyn_cast<ParmVarDecl>(ref->getDecl())) {
-            auto& root = fieldRoots_[{var, mem->getMemberDecl()}];
-            if (!root) {
-              auto r = std::make_shared<Root>();
-              r->name = var->getNameAsString() + "." + mem->getMemberDecl()->getNameAsString();
-              r->space = model::Space::Global;
-              r->alignment = arch_.pointerAlignment;
-              root = r;
-            }
-            return Value{nullptr, root, constant(0)};
-          }
-      Value base = eval(mem->getBase());
-      if (base.v && isUniform(base.v)) return intValue(opaque(mem->getMemberDecl()->getNameAsString()));
+    if (isa<CXXThisExpr>(e)) {
+      if (!frames_.empty() && frames_.back().self) return *frames_.back().self;
       return intValue(leaf(Op::Varying));
     }
+    if (isa<LambdaExpr>(e)) return intValue(opaque("lambda"));  // its body runs where it is called
+    if (const auto* list = dyn_cast<InitListExpr>(e); list && e->getType()->isRecordType()) return initList(list);
+    if (const auto* mem = dyn_cast<MemberExpr>(e)) {  // a field of a register object
+      const auto* field = dyn_cast<FieldDecl>(mem->getMemberDecl());
+      Value base = mem->isArrow() && isa<CXXThisExpr>(mem->getBase()->IgnoreParenImpCasts()) && !frames_.empty() &&
+                           frames_.back().self
+                       ? *frames_.back().self
+                       : eval(mem->getBase());
+      if (field) return fieldOf(base, field);
+      return intValue(uniformValue(base) ? opaque(mem->getMemberDecl()->getNameAsString()) : leaf(Op::Varying));
+    }
     return generic(e);
+  }
+
+  Value initList(const InitListExpr* list) {
+    auto obj = std::make_shared<StructValue>();
+    const RecordDecl* rec = list->getType()->getAsRecordDecl();
+    unsigned i = 0;
+    if (rec)
+      for (const FieldDecl* f : rec->fields()) {
+        if (i >= list->getNumInits()) break;
+        obj->fields[f] = eval(list->getInit(i++));
+      }
+    for (; i < list->getNumInits(); ++i) eval(list->getInit(i));
+    Value v;
+    v.object = obj;
+    return v;
   }
 
   Value generic(const Expr* e) {
@@ -432,6 +589,13 @@ class Interpreter {
     const auto* var = dyn_cast<VarDecl>(d);
     if (!var) return intValue(opaque(d->getNameAsString()));
     if (var->getName() == "warpSize") return intValue(constant(arch_.warpSize));
+    if (const CXXRecordDecl* rec = var->getType()->getAsCXXRecordDecl())
+      for (int i = 0; i < 4; ++i)
+        if (rec->getName() == kBuiltinTypes[i]) {
+          Value b;
+          b.builtin = kBuiltinOps[i];
+          return b;
+        }
     auto it = env_.find(var);
     if (it != env_.end()) return it->second;
     // An array designator decays to a pointer by an explicit cast node; here the
@@ -450,6 +614,17 @@ class Interpreter {
   Value cast(CastKind kind, const Expr* sub, const Expr* whole) {
     switch (kind) {
       case CK_LValueToRValue: {
+        if (const auto* c = dyn_cast<ConditionalOperator>(sub->IgnoreParens()); c && c->isGLValue()) {
+          // c ? a[i] : b[i]: each side loads under its own condition.
+          ExprRef cond = asInt(eval(c->getCond()));
+          pushGuard(cond, text(c->getCond()->getSourceRange()));
+          Value a = readLvalue(c->getTrueExpr());
+          popGuard();
+          pushGuard(unary(Op::Not, cond), "!(" + text(c->getCond()->getSourceRange()) + ")");
+          Value b = readLvalue(c->getFalseExpr());
+          popGuard();
+          return merge(cond, a, b);
+        }
         if (auto loc = location(sub)) {
           record(model::AccessKind::Load, *loc, sub);
           return loaded(*loc);
@@ -514,6 +689,12 @@ class Interpreter {
     const auto* ref = dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts());
     const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
     if (!var) {
+      // A field of a register object: read it, update it, store the object back.
+      if (isa<MemberExpr>(target->IgnoreParenImpCasts())) {
+        Value old = eval(target->IgnoreParenImpCasts());
+        Value now = update(old);
+        if (assignRegister(target, now)) return returnNew ? now : old;
+      }
       eval(target);
       return intValue(leaf(Op::Varying));
     }
@@ -619,9 +800,16 @@ class Interpreter {
       if (a.isPointer() && b.isPointer() && a.root == b.root) return Value{nullptr, a.root, select(cond, a.off, b.off)};
       if (a.isPointer() && b.isPointer()) {
         auto r = std::make_shared<Root>(*a.root);
-        r->indirect = r->indirect || b.root->indirect || dependsOnThread(cond);
         r->name = a.root->name + " or " + b.root->name;
-        return Value{nullptr, r, isUniform(cond) ? select(cond, a.off, b.off) : leaf(Op::Varying)};
+        r->alignment = std::min(a.root->alignment, b.root->alignment);
+        r->indirect = r->indirect || b.root->indirect;
+        // Two allocations chosen per lane: placed far apart (separate cudaMalloc
+        // buffers), so each side's sectors count on their own.
+        const bool separate = a.root->space == b.root->space && a.root->space == model::Space::Global &&
+                              !r->indirect && a.root->alignment >= 256 && b.root->alignment >= 256;
+        if (!separate && dependsOnThread(cond)) r->indirect = true;
+        r->separateAllocations = separate && dependsOnThread(cond);
+        return Value{nullptr, r, select(cond, a.off, binary(Op::Add, b.off, constant(separate ? kFarApart : 0)))};
       }
       return a.isPointer() ? a : b;
     }
@@ -629,16 +817,73 @@ class Interpreter {
   }
 
   Value construct(const CXXConstructExpr* ctor) {
+    const CXXConstructorDecl* cd = ctor->getConstructor();
     // A copy of a record from memory (Particle q = p[i]; float4 v = a[i];) is a load.
-    if (ctor->getNumArgs() == 1 && ctor->getConstructor()->isCopyOrMoveConstructor()) {
+    if (ctor->getNumArgs() == 1 && cd->isCopyOrMoveConstructor()) {
       const Expr* arg = ctor->getArg(0)->IgnoreParenImpCasts();
       if (const auto* mte = dyn_cast<MaterializeTemporaryExpr>(arg)) arg = mte->getSubExpr()->IgnoreParenImpCasts();
       if (auto loc = location(arg)) {
         record(model::AccessKind::Load, *loc, arg);
         return loaded(*loc);
       }
+      return eval(arg);
+    }
+    // dim3 d = blockDim; uint3 t(threadIdx): the built-in passes through.
+    if (ctor->getNumArgs() == 1) {
+      Value v = eval(ctor->getArg(0));
+      if (v.builtin || v.object) return v;
+      if (!inlinable(cd)) return intValue(opaqueLike({asInt(v)}, "value"));
+      return inlineConstructor(cd, ctor, {v});
+    }
+    if (inlinable(cd)) {
+      std::vector<Value> args;
+      for (const Expr* a : ctor->arguments()) args.push_back(eval(a));
+      return inlineConstructor(cd, ctor, args);
     }
     return generic(ctor);
+  }
+
+  bool inlinable(const FunctionDecl* fn) const {
+    const FunctionDecl* def = nullptr;
+    return fn && fn->hasBody(def) && def && stack_.size() < 12 &&
+           std::find(stack_.begin(), stack_.end(), fn->getCanonicalDecl()) == stack_.end() &&
+           !sm_.isInSystemHeader(sm_.getExpansionLoc(def->getLocation()));
+  }
+
+  Value inlineConstructor(const CXXConstructorDecl* cd, const CXXConstructExpr* ctor, const std::vector<Value>& args) {
+    const FunctionDecl* defFn = nullptr;
+    cd->hasBody(defFn);
+    const auto* def = dyn_cast_or_null<CXXConstructorDecl>(defFn);
+    if (!def) return intValue(leaf(Op::Varying));
+    for (unsigned i = 0; i < def->getNumParams() && i < args.size(); ++i) env_[def->getParamDecl(i)] = args[i];
+    Frame f;
+    f.guardDepth = guards_.size();
+    Value self;
+    self.object = std::make_shared<StructValue>();
+    f.self = self;
+    frames_.push_back(f);
+    stack_.push_back(cd->getCanonicalDecl());
+    for (const CXXCtorInitializer* init : def->inits()) {
+      if (!init->isMemberInitializer() || !init->getInit()) continue;
+      Value v = eval(init->getInit());
+      auto copy = std::make_shared<StructValue>(*frames_.back().self->object);
+      copy->fields[init->getMember()] = v;
+      frames_.back().self->object = copy;
+    }
+    walk(def->getBody());
+    stack_.pop_back();
+    Value out = *frames_.back().self;
+    frames_.pop_back();
+    (void)ctor;
+    return out;
+  }
+
+  Value readLvalue(const Expr* e) {
+    if (auto loc = location(e->IgnoreParens())) {
+      record(model::AccessKind::Load, *loc, e->IgnoreParens());
+      return loaded(*loc);
+    }
+    return eval(e);
   }
 
   // A record-typed operand bound by reference: a load when it designates memory.
@@ -680,6 +925,45 @@ class Interpreter {
       }
       return intValue(leaf(Op::Varying));
     }
+    if (fn && name.rfind("__st", 0) == 0 && name.size() >= 5 && call->getNumArgs() == 2 &&
+        call->getArg(0)->getType()->isPointerType()) {
+      // __stcs, __stcg, __stwt, __stwb: cache-hinted stores.
+      Value v = eval(call->getArg(1));
+      if (auto ptr = pointerOf(call->getArg(0)))
+        record(model::AccessKind::Store, MemLoc{ptr->root, ptr->off, call->getArg(0)->getType()->getPointeeType()}, call);
+      (void)v;
+      return intValue(constant(0));
+    }
+    if (fn && name.rfind("__shfl", 0) == 0 && name.find("sync") != std::string::npos && call->getNumArgs() >= 3) {
+      // __shfl_sync(mask, v, srcLane): every lane gets lane srcLane's value, so a uniform
+      // source lane makes it warp-uniform; the other shuffles keep only uniform values.
+      eval(call->getArg(0));
+      Value v = eval(call->getArg(1));
+      ExprRef lane = asInt(eval(call->getArg(2)));
+      for (unsigned i = 3; i < call->getNumArgs(); ++i) eval(call->getArg(i));
+      if (uniformValue(v)) return v.v ? v : intValue(opaque("shfl"));
+      if (name == "__shfl_sync" && isUniform(lane)) return intValue(leaf(Op::UniformLoad));
+      return intValue(leaf(Op::Varying));
+    }
+    if (const auto* member = dyn_cast<CXXMemberCallExpr>(call)) {
+      const CXXMethodDecl* method = member->getMethodDecl();
+      if (method && isa<CXXConversionDecl>(method)) return eval(member->getImplicitObjectArgument());
+    }
+    if (auto v = cooperativeGroups(call)) return *v;
+    if (fn && name.rfind("make_", 0) == 0 && call->getType()->isRecordType()) {
+      // make_int2(x, y), make_float4(...): a register record with those fields.
+      auto obj = std::make_shared<StructValue>();
+      unsigned i = 0;
+      if (const RecordDecl* rec = call->getType()->getAsRecordDecl())
+        for (const FieldDecl* f : rec->fields()) {
+          if (i >= call->getNumArgs()) break;
+          obj->fields[f] = eval(call->getArg(i++));
+        }
+      for (; i < call->getNumArgs(); ++i) eval(call->getArg(i));
+      Value v;
+      v.object = obj;
+      return v;
+    }
     if (fn && (name == "__ldg" || name.starts_with("__ldc") || name.starts_with("__ldcs") || name.starts_with("__ldlu") ||
                name.starts_with("__ldcv") || name.starts_with("__ldca")) &&
         call->getNumArgs() == 1) {
@@ -696,45 +980,135 @@ class Interpreter {
       const Op op = (name == "min" || name == "umin") ? Op::Min : (name == "max" || name == "umax") ? Op::Max : Op::Mul;
       return intValue(binary(op, a, b));
     }
-    if (fn && fn->hasBody() && stack_.size() < 12 &&
-        std::find(stack_.begin(), stack_.end(), fn->getCanonicalDecl()) == stack_.end() &&
-        !sm_.isInSystemHeader(sm_.getExpansionLoc(fn->getLocation())) && !isa<CXXMethodDecl>(fn)) {
-      return inlineCall(fn, call);
-    }
+    if (inlinable(fn)) return inlineCall(fn, call);
+    // Not inlined: a method or a user function with no body may read anything (thread
+    // identity included), so its result is lane-varying; a header function (math,
+    // conversions, make_float4) depends only on its arguments.
+    bool pureOfArgs = fn && !isa<CXXMethodDecl>(fn) && sm_.isInSystemHeader(sm_.getExpansionLoc(fn->getLocation()));
+    for (const char* reads : {"__activemask", "__lanemask", "clock", "__globaltimer", "__nanosleep", "__lane_id"})
+      if (name.rfind(reads, 0) == 0) pureOfArgs = false;
     if (const auto* member = dyn_cast<CXXMemberCallExpr>(call)) eval(member->getImplicitObjectArgument());
     std::vector<ExprRef> inputs;
     for (const Expr* arg : call->arguments()) {
       Value v = eval(arg);
-      inputs.push_back(v.isPointer() ? v.off : v.v);
+      inputs.push_back(uniformValue(v) ? constant(0) : leaf(Op::Varying));
     }
-    // __shfl_sync & co. return another lane's value: uniform only for a uniform input.
+    if (!pureOfArgs) return intValue(leaf(Op::Varying));
     return intValue(opaqueLike(inputs, name.empty() ? "call" : name));
   }
 
+  // Cooperative groups' thread identity, for the block and for tiles.
+  std::optional<Value> cooperativeGroups(const CallExpr* call) {
+    const auto* m = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+    if (!m) return std::nullopt;
+    // The group's own type: the object's (block.thread_rank() may call a static member
+    // of a base class), else the method's class.
+    const CXXRecordDecl* rec = m->getParent();
+    if (const auto* member = dyn_cast<CXXMemberCallExpr>(call))
+      if (const CXXRecordDecl* objType = member->getImplicitObjectArgument()->getType()->getAsCXXRecordDecl()) rec = objType;
+    if (const auto* callee = dyn_cast<MemberExpr>(call->getCallee()->IgnoreParenImpCasts()))
+      if (const CXXRecordDecl* objType = callee->getBase()->getType()->getAsCXXRecordDecl()) rec = objType;
+    if (!rec || !sm_.isInSystemHeader(sm_.getExpansionLoc(m->getLocation()))) return std::nullopt;
+    const std::string cls = rec->getNameAsString(), name = m->getNameAsString();
+    auto linear = [&] {
+      ExprRef tx = leaf(Op::ThreadIdx, 0), ty = leaf(Op::ThreadIdx, 1), tz = leaf(Op::ThreadIdx, 2);
+      ExprRef bx = leaf(Op::BlockDim, 0), by = leaf(Op::BlockDim, 1);
+      return binary(Op::Add, tx, binary(Op::Mul, bx, binary(Op::Add, ty, binary(Op::Mul, by, tz))));
+    };
+    if (cls == "thread_block" && name == "thread_rank") return intValue(linear());
+    if (cls == "thread_block" && (name == "size" || name == "num_threads"))
+      return intValue(binary(Op::Mul, leaf(Op::BlockDim, 0), binary(Op::Mul, leaf(Op::BlockDim, 1), leaf(Op::BlockDim, 2))));
+    if (cls == "thread_block" && name == "thread_index") {
+      Value v;
+      v.builtin = Op::ThreadIdx;
+      return v;
+    }
+    if (cls == "thread_block" && name == "group_index") {
+      Value v;
+      v.builtin = Op::BlockIdx;
+      return v;
+    }
+    if (cls.find("thread_block_tile") != std::string::npos || cls.find("tiled_partition") != std::string::npos ||
+        cls == "coalesced_group") {
+      // A tile's size is its template argument; thread_rank is the linear id modulo it.
+      int64_t size = arch_.warpSize;
+      if (const auto* spec = dyn_cast<ClassTemplateSpecializationDecl>(rec))
+        if (spec->getTemplateArgs().size() >= 1 && spec->getTemplateArgs()[0].getKind() == TemplateArgument::Integral)
+          size = spec->getTemplateArgs()[0].getAsIntegral().getExtValue();
+      if (name == "thread_rank") return intValue(binary(Op::Rem, linear(), constant(size)));
+      if (name == "meta_group_rank") return intValue(binary(Op::Div, linear(), constant(size)));
+      if (name == "size" || name == "num_threads") return intValue(constant(size));
+    }
+    return std::nullopt;
+  }
+
+  // Inlines a __device__ function, method or lambda: parameters bound to the arguments,
+  // `this` to the object, reference parameters written back to the caller's variables.
   Value inlineCall(const FunctionDecl* fn, const CallExpr* call) {
     const FunctionDecl* def = nullptr;
     fn->hasBody(def);
     if (!def) def = fn;
-    std::vector<Value> args;
-    for (unsigned i = 0; i < call->getNumArgs(); ++i) {
-      const Expr* arg = call->getArg(i);
-      // A reference parameter bound to memory is that memory.
+    Frame frame;
+    frame.returnsReference = def->getReturnType()->isReferenceType();
+    // The object of a method call: memory (p[i].get()) or a register object (v.get()).
+    const Expr* objectExpr = nullptr;
+    std::vector<const Expr*> args(call->arg_begin(), call->arg_end());
+    if (const auto* member = dyn_cast<CXXMemberCallExpr>(call)) {
+      objectExpr = member->getImplicitObjectArgument();
+    } else if (isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(fn) && !args.empty()) {
+      objectExpr = args.front();
+      args.erase(args.begin());
+    }
+    if (objectExpr) {
+      const Expr* obj = objectExpr->IgnoreParenImpCasts();
+      if (const auto* mte = dyn_cast<MaterializeTemporaryExpr>(obj)) obj = mte->getSubExpr()->IgnoreParenImpCasts();
+      if (objectExpr->getType()->isPointerType()) {
+        frame.self = eval(objectExpr);
+      } else if (auto loc = location(obj)) {
+        frame.self = Value{nullptr, loc->root, loc->offset};
+      } else {
+        frame.self = eval(obj);
+      }
+    }
+    std::vector<Value> values;
+    std::vector<const Expr*> writeBack(args.size(), nullptr);
+    for (unsigned i = 0; i < args.size(); ++i) {
+      const Expr* arg = args[i];
       if (i < def->getNumParams() && def->getParamDecl(i)->getType()->isReferenceType()) {
-        if (auto loc = location(arg->IgnoreParenImpCasts())) {
-          args.push_back(Value{nullptr, loc->root, loc->offset});
+        const Expr* inner = arg->IgnoreParenImpCasts();
+        if (auto loc = location(inner)) {
+          values.push_back(Value{nullptr, loc->root, loc->offset});
           continue;
         }
+        // A register variable passed by reference: the callee's writes come back.
+        writeBack[i] = inner;
       }
-      args.push_back(eval(arg));
+      values.push_back(eval(arg));
     }
-    for (unsigned i = 0; i < def->getNumParams() && i < args.size(); ++i) env_[def->getParamDecl(i)] = args[i];
+    for (unsigned i = 0; i < def->getNumParams() && i < values.size(); ++i) {
+      // A reference parameter bound to memory stays a location; one bound to a register
+      // is that register's value.
+      env_[def->getParamDecl(i)] = values[i];
+    }
+    frame.guardDepth = guards_.size();
+    frames_.push_back(frame);
     stack_.push_back(fn->getCanonicalDecl());
-    returns_.emplace_back();
     walk(def->getBody());
     stack_.pop_back();
-    std::optional<Value> ret = returns_.back();
-    returns_.pop_back();
-    return ret ? *ret : intValue(leaf(Op::Varying));
+    Frame done = frames_.back();
+    frames_.pop_back();
+    for (unsigned i = 0; i < writeBack.size() && i < def->getNumParams(); ++i)
+      if (writeBack[i]) {
+        auto it = env_.find(def->getParamDecl(i));
+        if (it != env_.end()) assignRegister(writeBack[i], it->second);
+      }
+    if (objectExpr && done.self && !done.self->isPointer() && !objectExpr->getType()->isPointerType())
+      assignRegister(objectExpr, *done.self);
+    if (done.returns.empty()) return intValue(leaf(Op::Varying));
+    // The first return whose condition holds wins: fold from the last.
+    Value result = done.returns.back().second;
+    for (size_t i = done.returns.size() - 1; i-- > 0;) result = merge(done.returns[i].first, done.returns[i].second, result);
+    return result;
   }
 
   // ---- statements -------------------------------------------------------------------
@@ -747,12 +1121,17 @@ class Interpreter {
     guardTexts_.pop_back();
   }
 
-  static bool alwaysLeaves(const Stmt* s) {
-    if (!s) return false;
-    if (isa<ReturnStmt>(s)) return true;
-    if (const auto* c = dyn_cast<CompoundStmt>(s)) return !c->body_empty() && alwaysLeaves(c->body_back());
-    return false;
+  // How a statement always ends: 0 falls through, else the kind of jump it ends with.
+  enum Leave { kFallsThrough, kReturns, kBreaks, kContinues };
+  static Leave leaves(const Stmt* s) {
+    if (!s) return kFallsThrough;
+    if (isa<ReturnStmt>(s)) return kReturns;
+    if (isa<BreakStmt>(s)) return kBreaks;
+    if (isa<ContinueStmt>(s)) return kContinues;
+    if (const auto* c = dyn_cast<CompoundStmt>(s)) return c->body_empty() ? kFallsThrough : leaves(c->body_back());
+    return kFallsThrough;
   }
+  static bool alwaysLeaves(const Stmt* s) { return leaves(s) == kReturns; }
 
   void walk(const Stmt* s) {
     if (!s) return;
@@ -760,10 +1139,21 @@ class Interpreter {
       size_t pushed = 0;
       for (const Stmt* child : c->body()) {
         walk(child);
-        // `if (i >= n) return;`: what follows runs only where the condition was false.
-        if (const auto* iff = dyn_cast<IfStmt>(child); iff && !iff->getElse() && alwaysLeaves(iff->getThen()) && !loopDepth_) {
-          pushGuard(unary(Op::Not, lastIfCond_), "!(" + text(iff->getCond()->getSourceRange()) + ")");
+        for (auto& [g, what] : pendingGuards_) {
+          pushGuard(unary(Op::Not, g), "!(" + what + ")");
           ++pushed;
+        }
+        pendingGuards_.clear();
+        // `if (i >= n) return;` (or continue, or break): what follows in this block runs
+        // only where the condition was false; a break or a return also ends the loop.
+        if (const auto* iff = dyn_cast<IfStmt>(child); iff && !iff->getElse()) {
+          const Leave how = leaves(iff->getThen());
+          if (how != kFallsThrough) {
+            pushGuard(unary(Op::Not, lastIfCond_), "!(" + text(iff->getCond()->getSourceRange()) + ")");
+            ++pushed;
+            if ((how == kBreaks || how == kReturns) && !loopExits_.empty())
+              loopExits_.back().push_back({lastIfCond_, how == kReturns});
+          }
         }
       }
       for (; pushed; --pushed) popGuard();
@@ -775,14 +1165,27 @@ class Interpreter {
       return;
     }
     if (const auto* r = dyn_cast<ReturnStmt>(s)) {
-      Value v = r->getRetValue() ? eval(r->getRetValue()) : intValue(constant(0));
-      if (!returns_.empty() && !returns_.back()) returns_.back() = v;
+      if (frames_.empty()) {
+        if (r->getRetValue()) eval(r->getRetValue());
+        return;
+      }
+      Value v = intValue(constant(0));
+      if (const Expr* e = r->getRetValue()) {
+        if (frames_.back().returnsReference) {
+          if (auto loc = location(e->IgnoreParenImpCasts())) v = Value{nullptr, loc->root, loc->offset};
+          else v = eval(e);
+        } else {
+          v = eval(e);
+        }
+      }
+      frames_.back().returns.push_back({conjunction(frames_.back().guardDepth), v});
       return;
     }
+    if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) return;  // handled by the enclosing block
     if (const auto* iff = dyn_cast<IfStmt>(s)) return ifStmt(iff);
     if (const auto* f = dyn_cast<ForStmt>(s)) return loop(f->getInit(), f->getCond(), f->getInc(), f->getBody(), s);
     if (const auto* w = dyn_cast<WhileStmt>(s)) return loop(nullptr, w->getCond(), nullptr, w->getBody(), s);
-    if (const auto* dw = dyn_cast<DoStmt>(s)) return loop(nullptr, dw->getCond(), nullptr, dw->getBody(), s);
+    if (const auto* dw = dyn_cast<DoStmt>(s)) return loop(nullptr, dw->getCond(), nullptr, dw->getBody(), s, true);
     if (const auto* sw = dyn_cast<SwitchStmt>(s)) {
       ExprRef cond = asInt(eval(sw->getCond()));
       // Lanes split when they disagree on the value: compare it with lane 0's, as a
@@ -875,8 +1278,9 @@ class Interpreter {
   // entry + k * step, with k an iteration counter; geometric ones (s *= 2, s >>= 1)
   // become a loop symbol with its own update. Everything else assigned in the loop
   // becomes opaque. The body is walked twice: once silently to learn the updates, once
-  // recording accesses.
-  void loop(const Stmt* init, const Expr* cond, const Expr* inc, const Stmt* body, const Stmt* whole) {
+  // recording accesses. `testAfter`: a do-while, whose body runs before the test.
+  void loop(const Stmt* init, const Expr* cond, const Expr* inc, const Stmt* body, const Stmt* whole,
+            bool testAfter = false) {
     if (init) walk(init);
     std::set<const VarDecl*> modified;
     assignedVars(body, modified);
@@ -885,69 +1289,91 @@ class Interpreter {
     const Env entry = env_;
     const std::string loopText = loopHeaderText(whole);
 
-    // Pass 1: placeholders, silently.
+    // Pass 1: placeholders (pointers keep their root), silently.
     std::map<const VarDecl*, int> placeholder;
     for (const VarDecl* v : modified) {
       SymbolInfo info;
       info.name = v->getNameAsString();
       placeholder[v] = symbols_.add(info);
-      env_[v] = intValue(symbol(placeholder[v]));
+      auto it = entry.find(v);
+      if (it != entry.end() && it->second.isPointer())
+        env_[v] = Value{nullptr, it->second.root, symbol(placeholder[v])};
+      else
+        env_[v] = intValue(symbol(placeholder[v]));
     }
     const bool wasRecording = recording_;
     recording_ = false;
     ++loopDepth_;
-    if (cond) eval(cond);
+    loopExits_.emplace_back();
+    if (cond && !testAfter) eval(cond);
     walk(body);
+    if (cond && testAfter) eval(cond);
     if (inc) eval(inc);
+    loopExits_.pop_back();
     --loopDepth_;
     recording_ = wasRecording;
     const Env afterOne = env_;
     env_ = entry;
 
-    // Classify each modified variable.
     SymbolInfo counterInfo;
     counterInfo.name = "iteration";
     counterInfo.kind = SymbolInfo::Kind::LoopVar;
     counterInfo.loopText = loopText;
+    counterInfo.testAfter = testAfter;
     const int counter = symbols_.add(counterInfo);
+    // step = after - placeholder, as a clean affine expression (the placeholder cancels).
+    auto inductionStep = [&](const ExprRef& after, int ph) -> std::optional<ExprRef> {
+      auto form = linearize(binary(Op::Sub, after, symbol(ph)));
+      if (!form) return std::nullopt;
+      for (const AffineTerm& t : form->terms)
+        if (containsPlaceholder(t.leaf, placeholder)) return std::nullopt;
+      ExprRef step = constant(form->constant);
+      for (const AffineTerm& t : form->terms) step = binary(Op::Add, step, binary(Op::Mul, t.leaf, constant(t.coef)));
+      if (!isUniform(step)) return std::nullopt;
+      return step;
+    };
     std::vector<int> geometricIds;
+    std::map<const VarDecl*, ExprRef> steps;  // arithmetic induction variables
     for (const VarDecl* v : modified) {
       auto itEntry = entry.find(v);
       auto itAfter = afterOne.find(v);
-      const ExprRef p = symbol(placeholder[v]);
+      const int ph = placeholder[v];
       Value entryValue = itEntry != entry.end() ? itEntry->second : intValue(leaf(Op::Varying));
       if (itAfter == afterOne.end()) continue;
       const Value& after = itAfter->second;
-      if (entryValue.isPointer() && after.isPointer() && after.root == entryValue.root) {
-        // p += stride: the offset moves, the root stays.
-        env_[v] = entryValue;  // refined below if the step is uniform
+      if (entryValue.isPointer()) {
+        // p += stride: the root stays, the offset moves by a uniform step.
+        if (after.isPointer() && after.root == entryValue.root && after.off)
+          if (auto step = inductionStep(after.off, ph)) {
+            env_[v] = Value{nullptr, entryValue.root, binary(Op::Add, entryValue.off, binary(Op::Mul, symbol(counter), *step))};
+            steps[v] = *step;
+            continue;
+          }
+        auto r = std::make_shared<Root>(*entryValue.root);
+        r->indirect = true;  // moved in a way we cannot follow
+        env_[v] = Value{nullptr, r, constant(0)};
         continue;
       }
-      if (entryValue.isPointer() || after.isPointer() || !after.v) {
-        env_[v] = entryValue.isPointer() ? entryValue : intValue(leaf(Op::Varying));
+      if (after.isPointer() || !after.v || entryValue.object || entryValue.builtin) {
+        env_[v] = entryValue.object || entryValue.builtin ? entryValue : intValue(leaf(Op::Varying));
         continue;
       }
-      const ExprRef step = binary(Op::Sub, after.v, p);
-      auto form = linearize(step);
-      const bool stepFree = form && std::none_of(form->terms.begin(), form->terms.end(), [&](const AffineTerm& t) {
-        return containsOp(t.leaf, Op::Symbol) && t.leaf->symbolId == placeholder[v];
-      });
       const ExprRef start = asInt(entryValue);
-      if (stepFree && isUniform(step)) {
-        env_[v] = intValue(binary(Op::Add, start, binary(Op::Mul, symbol(counter), step)));
+      if (auto step = inductionStep(after.v, ph)) {
+        env_[v] = intValue(binary(Op::Add, start, binary(Op::Mul, symbol(counter), *step)));
+        steps[v] = *step;
         continue;
       }
-      // Geometric: after = p * c, p << c, p >> c, p / c.
-      if (isGeometric(after.v, placeholder[v]) && isUniform(start)) {
+      if (isGeometric(after.v, ph) && isUniform(start)) {
         SymbolInfo g;
         g.name = v->getNameAsString();
         g.kind = SymbolInfo::Kind::LoopVar;
         g.loopInit = start;
-        g.loopNext = after.v;  // in terms of the placeholder: rebind to this symbol below
         g.loopText = loopText;
+        g.testAfter = testAfter;
         const int gid = symbols_.add(g);
         symbols_[gid].loopNext = substitute(after.v, [&](const ExprRef& l) -> ExprRef {
-          if (l->op == Op::Symbol && l->symbolId == placeholder[v]) return symbol(gid);
+          if (l->op == Op::Symbol && l->symbolId == ph) return symbol(gid);
           return nullptr;
         });
         env_[v] = intValue(symbol(gid));
@@ -956,37 +1382,70 @@ class Interpreter {
       }
       env_[v] = intValue(isUniform(start) && isUniform(after.v) ? opaque(v->getNameAsString()) : leaf(Op::Varying));
     }
-    // Pointer induction: p += uniform.
-    for (const VarDecl* v : modified) {
-      auto itEntry = entry.find(v);
-      auto itAfter = afterOne.find(v);
-      if (itEntry == entry.end() || itAfter == afterOne.end()) continue;
-      const Value& e0 = itEntry->second;
-      const Value& a1 = itAfter->second;
-      if (!e0.isPointer() || !a1.isPointer() || a1.root != e0.root) continue;
-      const ExprRef step = binary(Op::Sub, a1.off, e0.off);
-      if (isUniform(step) && !containsPlaceholder(step, placeholder))
-        env_[v] = Value{nullptr, e0.root, binary(Op::Add, e0.off, binary(Op::Mul, symbol(counter), step))};
-    }
 
-    // Pass 2: the condition guards the body.
+    // Pass 2: the condition guards the body (after the first iteration, for a do-while);
+    // a break or a return in the body also ends the loop.
     ++loopDepth_;
-    ExprRef c = cond ? asInt(eval(cond)) : constant(1);
-    if (cond) recordBranch("loop", c, cond, whole);
+    loopExits_.emplace_back();
+    ExprRef c = constant(1);
+    if (cond && !testAfter) {
+      c = asInt(eval(cond));
+      recordBranch("loop", c, cond, whole);
+      pushGuard(c, text(cond->getSourceRange()));
+    }
+    walk(body);
+    if (cond && testAfter) {
+      c = asInt(eval(cond));
+      recordBranch("loop", c, cond, whole);
+    }
+    if (inc) eval(inc);
+    if (cond && !testAfter) popGuard();
+    std::set<int> loopSymbols(geometricIds.begin(), geometricIds.end());
+    loopSymbols.insert(counter);
+    for (const auto& [v, id] : placeholder) loopSymbols.insert(id);
+    for (const auto& [exit, isReturn] : loopExits_.back()) {
+      c = binary(Op::LAnd, c, unary(Op::Not, exit));
+      if (isReturn && !mentionsAny(exit, loopSymbols)) pendingGuards_.push_back({exit, "return in " + loopText});
+    }
+    loopExits_.pop_back();
     symbols_[counter].loopCond = c;
     for (int id : geometricIds) symbols_[id].loopCond = c;
-    pushGuard(c, cond ? text(cond->getSourceRange()) : "loop");
-    walk(body);
-    if (inc) eval(inc);
-    popGuard();
     --loopDepth_;
-    // After the loop, what it modified is no longer followed.
+    // After the loop: an induction variable ends at entry + trips * step (the trip count
+    // is known per launch when the loop's bounds are); anything else is no longer followed.
+    SymbolInfo tripInfo;
+    tripInfo.name = "trips of " + loopText;
+    tripInfo.tripOf = counter;
+    const int trips = symbols_.add(tripInfo);
+    for (const auto& [v, step] : steps) {
+      auto e = entry.find(v);
+      if (e == entry.end()) continue;
+      if (e->second.isPointer())
+        env_[v] = Value{nullptr, e->second.root, binary(Op::Add, e->second.off, binary(Op::Mul, symbol(trips), step))};
+      else
+        env_[v] = intValue(binary(Op::Add, asInt(e->second), binary(Op::Mul, symbol(trips), step)));
+    }
     for (const VarDecl* v : modified) {
+      if (steps.count(v)) continue;
       auto it = env_.find(v);
       if (it == env_.end()) continue;
-      if (it->second.isPointer()) continue;
+      if (it->second.isPointer()) {
+        auto r = std::make_shared<Root>(*it->second.root);
+        if (!isUniform(it->second.off)) r->indirect = true;
+        // The final offset is not known: keep the root, with an opaque uniform offset.
+        it->second = Value{nullptr, r, isUniform(it->second.off) ? opaque(v->getNameAsString()) : constant(0)};
+        continue;
+      }
+      if (it->second.object || it->second.builtin) continue;
       it->second = intValue(it->second.v && isUniform(it->second.v) ? opaque(v->getNameAsString()) : leaf(Op::Varying));
     }
+  }
+
+  static bool mentionsAny(const ExprRef& e, const std::set<int>& ids) {
+    if (e->op == Op::Symbol && ids.count(e->symbolId)) return true;
+    for (const auto& a : e->args)
+      if (mentionsAny(a, ids)) return true;
+    return false;
   }
 
   static bool containsPlaceholder(const ExprRef& e, const std::map<const VarDecl*, int>& ph) {

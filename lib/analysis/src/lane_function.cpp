@@ -20,6 +20,8 @@ void collectSymbols(const ExprRef& e, std::set<int>& out) {
   for (const auto& a : e->args) collectSymbols(a, out);
 }
 
+std::vector<int64_t> loopValues(int id, const SymbolTable& symbols, const Bindings& base, bool& exact);
+
 struct Evaluator {
   const RawAccess& raw;
   const LaunchContext& launch;
@@ -30,9 +32,28 @@ struct Evaluator {
   std::set<int> representativeSymbols;
   bool guardAssumed = false;
 
-  // Leaves the launch fixes: blockDim when known, parameters with known values.
-  ExprRef fixLaunch(const ExprRef& leaf) const {
+  std::map<int, std::optional<int64_t>> tripCache;
+
+  // The trip count of a loop under this launch, when its bounds make it exact.
+  std::optional<int64_t> tripCount(int counterId) {
+    auto it = tripCache.find(counterId);
+    if (it != tripCache.end()) return it->second;
+    bool exact = false;
+    std::vector<int64_t> values = loopValues(counterId, symbols, launchBindings(), exact);
+    std::optional<int64_t> n;
+    if (exact) n = static_cast<int64_t>(values.size());
+    tripCache[counterId] = n;
+    return n;
+  }
+
+  // Leaves the launch fixes: blockDim when known, parameters with known values, trip
+  // counts of loops with known bounds.
+  ExprRef fixLaunch(const ExprRef& leaf) {
     if (leaf->op == Op::BlockDim && launch.blockKnown) return constant(dimOf(launch.block.dim, leaf->value));
+    if (leaf->op == Op::Symbol && symbols[leaf->symbolId].tripOf >= 0) {
+      if (auto n = tripCount(symbols[leaf->symbolId].tripOf)) return constant(*n);
+      return nullptr;
+    }
     if (leaf->op == Op::Symbol) {
       auto it = launch.symbolValues.find(leaf->symbolId);
       if (it != launch.symbolValues.end()) return constant(it->second);
@@ -181,7 +202,10 @@ struct Evaluator {
     std::vector<ExprRef> guards;
     for (const auto& g : raw.guards) guards.push_back(resolveWarpUniformLoads(substitute(g, fixIteration), rep));
 
-    if (raw.rootIndirect || containsOp(offset, Op::LaneLoad)) {
+    // A pointer loaded from a table at a warp-uniform address is a per-warp base.
+    const bool rootIndirect = raw.rootIndirect && !(raw.rootLoadAddress &&
+                                                    warpUniform(resolveWarpUniformLoads(substitute(raw.rootLoadAddress, fixIteration), rep), rep));
+    if (rootIndirect || containsOp(offset, Op::LaneLoad)) {
       out.pattern = model::LanePattern::makeIndirect();
       return out;
     }
@@ -276,12 +300,13 @@ std::vector<int64_t> loopValues(int id, const SymbolTable& symbols, const Bindin
     first.symbols[id] = last.symbols[id] = *x;
     std::optional<int64_t> c1 = s.loopCond ? evaluate(s.loopCond, first) : std::nullopt;
     std::optional<int64_t> c2 = s.loopCond ? evaluate(s.loopCond, last) : std::nullopt;
+    if (s.testAfter) values.push_back(*x);  // a do-while runs its body before the test
     if (!c1 && !c2) return values;  // the bound is not known: a sample of what was listed
     if (!(c1.value_or(0) || c2.value_or(0))) {
       exact = true;
       return values;
     }
-    values.push_back(*x);
+    if (!s.testAfter) values.push_back(*x);
     if (geometric) {
       first.symbols[id] = *x;
       auto n = evaluate(s.loopNext, first);
@@ -399,7 +424,7 @@ ConditionFigures evaluateCondition(const ExprRef& condition, const RawAccess& gu
   ConditionFigures out;
   RawAccess raw = guarded;
   raw.offset = condition;
-  Evaluator ev{raw, launch, symbols, arch, {}, false, {}, false};
+  Evaluator ev{raw, launch, symbols, arch, {}, false, {}, false, {}};
   const Dim3 d = launch.block.dim;
   const int64_t warps = model::warpCount(d, arch);
   const bool partialLast = d.volume() % arch.warpSize != 0;
@@ -452,7 +477,7 @@ BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& laun
   if (guarded.guards.empty()) return out;
   RawAccess raw = guarded;
   raw.offset = constant(0);
-  Evaluator ev{raw, launch, symbols, arch, {}, false, {}, false};
+  Evaluator ev{raw, launch, symbols, arch, {}, false, {}, false, {}};
   const Dim3 d = launch.block.dim;
   for (const auto& combo : iterationCombos(raw, symbols, ev.launchBindings(), ev.assumptions)) {
     Bindings rep = ev.representative(combo);
@@ -502,7 +527,7 @@ BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& laun
 LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
                          const model::Arch& arch) {
   LaneResult result;
-  Evaluator ev{raw, launch, symbols, arch, {}, false, {}, false};
+  Evaluator ev{raw, launch, symbols, arch, {}, false, {}, false, {}};
   auto combos = iterationCombos(raw, symbols, ev.launchBindings(), ev.assumptions);
   bool first = true;
   for (const auto& combo : combos) {
@@ -525,6 +550,7 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
 
   // Say what the figures rest on.
   auto& notes = ev.assumptions;
+  for (const auto& n : raw.notes) notes.insert(n);
   if (raw.space == model::Space::Global && !raw.rootIndirect && raw.rootAlignment >= 32)
     notes.insert("assumes '" + raw.rootName + "' is " + std::to_string(raw.rootAlignment) +
                  "-byte aligned, as cudaMalloc returns");

@@ -22,6 +22,8 @@ struct RawAccess {
   std::string rootName;          // the array or pointer parameter, for assumptions
   int64_t rootAlignment = 256;   // bytes the root is known to be aligned to
   bool rootIndirect = false;     // the pointer itself was loaded per lane
+  ExprRef rootLoadAddress;       // ...from this offset: warp-uniform under some launches
+  std::vector<std::string> notes;  // assumptions the walker already knows
   std::vector<ExprRef> guards;   // each must be non-zero for a lane to execute the access
   std::vector<std::string> guardTexts;  // source text of each guard, for assumptions
 };

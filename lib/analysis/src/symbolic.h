@@ -54,6 +54,8 @@ struct SymbolInfo {
   ExprRef loopInit;               // geometric: the first value
   ExprRef loopNext;               // geometric: the next value, in terms of this symbol
   ExprRef loopCond;               // the loop continues while this is non-zero
+  bool testAfter = false;         // do-while: the condition is tested after each iteration
+  int tripOf = -1;                // the number of iterations of the loop whose counter is this id
   std::string loopText;           // for assumptions
 };
 

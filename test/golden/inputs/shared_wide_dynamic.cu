@@ -23,7 +23,8 @@ __global__ void sharedVec(const float4* __restrict__ in, float4* __restrict__ ou
   s4[t] = in[blockIdx.x * 128 + t];  // expect: shared store wavefronts=4 ideal=4 degree=1 ; global load sectors=16 ideal=16 eta=1.00
   if (t < 4) s2[t] = make_float2(1.0f, 2.0f);  // expect: shared store wavefronts=1 ideal=1 degree=1
   __syncthreads();
-  float2 w = s2[t / 32];  // expect: shared load wavefronts=2 ideal=2 degree=1
+  // Every lane of a warp reads one float2: a uniform LDS.64 is one wavefront on the H200.
+  float2 w = s2[t / 32];  // expect: shared load wavefronts=1 ideal=1 degree=1
   float4 v = s4[(t + 32) % 128];  // expect: shared load wavefronts=4 ideal=4 degree=1
   out[blockIdx.x * 128 + t] = make_float4(v.x * w.x, v.y * w.y, v.z, v.w);  // expect: global store sectors=16 ideal=16 eta=1.00
 }

@@ -45,6 +45,10 @@ std::optional<std::string> addLegacyDevicePropFields(std::string_view driverType
 
 struct OverlayOptions {
   bool legacyDevicePropFields = true;  // serve the patched driver_types.h (tests turn it off)
+  // The job's directory: Clang's driver checks the input file through the file system, so a
+  // file given relative to CompileJob::directory is found only if the file system starts
+  // there (ClangTool sets it itself; a bare ToolInvocation does not). Empty: the process's.
+  std::string workingDirectory;
 };
 
 // The real file system with the built-in files on top. Make one per job (or per thread): it
