@@ -62,3 +62,15 @@ TEST_CASE("predictions: constant and local accesses are skipped, bad records are
                         "space":"global","kind":"load","sectors_range":[1]}]})"),
                     Catch::Contains("[lo, hi]"));
 }
+
+TEST_CASE("predictions: the analyzer's own output names its format in \"version\"") {
+  // `coalesce-lint --format=json` (lib/report) writes {"version": "coalesce-lint/1", ...}.
+  const Predictions p = predictionsFromJson(R"({"version":"coalesce-lint/1","tool":{"name":"coalesce-lint"},
+    "accesses":[{"id":0,"file":"a.cu","line":7,"kernel":"k","space":"global","kind":"load","bytes":4,
+    "sectors_per_request":4,"ideal_sectors":4,"sectors_range":null}]})");
+  CHECK(p.schema == "coalesce-lint/1");
+  REQUIRE(p.accesses.size() == 1);
+  CHECK(*p.accesses[0].perRequest() == 4);
+  CHECK_THROWS_WITH(predictionsFromJson(R"({"version":"coalesce-lint/9","accesses":[]})"),
+                    Catch::Contains("coalesce-lint/1"));
+}

@@ -237,6 +237,13 @@ v::Measurements collect(const std::vector<std::string>& argv, const std::string&
   if (m->kernelLaunches == 0 && m->instructions.empty())
     throw VerifyError(fmt::format("{} launched no CUDA kernel: nothing to verify", what));
   disassemble(*m, cubins, nvdisasm, cuobjdump, work);
+  if (!o.keep.empty()) {
+    // The measurements with each instruction's opcode and inlined-at chain from the
+    // listings: `--measurements annotated_*.json` compares them again offline with no
+    // --sass, and without mixing listings of same-named kernels of different programs.
+    std::ofstream annotated(fmt::format("{}/annotated_{}.json", work, index));
+    annotated << v::toJson(*m);
+  }
   return *m;
 }
 
@@ -376,7 +383,9 @@ CLI::App* addVerifyCommand(CLI::App& app, int& exitCode, PredictFunction predict
   sub->add_option("--arch", opts->arch, "GPU architecture for nvcc (default: the local GPU's, e.g. sm_90)");
   sub->add_option("-X,--nvcc-flag", opts->nvccFlags, "extra nvcc flag (repeatable)")->allow_extra_args(false);
   sub->add_option("--inject", opts->inject, "path of libcoalesce_verify_inject.so");
-  sub->add_option("--keep", opts->keep, "keep binaries, measurements and listings in this directory");
+  sub->add_option("--keep", opts->keep,
+                  "keep binaries, measurements, listings and annotated_N.json (the measurements with opcodes, "
+                  "for --measurements) in this directory");
   sub->add_flag("--allow-not-found", opts->allowNotFound,
                 "exit 0 even when predicted lines map to no instruction (inlined away or optimised out)");
   sub->footer(

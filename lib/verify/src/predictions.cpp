@@ -57,7 +57,10 @@ Predictions predictionsFromJson(const std::string& input) {
   }
   if (!j.is_object()) throw std::runtime_error("predictions: expected a JSON object");
   Predictions p;
+  // The analyzer (lib/report) names the format in "version"; older hand-made files
+  // (test/verify/make_predictions.py) in "schema". Either is accepted.
   p.schema = text(j, "schema");
+  if (p.schema.empty()) p.schema = text(j, "version");
   if (p.schema != kPredictionsSchema)
     throw std::runtime_error("predictions: expected schema \"" + std::string(kPredictionsSchema) + "\", found \"" +
                              p.schema + "\"");
