@@ -5,6 +5,12 @@
 //  - in[i]: contiguous, 4 sectors.  - warpSums[warp] by one lane: 1 wavefront.
 //  - warpSums[lane] for the 8 first lanes: 8 consecutive words, 1 wavefront.
 //  - atomicAdd(out, total) by one lane of one warp: 1 sector.
+// divergent-branch reports `if (lane == 0)`: lane 0 of every warp takes it and the other 31
+// lanes do not, so all 8 warps split, exactly as `if (lane % 2)` would; the counts cannot
+// tell single-lane work from two-sided work. Here the body is one store, so the split costs
+// one masked instruction per warp (docs/rules/divergent-branch.md: suppress it with
+// NOLINT(divergent-branch) when that is the case). The nested `if (lane == 0)` inside
+// `if (warp == 0)` splits one warp of one: the end of a range, not reported.
 // Seed 002, "La version moderne combine deux niveaux: une reduction warp-level via les
 // instructions de shuffle ... puis une reduction finale" (warpReduceSum).
 #include <cstdio>
@@ -37,7 +43,7 @@ __global__ void reduceShuffle(const float* __restrict__ in, float* __restrict__ 
   int warp = threadIdx.x / 32;
   float val = (i < n) ? in[i] : 0.0f;  // expect: global load sectors=4 ideal=4 eta=1.00
   val = warpReduceSum(val);
-  if (lane == 0) warpSums[warp] = val;  // expect: shared store wavefronts=1 ideal=1 degree=1
+  if (lane == 0) warpSums[warp] = val;  // expect-finding: divergent-branch // expect: shared store wavefronts=1 ideal=1 degree=1
   __syncthreads();
   if (warp == 0) {
     val = (lane < WARPS) ? warpSums[lane] : 0.0f;  // expect: shared load wavefronts=1 ideal=1 degree=1

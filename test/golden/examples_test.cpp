@@ -1,11 +1,18 @@
 // Golden test over kernels/examples/: every global and shared access the frontend finds
-// must match the `// expect:` comment beside it, and every expectation must be found.
+// must match the `// expect:` comment beside it, and every expectation must be found; the
+// findings shown with the default settings must be, line by line, the ones those comments
+// and the `// expect-finding:` comments name.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "coalesce/analysis/analyze.h"
+#include "coalesce/model/arch.h"
+#include "coalesce/report/filter.h"
+#include "coalesce/report/rule_registry.h"
+#include "coalesce/report/source_reader.h"
 #include "expectation_matcher.h"
 
 namespace fs = std::filesystem;
@@ -65,4 +72,61 @@ TEST_CASE("kernels/examples: every access matches the expectation written beside
     INFO(all);
     CHECK(errors.empty());
   }
+}
+
+namespace {
+
+using RulesByLine = std::map<unsigned, std::set<std::string>>;
+
+std::string describeLines(const RulesByLine& lines, unsigned line) {
+  auto it = lines.find(line);
+  if (it == lines.end() || it->second.empty()) return "nothing";
+  std::string out;
+  for (const std::string& r : it->second) out += (out.empty() ? "" : ", ") + r;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("kernels/examples: the findings on every line are the ones written beside it") {
+  const AnalysisResult& r = analysedExamples();
+  // The settings a user gets: no .coalesce-lint.yaml above kernels/examples/, so the
+  // defaults (missing-restrict off, default thresholds).
+  report::ConfigProvider configs;
+  report::FilterInputs inputs;
+  inputs.configs = &configs;
+  inputs.readSource = report::diskSourceReader();
+  inputs.mainFiles = report::mainFilesOf(r);
+  auto filtered = report::filterFindings(report::runRules(r, model::defaultArch()), inputs);
+  REQUIRE(filtered);
+
+  std::map<std::string, RulesByLine> reported;
+  for (const report::Finding& f : filtered->findings) reported[f.loc.file][f.loc.line].insert(f.rule);
+
+  size_t controlFlowExpected = 0;
+  for (const std::string& file : exampleFiles()) {
+    std::vector<std::string> errors;
+    RulesByLine expected;
+    for (const test::Expectation& e : test::parseExpectationsFile(file, errors))
+      if (e.rule) expected[e.line].insert(*e.rule);
+    for (const test::FindingExpectation& e : test::parseFindingExpectationsFile(file, errors)) {
+      if (!report::findRule(e.rule)) errors.push_back("line " + std::to_string(e.line) + ": unknown rule " + e.rule);
+      expected[e.line].insert(e.rule);
+      ++controlFlowExpected;
+    }
+    const RulesByLine& got = reported[file];
+    std::set<unsigned> lines;
+    for (const auto& [line, rules] : expected) lines.insert(line);
+    for (const auto& [line, rules] : got) lines.insert(line);
+    for (unsigned line : lines) {
+      const std::string want = describeLines(expected, line), have = describeLines(got, line);
+      if (want != have) errors.push_back("line " + std::to_string(line) + ": expected " + want + ", reported " + have);
+    }
+    std::string all;
+    for (const auto& e : errors) all += "\n  " + e;
+    INFO(file << all);
+    CHECK(errors.empty());
+  }
+  // The examples exercise the control-flow rules, not only the access rules.
+  CHECK(controlFlowExpected >= 4);
 }

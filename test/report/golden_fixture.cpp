@@ -1,6 +1,7 @@
 #include "golden_fixture.h"
 
 #include <stdexcept>
+#include <tuple>
 
 #include "coalesce/model/access_model.h"
 #include "coalesce/report/filter.h"
@@ -28,6 +29,54 @@ struct SiteSpec {
 };
 
 BlockShape block(Dim3 d, BlockSource s, std::string detail) { return {d, s, std::move(detail)}; }
+
+// The `control` kernel (lines 38-46): a parity branch that splits every warp, a range check
+// that splits none, a barrier under that range check and one under a value the frontend
+// cannot follow; and the pointer parameters of `strided` (line 5), neither restrict.
+void addControlFlow(AnalysisResult& r, const std::string& file, const BlockShape& shape) {
+  KernelRecord k;
+  k.name = "control";
+  k.loc = {file, 38, 17};
+  k.block = shape;
+  r.kernels.push_back(k);
+  auto branch = [&](unsigned line, const char* condition, int64_t divergent) {
+    BranchSite b;
+    b.id = static_cast<int>(r.branches.size());
+    b.loc = {file, line, 3};
+    b.kernel = b.function = "control";
+    b.kind = "if";
+    b.condition = condition;
+    b.block = shape;
+    b.evaluated = b.threadDependent = true;
+    b.warpRequests = 8;
+    b.divergentRequests = divergent;
+    r.branches.push_back(std::move(b));
+  };
+  branch(40, "threadIdx.x % 2", 8);
+  branch(41, "threadIdx.x < 64", 0);
+  auto barrier = [&](unsigned line, unsigned column, BarrierSite::Reach reach, const char* guard) {
+    BarrierSite b;
+    b.id = static_cast<int>(r.barriers.size());
+    b.loc = {file, line, column};
+    b.kernel = b.function = "control";
+    b.call = "__syncthreads()";
+    b.block = shape;
+    b.reach = reach;
+    b.condition = guard;
+    r.barriers.push_back(std::move(b));
+  };
+  barrier(43, 5, BarrierSite::Reach::Divergent, "threadIdx.x < 64");
+  barrier(45, 17, BarrierSite::Reach::Unknown, "v > 3.0f");
+  for (auto [name, column, read] : {std::tuple{"a", 38u, true}, std::tuple{"out", 48u, false}}) {
+    PointerParam p;
+    p.kernel = "strided";
+    p.loc = {file, 5, column};
+    p.name = name;
+    p.read = read;
+    p.written = !read;
+    r.pointerParams.push_back(std::move(p));
+  }
+}
 
 }  // namespace
 
@@ -111,6 +160,7 @@ AnalysisResult goldenAnalysis() {
   vendored.figures = analyzeAccess(vendored.access, vendored.block.dim, defaultArch());
   vendored.assumptions.clear();
   r.accesses.push_back(std::move(vendored));
+  addControlFlow(r, file, block({256, 1, 1}, BlockSource::Launch, "launch at main.cu:60"));
   return r;
 }
 

@@ -1,6 +1,7 @@
 // A fixed set of records pointing into data/golden/kernels.cu, with every rule, a good
-// access of each kind, a NOLINT, a third-party header and a file that failed: the input
-// of the golden-file tests and of the SARIF schema test.
+// access of each kind, branches, barriers and pointer parameters, a NOLINT, a third-party
+// header and a file that failed: the input of the golden-file tests and of the SARIF
+// schema test.
 #pragma once
 
 #include <string>

@@ -29,6 +29,34 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
+// The text of the comment that starts with `marker` on `line`, up to the next "//";
+// nullopt when the line has no such comment.
+std::optional<std::string> commentBody(const std::string& line, const std::string& marker) {
+  const auto at = line.find(marker);
+  if (at == std::string::npos) return std::nullopt;
+  const auto begin = at + marker.size();
+  const auto next = line.find("//", begin);
+  return trim(line.substr(begin, next == std::string::npos ? std::string::npos : next - begin));
+}
+
+bool kebabCase(const std::string& id) {
+  if (id.empty() || id.front() == '-' || id.back() == '-') return false;
+  for (char c : id)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
+  return true;
+}
+
+std::optional<std::string> readFile(const std::string& path, std::vector<std::string>& errors) {
+  std::ifstream f(path);
+  if (!f) {
+    errors.push_back("cannot read " + path);
+    return std::nullopt;
+  }
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
 std::optional<Expectation> parseOne(const std::string& text, unsigned line, std::string& error) {
   Expectation e;
   e.line = line;
@@ -83,12 +111,11 @@ std::vector<Expectation> parseExpectations(const std::string& source, std::vecto
   std::istringstream in(source);
   std::string line;
   unsigned number = 0;
-  const std::string marker = "// expect:";
   while (std::getline(in, line)) {
     ++number;
-    const auto at = line.find(marker);
-    if (at == std::string::npos) continue;
-    const std::string body = trim(line.substr(at + marker.size()));
+    const std::optional<std::string> comment = commentBody(line, "// expect:");
+    if (!comment) continue;
+    const std::string& body = *comment;
     if (body == "none") continue;
     for (const std::string& part : split(body, ';')) {
       const std::string t = trim(part);
@@ -104,14 +131,41 @@ std::vector<Expectation> parseExpectations(const std::string& source, std::vecto
 }
 
 std::vector<Expectation> parseExpectationsFile(const std::string& path, std::vector<std::string>& errors) {
-  std::ifstream f(path);
-  if (!f) {
-    errors.push_back("cannot read " + path);
-    return {};
+  const std::optional<std::string> text = readFile(path, errors);
+  return text ? parseExpectations(*text, errors) : std::vector<Expectation>{};
+}
+
+std::vector<FindingExpectation> parseFindingExpectations(const std::string& source, std::vector<std::string>& errors) {
+  std::vector<FindingExpectation> out;
+  std::istringstream in(source);
+  std::string line;
+  unsigned number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    const std::optional<std::string> body = commentBody(line, "// expect-finding:");
+    if (!body) continue;
+    std::string ids = *body;
+    for (char& c : ids)
+      if (c == ',' || c == ';') c = ' ';
+    std::istringstream words(ids);
+    std::string id;
+    size_t count = 0;
+    while (words >> id) {
+      ++count;
+      if (kebabCase(id))
+        out.push_back({number, id});
+      else
+        errors.push_back("line " + std::to_string(number) + ": '" + id + "' is not a rule id in '" + *body + "'");
+    }
+    if (count == 0) errors.push_back("line " + std::to_string(number) + ": expect-finding names no rule");
   }
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return parseExpectations(ss.str(), errors);
+  return out;
+}
+
+std::vector<FindingExpectation> parseFindingExpectationsFile(const std::string& path,
+                                                             std::vector<std::string>& errors) {
+  const std::optional<std::string> text = readFile(path, errors);
+  return text ? parseFindingExpectations(*text, errors) : std::vector<FindingExpectation>{};
 }
 
 }  // namespace coalesce::test

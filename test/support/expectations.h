@@ -1,7 +1,10 @@
 // Expectations written next to the code they test (clang-tidy's CHECK-MESSAGES idea):
 //   float x = a[2 * i];  // expect: global load sectors=8 ideal=4 eta=0.50 !uncoalesced-global-access
-// Several on one line are separated by " ; ". Read by the golden tests over
-// kernels/examples/ and test/analysis/inputs/.
+// Several on one line are separated by " ; ". Findings that are not about a memory access
+// (a branch, a barrier) are expected with
+//   if (threadIdx.x % 2) {  // expect-finding: divergent-branch
+// Each comment runs to the end of the line or to the next "//", so both kinds can share a
+// line. Read by the golden tests over kernels/examples/ and test/analysis/inputs/.
 #pragma once
 
 #include <map>
@@ -27,5 +30,19 @@ struct Expectation {
 std::vector<Expectation> parseExpectations(const std::string& source, std::vector<std::string>& errors);
 
 std::vector<Expectation> parseExpectationsFile(const std::string& path, std::vector<std::string>& errors);
+
+// One rule id of an `// expect-finding:` comment (several ids are separated by spaces,
+// commas or " ; ").
+struct FindingExpectation {
+  unsigned line = 0;
+  std::string rule;
+};
+
+// Parses every `// expect-finding:` comment; an empty one or an id that is not kebab-case
+// is reported in `errors`.
+std::vector<FindingExpectation> parseFindingExpectations(const std::string& source, std::vector<std::string>& errors);
+
+std::vector<FindingExpectation> parseFindingExpectationsFile(const std::string& path,
+                                                             std::vector<std::string>& errors);
 
 }  // namespace coalesce::test

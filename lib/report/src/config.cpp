@@ -114,6 +114,13 @@ double Config::maxConflictDegree(std::string_view rule) const {
   return *values_.maxConflictDegree;
 }
 
+double Config::minDivergentShare(std::string_view rule) const {
+  if (const std::string* v = optionValue(values_, rule, "MinDivergentShare")) return std::stod(*v);
+  const Rule* r = findRule(rule);
+  if (r && r->gate() == Gate::DivergentShare && r->defaultThreshold()) return *r->defaultThreshold();
+  return 0.0;
+}
+
 bool Config::hidesPath(const std::string& path, bool isMainFile) const {
   const std::string p = detail::normalisePath(path);
   for (const std::string& glob : *values_.exclude)

@@ -31,7 +31,9 @@ std::string checkOptionError(std::string_view key, std::string_view value) {
   double number = 0;
   if (llvm::StringRef(value.data(), value.size()).getAsDouble(number))
     return fmt::format("'{}' must be a number, not '{}'", key, value);
-  const std::string range = option == "MinEfficiency" ? minEfficiencyError(number) : maxConflictDegreeError(number);
+  const std::string range = option == "MinEfficiency"       ? minEfficiencyError(number)
+                            : option == "MinDivergentShare" ? minDivergentShareError(number)
+                                                            : maxConflictDegreeError(number);
   return range.empty() ? "" : fmt::format("'{}': {}", key, range);
 }
 
@@ -46,6 +48,10 @@ std::string ruleListError(std::string_view key, std::string_view list) {
 
 std::string minEfficiencyError(double value) {
   return value >= 0 && value <= 1 ? "" : fmt::format("MinEfficiency must be between 0 and 1, not {}", value);
+}
+
+std::string minDivergentShareError(double value) {
+  return value >= 0 && value <= 1 ? "" : fmt::format("MinDivergentShare must be between 0 and 1, not {}", value);
 }
 
 std::string maxConflictDegreeError(double value) {

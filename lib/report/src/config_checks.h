@@ -20,6 +20,7 @@ std::string checkOptionError(std::string_view key, std::string_view value);
 std::string ruleListError(std::string_view key, std::string_view list);
 std::string minEfficiencyError(double value);
 std::string maxConflictDegreeError(double value);
+std::string minDivergentShareError(double value);
 std::string headerFilterError(std::string_view regex);
 
 }  // namespace coalesce::report::detail

@@ -35,6 +35,7 @@ std::string dumpConfig(const Config& config) {
       if (option == "Severity") value = std::string(toString(config.severity(id)));
       if (option == "MinEfficiency") value = fmt::format("{}", config.minEfficiency(id));
       if (option == "MaxConflictDegree") value = fmt::format("{}", config.maxConflictDegree(id));
+      if (option == "MinDivergentShare") value = fmt::format("{}", config.minDivergentShare(id));
       out += fmt::format("  {}.{}: {}\n", id, option, value);
     }
   }

@@ -43,6 +43,8 @@ bool belowThreshold(const Finding& f, const Config& config) {
   if (rule->gate() == Gate::Efficiency && f.efficiency) return *f.efficiency >= config.minEfficiency(f.rule);
   if (rule->gate() == Gate::ConflictDegree && f.conflictDegree)
     return *f.conflictDegree <= config.maxConflictDegree(f.rule);
+  if (rule->gate() == Gate::DivergentShare && f.divergentShare)
+    return *f.divergentShare < config.minDivergentShare(f.rule);
   return false;
 }
 
@@ -93,6 +95,7 @@ Result<FilterOutcome> filterFindings(std::vector<Finding> candidates, const Filt
       continue;
     }
     f.severity = c.severity(f.rule);
+    if (f.severityCap) f.severity = std::min(f.severity, *f.severityCap);
     if (f.severity == Severity::Warning && c.warningAsError(f.rule)) f.severity = Severity::Error;
     out.findings.push_back(std::move(f));
   }

@@ -30,6 +30,7 @@ std::vector<std::string> optionNames(const Rule& rule) {
   std::vector<std::string> names{"Severity"};
   if (rule.gate() == Gate::Efficiency) names.push_back("MinEfficiency");
   if (rule.gate() == Gate::ConflictDegree) names.push_back("MaxConflictDegree");
+  if (rule.gate() == Gate::DivergentShare) names.push_back("MinDivergentShare");
   return names;
 }
 

@@ -95,6 +95,72 @@ void writeAccess(json::OStream& j, const AccessSite& a) {
   });
 }
 
+std::string reachName(BarrierSite::Reach r) {
+  switch (r) {
+    case BarrierSite::Reach::Uniform: return "uniform";
+    case BarrierSite::Reach::Divergent: return "divergent";
+    case BarrierSite::Reach::Unknown: return "unknown";
+  }
+  return "?";
+}
+
+void writeLocation(json::OStream& j, const SourceLocation& loc) {
+  j.attribute("file", loc.file);
+  j.attribute("line", loc.line);
+  j.attribute("column", loc.column);
+}
+
+void writeAssumptions(json::OStream& j, const std::vector<std::string>& assumptions) {
+  j.attributeArray("assumptions", [&] {
+    for (const std::string& s : assumptions) j.value(s);
+  });
+}
+
+void writeBranch(json::OStream& j, const BranchSite& b) {
+  j.object([&] {
+    j.attribute("id", b.id);
+    writeLocation(j, b.loc);
+    j.attribute("kernel", b.kernel);
+    j.attribute("function", b.function);
+    j.attribute("kind", b.kind);
+    j.attribute("condition", b.condition);
+    j.attribute("evaluated", b.evaluated);
+    j.attribute("thread_dependent", b.threadDependent);
+    j.attribute("warp_requests", b.warpRequests);
+    j.attribute("divergent_requests", b.divergentRequests);
+    j.attribute("only_partial_warps", b.onlyPartialWarps);
+    writeBlock(j, b.block);
+    writeAssumptions(j, b.assumptions);
+  });
+}
+
+void writeBarrier(json::OStream& j, const BarrierSite& b) {
+  j.object([&] {
+    j.attribute("id", b.id);
+    writeLocation(j, b.loc);
+    j.attribute("kernel", b.kernel);
+    j.attribute("function", b.function);
+    j.attribute("call", b.call);
+    j.attribute("reach", reachName(b.reach));
+    j.attribute("condition", orNull(b.condition));
+    writeBlock(j, b.block);
+    writeAssumptions(j, b.assumptions);
+  });
+}
+
+void writePointerParam(json::OStream& j, const PointerParam& p) {
+  j.object([&] {
+    j.attribute("kernel", p.kernel);
+    writeLocation(j, p.loc);
+    j.attribute("name", p.name);
+    j.attribute("restrict", p.isRestrict);
+    j.attribute("read", p.read);
+    j.attribute("written", p.written);
+  });
+}
+
+json::Value idOrNull(const std::optional<int>& id) { return id ? json::Value(*id) : json::Value(nullptr); }
+
 void writeSummary(json::OStream& j, const Report& report) {
   const Summary s = summarize(report);
   j.attributeObject("summary", [&] {
@@ -155,6 +221,15 @@ void writeJson(std::ostream& out, const Report& report) {
     j.attributeArray("accesses", [&] {
       for (const AccessSite& s : a.accesses) writeAccess(j, s);
     });
+    j.attributeArray("branches", [&] {
+      for (const BranchSite& b : a.branches) writeBranch(j, b);
+    });
+    j.attributeArray("barriers", [&] {
+      for (const BarrierSite& b : a.barriers) writeBarrier(j, b);
+    });
+    j.attributeArray("pointer_params", [&] {
+      for (const PointerParam& p : a.pointerParams) writePointerParam(j, p);
+    });
     j.attributeArray("findings", [&] {
       for (const Finding& f : report.findings)
         j.object([&] {
@@ -167,7 +242,9 @@ void writeJson(std::ostream& out, const Report& report) {
           j.attributeArray("notes", [&] {
             for (const std::string& n : f.notes) j.value(n);
           });
-          j.attribute("access", f.access ? json::Value(*f.access) : json::Value(nullptr));
+          j.attribute("access", idOrNull(f.access));
+          j.attribute("branch", idOrNull(f.branch));
+          j.attribute("barrier", idOrNull(f.barrier));
         });
     });
     writeSummary(j, report);

@@ -4,10 +4,15 @@
 #include "coalesce/report/rule_registry.h"
 
 #include <algorithm>
+#include <iterator>
+#include <map>
 
 #include "rules/aos_field_access.h"
+#include "rules/barrier_in_divergent_code.h"
+#include "rules/divergent_branch.h"
 #include "rules/inverted_thread_axes.h"
 #include "rules/misaligned_global_access.h"
+#include "rules/missing_restrict.h"
 #include "rules/scattered_indirect_access.h"
 #include "rules/shared_bank_conflict.h"
 #include "rules/uncoalesced_global_access.h"
@@ -40,8 +45,11 @@ std::vector<std::unique_ptr<Rule>> buildTable() {
   // Shared memory
   rules.registerRule<SharedBankConflict>("shared-bank-conflict");
   rules.registerRule<WideSharedAccessConflict>("wide-shared-access-conflict");
-  // Control flow (issue 9) registers here: divergent-branch, barrier-in-divergent-code,
-  // and missing-restrict (enabledByDefault() == false).
+  // Control flow
+  rules.registerRule<DivergentBranch>("divergent-branch");
+  rules.registerRule<BarrierInDivergentCode>("barrier-in-divergent-code");
+  // Hints, off by default (enabledByDefault() == false)
+  rules.registerRule<MissingRestrict>("missing-restrict");
   return rules.take();
 }
 
@@ -74,12 +82,49 @@ RuleDescription describeRule(std::string_view id) {
   return {std::string(id), std::string(id), std::string(id)};
 }
 
+namespace {
+
+// The pointer parameters of each kernel together, kernels in the order of the records.
+std::vector<std::vector<PointerParam>> paramsByKernel(const std::vector<PointerParam>& params) {
+  std::vector<std::vector<PointerParam>> groups;
+  std::map<std::pair<std::string, std::string>, size_t> index;
+  for (const PointerParam& p : params) {
+    auto [it, inserted] = index.try_emplace({p.loc.file, p.kernel}, groups.size());
+    if (inserted) groups.emplace_back();
+    groups[it->second].push_back(p);
+  }
+  return groups;
+}
+
+bool sameFinding(const Finding& a, const Finding& b) {
+  return a.rule == b.rule && a.loc.file == b.loc.file && a.loc.line == b.loc.line && a.loc.column == b.loc.column &&
+         a.message == b.message;
+}
+
+}  // namespace
+
 std::vector<Finding> runRules(const AnalysisResult& analysis, const model::Arch& arch) {
-  const RuleContext ctx{arch};
+  const RuleContext ctx{arch, &analysis};
   std::vector<Finding> out;
   for (const AccessSite& site : analysis.accesses)
     for (const auto& rule : allRules())
       if (auto f = rule->checkAccess(site, ctx)) out.push_back(std::move(*f));
+
+  std::vector<Finding> control;
+  for (const auto& rule : allRules()) {
+    for (const BranchSite& site : analysis.branches)
+      if (auto f = rule->checkBranch(site, ctx)) control.push_back(std::move(*f));
+    for (const BarrierSite& site : analysis.barriers)
+      if (auto f = rule->checkBarrier(site, ctx)) control.push_back(std::move(*f));
+    for (const std::vector<PointerParam>& kernel : paramsByKernel(analysis.pointerParams))
+      for (Finding& f : rule->checkPointerParams(kernel, ctx)) control.push_back(std::move(f));
+  }
+  // The instantiations of a template kernel are separate kernels with the same source
+  // lines: the same branch, barrier or parameter would be reported once per instantiation.
+  std::stable_sort(control.begin(), control.end(), findingBefore);
+  control.erase(std::unique(control.begin(), control.end(), sameFinding), control.end());
+
+  out.insert(out.end(), std::make_move_iterator(control.begin()), std::make_move_iterator(control.end()));
   std::stable_sort(out.begin(), out.end(), findingBefore);
   return out;
 }

@@ -103,6 +103,8 @@ void writeSarif(std::ostream& out, const Report& report, const SarifOptions& opt
                   textObject(j, "help", d.help);
                   j.attributeObject("defaultConfiguration", [&] {
                     j.attribute("level", level(rule ? rule->defaultSeverity() : Severity::Error));
+                    // Hints that the default Checks leave out.
+                    if (rule && !rule->enabledByDefault()) j.attribute("enabled", false);
                   });
                 });
               }

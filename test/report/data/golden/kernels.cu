@@ -34,3 +34,13 @@ __global__ void tiles(float* out) {
   d[threadIdx.x] = s[0][threadIdx.x] + d[2 * threadIdx.x];
   out[threadIdx.x] = s[threadIdx.x][1];  // NOLINT(shared-bank-conflict): measured, not hot
 }
+
+__global__ void control(float bias) {
+  float v = bias;
+  if (threadIdx.x % 2) v = v * 2.0f;
+  if (threadIdx.x < 64) {
+    v += 1.0f;
+    __syncthreads();
+  }
+  if (v > 3.0f) __syncthreads();
+}

@@ -58,6 +58,8 @@ class Config {
   Severity severity(std::string_view rule) const;
   double minEfficiency(std::string_view rule) const;
   double maxConflictDegree(std::string_view rule) const;
+  // No global value: the rule's option, else its default threshold, else 0 (any share).
+  double minDivergentShare(std::string_view rule) const;
   // Whether findings located in `path` are hidden by Exclude, SystemHeaders or, for a
   // header (a file that is not one of the analysed files), HeaderFilter.
   bool hidesPath(const std::string& path, bool isMainFile) const;

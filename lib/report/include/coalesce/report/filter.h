@@ -1,11 +1,13 @@
 // The one filtering stage: every candidate finding passes through here once, in this
 // order, and each step counts what it drops:
 //   1. disabled       the rule is not in the file's Checks
-//   2. below threshold eta >= MinEfficiency, or degree <= MaxConflictDegree (per rule)
+//   2. below threshold eta >= MinEfficiency, degree <= MaxConflictDegree, or share of split
+//                     warp requests < MinDivergentShare (per rule)
 //   3. excluded       Exclude globs, system headers, HeaderFilter
 //   4. suppressed     NOLINT, NOLINTNEXTLINE, NOLINTBEGIN/END in the source text
 //   5. baselined      present in the baseline
-// Survivors get their severity (per rule, then WarningsAsErrors) and are sorted.
+// Survivors get their severity (per rule, capped by the finding's severityCap, then
+// WarningsAsErrors) and are sorted.
 #pragma once
 
 #include <cstddef>

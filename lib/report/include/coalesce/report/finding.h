@@ -23,11 +23,19 @@ struct Finding {
   std::vector<std::string> notes;       // assumptions first, then diagnosis, then the fix hint
   std::string lineText;                 // the source line (baselines key on its trimmed text)
   std::optional<int> access;            // AccessSite::id, when the finding is about an access
+  std::optional<int> branch;            // BranchSite::id, for divergent-branch
+  std::optional<int> barrier;           // BarrierSite::id, for barrier-in-divergent-code
 
   // The figure the rule's gate compares, kept apart from the message so the one filter
   // stage applies thresholds without parsing text. Only one is set, by the rule's gate.
   std::optional<double> efficiency;      // global rules: compared with MinEfficiency
   std::optional<double> conflictDegree;  // shared rules: compared with MaxConflictDegree
+  std::optional<double> divergentShare;  // divergent-branch: compared with MinDivergentShare
+
+  // The highest severity the finding may be shown with, whatever the rule's Severity
+  // option says (WarningsAsErrors still applies): a barrier whose guard could not be
+  // proven divergent is a warning even though the rule's proven findings are errors.
+  std::optional<Severity> severityCap;
 };
 
 // Deterministic output order whatever order the files were analysed in:

@@ -16,6 +16,7 @@ namespace coalesce::report {
 enum class Gate {
   Efficiency,      // finding kept when eta < <rule>.MinEfficiency
   ConflictDegree,  // finding kept when degree > <rule>.MaxConflictDegree
+  DivergentShare,  // finding kept when the share of split warp requests >= <rule>.MinDivergentShare
   None,            // always kept (rules whose findings are not figures)
 };
 
@@ -27,6 +28,9 @@ struct RuleDescription {
 
 struct RuleContext {
   const model::Arch& arch;
+  // The whole result, for rules that relate one record to others (a branch to the loop
+  // around it and the shared accesses in that loop). Null when a rule is run on a lone record.
+  const AnalysisResult* analysis = nullptr;
 };
 
 class Rule {
@@ -39,18 +43,31 @@ class Rule {
   virtual RuleDescription description() const = 0;
   virtual Gate gate() const = 0;
   virtual Severity defaultSeverity() const { return Severity::Warning; }
-  // nullopt: the rule follows the global MinEfficiency / MaxConflictDegree.
+  // nullopt: the rule follows the global MinEfficiency / MaxConflictDegree (MinDivergentShare
+  // has no global value: 0).
   virtual std::optional<double> defaultThreshold() const { return std::nullopt; }
   // Rules that are hints (missing-restrict, later) are off unless named in Checks.
   virtual bool enabledByDefault() const { return true; }
 
-  // Access rules look at one access site and return at most one finding. Thresholds,
-  // severity and suppressions are not the rule's business: the filter stage applies them.
-  // Later record kinds (branches for divergent-branch, barriers for
-  // barrier-in-divergent-code, kernel parameters for missing-restrict) get their own hook
-  // here, with the same default of "nothing to say".
+  // Each record kind has its hook, with the default "nothing to say"; a rule overrides the
+  // ones it is about. Thresholds, severity and suppressions are not the rule's business:
+  // the filter stage applies them.
+  // One access site: at most one finding.
   virtual std::optional<Finding> checkAccess(const AccessSite& site, const RuleContext& ctx) const {
     return std::nullopt;
+  }
+  // One branch (if, loop, switch, ?:): at most one finding.
+  virtual std::optional<Finding> checkBranch(const BranchSite& site, const RuleContext& ctx) const {
+    return std::nullopt;
+  }
+  // One block-wide barrier: at most one finding.
+  virtual std::optional<Finding> checkBarrier(const BarrierSite& site, const RuleContext& ctx) const {
+    return std::nullopt;
+  }
+  // The pointer parameters of one kernel together (aliasing is a relation between them).
+  virtual std::vector<Finding> checkPointerParams(const std::vector<PointerParam>& kernelParams,
+                                                  const RuleContext& ctx) const {
+    return {};
   }
 
  protected:
@@ -61,7 +78,7 @@ class Rule {
 };
 
 // The option names a rule accepts under "<rule-id>.<Option>": Severity, and the
-// threshold its gate compares (MinEfficiency or MaxConflictDegree).
+// threshold its gate compares (MinEfficiency, MaxConflictDegree or MinDivergentShare).
 std::vector<std::string> optionNames(const Rule& rule);
 
 }  // namespace coalesce::report

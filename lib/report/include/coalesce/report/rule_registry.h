@@ -25,9 +25,10 @@ std::vector<std::string> ruleIds();
 // Description of a rule id, including kNoLintRuleId (for SARIF's rules table).
 RuleDescription describeRule(std::string_view id);
 
-// Runs every rule on every access site. The rules' conditions are disjoint, so a bad
-// access yields one finding, whatever the thresholds; the filter stage decides which
-// candidates are shown. Candidates come out in findingBefore order.
+// Runs every rule on every record: access sites, branches, barriers, and the pointer
+// parameters of each kernel. The access rules' conditions are disjoint, so a bad access
+// yields one finding, whatever the thresholds; the filter stage decides which candidates
+// are shown. Candidates come out in findingBefore order.
 std::vector<Finding> runRules(const AnalysisResult& analysis, const model::Arch& arch);
 
 }  // namespace coalesce::report

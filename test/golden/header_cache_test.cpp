@@ -1,0 +1,143 @@
+// Header reuse (issue 6): the records of a run are the same, field for field, whether the
+// files share one precompiled header of the CUDA headers or each parses them itself.
+// (No timing here: bench/run_bench.py measures the speed.)
+#include <catch2/catch.hpp>
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <optional>
+
+#include "../analysis/temp_dir.h"
+#include "coalesce/analysis/analyze.h"
+#include "coalesce/analysis/worker.h"  // recordsToJson: every field of every record
+
+namespace fs = std::filesystem;
+using namespace coalesce;
+
+namespace {
+
+std::vector<std::string> cuFiles(const fs::path& dir) {
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".cu") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Temporary files of the run go to a folder of the test's own ($TMPDIR), so that the test
+// can see the precompiled header while files are analysed, and that none is left after.
+struct Observed {
+  AnalysisResult result;
+  size_t pchSeenWhileRunning = 0;  // most headers files seen at once, from the progress callback
+  size_t leftAfter = 0;
+};
+
+size_t countPch(const fs::path& dir) {
+  size_t n = 0;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().filename().string().rfind("coalesce-lint-headers", 0) == 0) ++n;
+  return n;
+}
+
+Observed run(analysis::AnalysisRequest request, bool reuse) {
+  test::TempDir tmp;
+  const char* old = getenv("TMPDIR");
+  const std::optional<std::string> saved = old ? std::optional<std::string>(old) : std::nullopt;
+  setenv("TMPDIR", tmp.str().c_str(), 1);
+  Observed o;
+  request.reuseHeaders = reuse;
+  request.progress = [&](const std::string&, size_t, size_t) {
+    o.pchSeenWhileRunning = std::max(o.pchSeenWhileRunning, countPch(tmp.path()));
+  };
+  o.result = analysis::analyze(request);
+  o.leftAfter = countPch(tmp.path());
+  if (saved) setenv("TMPDIR", saved->c_str(), 1);
+  else unsetenv("TMPDIR");
+  return o;
+}
+
+void requireSameRecords(const analysis::AnalysisRequest& request, size_t expectedPchs) {
+  const Observed with = run(request, true);
+  const Observed without = run(request, false);
+  CHECK(with.pchSeenWhileRunning == expectedPchs);
+  CHECK(without.pchSeenWhileRunning == 0);
+  CHECK(with.leftAfter == 0);
+  REQUIRE(!with.result.files.empty());
+  // Field for field, doubles by their bits.
+  CHECK(analysis::recordsToJson(with.result) == analysis::recordsToJson(without.result));
+  CHECK(with.result.accesses.size() == without.result.accesses.size());
+  CHECK(with.result.kernels.size() == without.result.kernels.size());
+}
+
+}  // namespace
+
+TEST_CASE("header cache: kernels/examples and test/golden/inputs, same records with and without") {
+  analysis::AnalysisRequest request;
+  request.inputs = cuFiles(fs::path(COALESCE_SOURCE_DIR) / "kernels" / "examples");
+  for (const auto& f : cuFiles(fs::path(COALESCE_SOURCE_DIR) / "test" / "golden" / "inputs"))
+    request.inputs.push_back(f);
+  request.jobs = 2;
+  requireSameRecords(request, 1);
+}
+
+TEST_CASE("header cache: forced includes of the user, templates of the headers, errors, one file") {
+  test::TempDir dir;
+  // A header the user force-includes, with a kernel and a template of its own: it is
+  // parsed with each file, after the PCH, and its kernel is analysed as without a PCH.
+  const std::string forced = dir.write("include/forced.cuh", R"(#pragma once
+template <typename T> __device__ T twice(T v) { return v + v; }
+__global__ void in_forced_header(float* p) { p[threadIdx.x * 2] = 1.0f; }
+)");
+  dir.write("a.cu", R"(#include <cuda_runtime.h>
+#include <cstdint>
+#include <limits>
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+template <int S> __global__ void strided(float* p) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  p[i * S] = twice(std::numeric_limits<float>::epsilon()) + float(cg::this_thread_block().thread_rank());
+}
+void go(float* p) { strided<4><<<8, 128>>>(p); strided<1><<<8, 64>>>(p); in_forced_header<<<1, 32>>>(p); }
+)");
+  dir.write("b.cu", R"(#include <cuda_runtime.h>
+struct P { float x, y, z; };
+__device__ float pick(const P& p) { return p.y; }
+__global__ void aos(const P* in, float* out) { out[threadIdx.x] = pick(in[threadIdx.x]); }
+__global__ void broken(float* p) { p[threadIdx.x] = undeclared_name; }  // a Clang error, kept per file
+void go(const P* in, float* out) { aos<<<1, 256>>>(in, out); }
+)");
+  dir.write("c.cu", R"(#include <cuda_runtime.h>
+extern "C" { __global__ void c_linkage(double* d) { d[threadIdx.x + 3] = 0.0; } }
+namespace ns { namespace inner { __global__ void deep(int* q) { q[threadIdx.x * 32] = 1; } } }
+void go(double* d, int* q) { c_linkage<<<2, 96>>>(d); ns::inner::deep<<<1, 32>>>(q); }
+)");
+  analysis::AnalysisRequest request;
+  request.inputs = {dir.str()};
+  request.extraArgs = {"-include", forced, "-DUNUSED_FLAG=1"};
+  requireSameRecords(request, 1);
+
+  // One file: no PCH is built (it would cost more than it saves).
+  analysis::AnalysisRequest single;
+  single.inputs = {dir.str("c.cu")};
+  requireSameRecords(single, 0);
+}
+
+TEST_CASE("header cache: one PCH per flag set (compile database with two sets of flags)") {
+  test::TempDir dir;
+  const char* kernel = R"(#include <cuda_runtime.h>
+__global__ void k(float* p) { p[threadIdx.x * STRIDE] = 0.0f; }
+void go(float* p) { k<<<4, 128>>>(p); }
+)";
+  for (const char* name : {"s1a.cu", "s1b.cu", "s2a.cu", "s2b.cu"}) dir.write(name, kernel);
+  std::string db = "[";
+  for (const char* name : {"s1a.cu", "s1b.cu", "s2a.cu", "s2b.cu"}) {
+    const std::string stride = std::string(name).substr(1, 1);
+    db += std::string(db.size() > 1 ? "," : "") + R"({"directory": ")" + dir.str() + R"(", "file": ")" + name +
+          R"(", "command": "nvcc -DSTRIDE=)" + stride + " -c " + name + R"("})";
+  }
+  dir.write("compile_commands.json", db + "]");
+  analysis::AnalysisRequest request;
+  request.buildDir = dir.str();
+  requireSameRecords(request, 2);
+}
