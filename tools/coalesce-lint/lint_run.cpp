@@ -2,6 +2,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
+#include <set>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -37,11 +39,44 @@ bool anyNotAnalysed(const AnalysisResult& r) {
 
 void printFailures(const AnalysisResult& r) {
   for (const auto& f : r.files)
-    if (f.status == Status::Failed) fmt::print(stderr, "coalesce-lint: error: {}: {}\n", f.path, f.error);
+    if (f.status == Status::Failed) {
+      // Some reasons already start with the path (a compilation database's): say it once.
+      const std::string prefix = f.path + ": ";
+      const bool named = f.error.compare(0, prefix.size(), prefix) == 0;
+      fmt::print(stderr, "coalesce-lint: error: {}: {}\n", f.path, named ? f.error.substr(prefix.size()) : f.error);
+    }
   for (const auto& k : r.kernels)
     if (k.status == Status::Failed)
       fmt::print(stderr, "coalesce-lint: error: {}:{}: kernel '{}' not analysed: {}\n", k.loc.file, k.loc.line, k.name,
                  k.reason);
+}
+
+std::string canonicalPath(const std::string& path) {
+  std::error_code ec;
+  const auto p = std::filesystem::weakly_canonical(path, ec);
+  return ec ? path : p.string();
+}
+
+// Nothing is skipped silently: an analysed file with errors outside its kernels (a missing
+// header, broken host code) gets a warning, and a file named on the command line that
+// defines no kernel gets a note. One line each; neither changes the exit code.
+void printFileNotes(const AnalysisResult& r, const std::vector<std::string>& inputs) {
+  std::set<std::string> named, withKernels;
+  for (const auto& in : inputs) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(in, ec)) named.insert(canonicalPath(in));
+  }
+  for (const auto& k : r.kernels) withKernels.insert(canonicalPath(k.loc.file));
+  for (const auto& f : r.files) {
+    if (f.status != Status::Analysed) continue;
+    if (f.hostErrors > 0) {
+      fmt::print(stderr, "coalesce-lint: warning: {}: {} error{} outside the analysed kernels{}{}\n", f.path,
+                 f.hostErrors, f.hostErrors == 1 ? "" : "s", f.diagnostics.empty() ? "" : ", first: ",
+                 f.diagnostics.empty() ? "" : f.diagnostics.front());
+    } else if (named.count(canonicalPath(f.path)) && !withKernels.count(canonicalPath(f.path))) {
+      fmt::print(stderr, "coalesce-lint: note: {}: no kernel (__global__ function) defined in this file\n", f.path);
+    }
+  }
 }
 
 int listRules() {
@@ -68,7 +103,11 @@ int runLint(const LintOptions& options) {
     std::cout << report::dumpConfig(**config);
     return kExitClean;
   }
-  if (options.request.inputs.empty() && options.request.buildDir.empty())
+  analysis::AnalysisRequest request = options.request;
+  // --explain FILE:LINE alone analyses that file.
+  if (request.inputs.empty() && request.buildDir.empty() && !options.explainTarget.empty())
+    if (auto target = report::parseExplainTarget(options.explainTarget)) request.inputs.push_back(target->file);
+  if (request.inputs.empty() && request.buildDir.empty())
     return usageError("no input: give .cu files or directories, or -p BUILD_DIR");
 
   std::optional<report::Baseline> baseline;
@@ -85,7 +124,6 @@ int runLint(const LintOptions& options) {
   }
 
   // Analyse. Progress goes to a terminal only, so logs and CI stay clean.
-  analysis::AnalysisRequest request = options.request;
   if (!options.quiet && isatty(STDERR_FILENO))
     request.progress = [](const std::string& file, size_t done, size_t total) {
       fmt::print(stderr, "\r[{}/{}] {}\x1b[K", done, total, file);
@@ -93,6 +131,7 @@ int runLint(const LintOptions& options) {
     };
   const AnalysisResult analysis = analysis::analyze(request);
   printFailures(analysis);
+  printFileNotes(analysis, options.request.inputs);
 
   if (explain) {
     const auto sites = report::accessesAt(analysis, *explain);

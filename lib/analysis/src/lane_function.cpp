@@ -23,6 +23,8 @@ void collectSymbols(const ExprRef& e, std::set<int>& out) {
 std::vector<int64_t> loopValues(int id, const SymbolTable& symbols, const Bindings& base, bool& exact);
 
 struct Evaluator {
+  Evaluator(const RawAccess& r, const LaunchContext& l, const SymbolTable& s, const model::Arch& a)
+      : raw(r), launch(l), symbols(s), arch(a) {}
   const RawAccess& raw;
   const LaunchContext& launch;
   const SymbolTable& symbols;
@@ -86,13 +88,15 @@ struct Evaluator {
     return b;
   }
 
+  // The symbols the access's address and guards mention: the only ones worth binding.
+  std::set<int> relevant;
+
   Bindings representative(const std::map<int, int64_t>& iteration) {
     Bindings b;
     const Dim3 d = block();
     b.blockDim[0] = d.x; b.blockDim[1] = d.y; b.blockDim[2] = d.z;
     b.gridDim[0] = b.gridDim[1] = b.gridDim[2] = 1024;
-    for (size_t id = 0; id < symbols.size(); ++id) {
-      const int sid = static_cast<int>(id);
+    for (int sid : relevant) {
       if (auto it = iteration.find(sid); it != iteration.end()) b.symbols[sid] = it->second;
       else if (auto lv = launch.symbolValues.find(sid); lv != launch.symbolValues.end()) b.symbols[sid] = lv->second;
       else if (symbols[sid].value) b.symbols[sid] = *symbols[sid].value;
@@ -424,7 +428,10 @@ ConditionFigures evaluateCondition(const ExprRef& condition, const RawAccess& gu
   ConditionFigures out;
   RawAccess raw = guarded;
   raw.offset = condition;
-  Evaluator ev{raw, launch, symbols, arch, {}, false, {}, false, {}};
+  Evaluator ev(raw, launch, symbols, arch);
+  collectSymbols(raw.offset, ev.relevant);
+  for (const auto& g : raw.guards) collectSymbols(g, ev.relevant);
+  if (raw.rootLoadAddress) collectSymbols(raw.rootLoadAddress, ev.relevant);
   const Dim3 d = launch.block.dim;
   const int64_t warps = model::warpCount(d, arch);
   const bool partialLast = d.volume() % arch.warpSize != 0;
@@ -447,7 +454,7 @@ ConditionFigures evaluateCondition(const ExprRef& condition, const RawAccess& gu
       for (int64_t linear = w * arch.warpSize; linear < std::min(d.volume(), (w + 1) * arch.warpSize); ++linear) {
         if (!active[static_cast<size_t>(linear)]) continue;
         any = true;
-        Bindings b = rep;
+        Bindings& b = rep;  // only the thread index changes: no copy per lane
         bindThread(b, d, linear);
         auto v = evaluate(cond, b);
         if (!v) {
@@ -477,7 +484,10 @@ BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& laun
   if (guarded.guards.empty()) return out;
   RawAccess raw = guarded;
   raw.offset = constant(0);
-  Evaluator ev{raw, launch, symbols, arch, {}, false, {}, false, {}};
+  Evaluator ev(raw, launch, symbols, arch);
+  collectSymbols(raw.offset, ev.relevant);
+  for (const auto& g : raw.guards) collectSymbols(g, ev.relevant);
+  if (raw.rootLoadAddress) collectSymbols(raw.rootLoadAddress, ev.relevant);
   const Dim3 d = launch.block.dim;
   for (const auto& combo : iterationCombos(raw, symbols, ev.launchBindings(), ev.assumptions)) {
     Bindings rep = ev.representative(combo);
@@ -496,7 +506,7 @@ BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& laun
       std::vector<bool> next = alive;
       for (int64_t linear = 0; linear < d.volume(); ++linear) {
         if (!alive[static_cast<size_t>(linear)]) continue;
-        Bindings b = rep;
+        Bindings& b = rep;  // only the thread index changes: no copy per lane
         bindThread(b, d, linear);
         auto v = evaluate(guard, b);
         if (!v) {
@@ -527,7 +537,10 @@ BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& laun
 LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
                          const model::Arch& arch) {
   LaneResult result;
-  Evaluator ev{raw, launch, symbols, arch, {}, false, {}, false, {}};
+  Evaluator ev(raw, launch, symbols, arch);
+  collectSymbols(raw.offset, ev.relevant);
+  for (const auto& g : raw.guards) collectSymbols(g, ev.relevant);
+  if (raw.rootLoadAddress) collectSymbols(raw.rootLoadAddress, ev.relevant);
   auto combos = iterationCombos(raw, symbols, ev.launchBindings(), ev.assumptions);
   bool first = true;
   for (const auto& combo : combos) {
