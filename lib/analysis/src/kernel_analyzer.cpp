@@ -141,6 +141,7 @@ class Interpreter {
 
   std::vector<BranchRecord> branches;
   std::vector<BarrierRecord> barriers;
+  bool threadDimsUsed[3] = {false, false, false};  // threadIdx.x/y/z appear in the kernel
 
   // Binds the kernel's parameters; returns, per parameter index, its symbol (integers).
   std::map<unsigned, int> bindKernelParams(const FunctionDecl* fn) {
@@ -520,7 +521,10 @@ class Interpreter {
       Expr::EvalResult r;
       if (e->EvaluateAsInt(r, ctx_) && r.Val.isInt()) return intValue(constant(r.Val.getInt().getExtValue()));
     }
-    if (auto b = builtinVariable(e)) return intValue(leaf(b->first, b->second));
+    if (auto b = builtinVariable(e)) {
+      if (b->first == Op::ThreadIdx) threadDimsUsed[b->second] = true;
+      return intValue(leaf(b->first, b->second));
+    }
     if (const auto* p = dyn_cast<ParenExpr>(e)) return eval(p->getSubExpr());
     if (const auto* ice = dyn_cast<ImplicitCastExpr>(e)) return cast(ice->getCastKind(), ice->getSubExpr(), e);
     if (const auto* ce = dyn_cast<ExplicitCastExpr>(e)) return cast(ce->getCastKind(), ce->getSubExpr(), e);
@@ -1657,7 +1661,7 @@ std::optional<model::Dim3> annotatedBlock(const FunctionDecl* fn, const ASTConte
 // The fallback block when no launch fixes it: __launch_bounds__, an annotation,
 // --block-dim, or 1D.
 std::vector<LaunchContext> fallbackContexts(const FunctionDecl* fn, const TranslationUnitOptions& options,
-                                            const ASTContext& ctx) {
+                                            const ASTContext& ctx, const bool threadDimsUsed[3]) {
   LaunchContext c;
   if (const auto* lb = fn->getAttr<CUDALaunchBoundsAttr>()) {
     Expr::EvalResult r;
@@ -1686,11 +1690,20 @@ std::vector<LaunchContext> fallbackContexts(const FunctionDecl* fn, const Transl
     c.blockKnown = true;
     return {c};
   }
-  c.block.dim = {kAssumedBlockX, 1, 1};
+  c.blockKnown = false;
   c.block.source = BlockSource::Assumed;
+  if (threadDimsUsed[1] || threadDimsUsed[2]) {
+    // A kernel indexed by threadIdx.y (or z) runs on 2D (3D) blocks; 32 wide keeps each
+    // warp in one row, the usual layout. Said, and overridable with --block-dim.
+    c.block.dim = threadDimsUsed[2] ? model::Dim3{32, 4, 2} : model::Dim3{32, 8, 1};
+    c.block.detail = "no launch found: assumes a " + std::string(threadDimsUsed[2] ? "32x4x2" : "32x8") +
+                     " block, as the kernel uses threadIdx." + (threadDimsUsed[2] ? "z" : "y") +
+                     " (set it with --block-dim or a `coalesce-lint: block=` comment)";
+    return {c};
+  }
+  c.block.dim = {kAssumedBlockX, 1, 1};
   c.block.detail = "no launch found: assumes a 1D block whose blockDim.x is a multiple of 32 (figures use " +
                    std::to_string(kAssumedBlockX) + ")";
-  c.blockKnown = false;
   return {c};
 }
 
@@ -1749,7 +1762,7 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
         contexts.push_back(std::move(c));
       }
     } else {
-      contexts = fallbackContexts(fn, options, ctx);
+      contexts = fallbackContexts(fn, options, ctx, interp.threadDimsUsed);
     }
     kernel.block = contexts.front().block;
 
