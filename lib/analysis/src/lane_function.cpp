@@ -222,7 +222,23 @@ struct Evaluator {
     std::vector<ExprRef> uniformParts, laneParts;
     model::AffineLanes lanes;
     bool affine = false;
-    if (auto form = linearize(offset)) {
+    auto form = linearize(offset);
+    if (!form) {
+      // tx * width with width unknown: take the stated large value for the parameters that
+      // scale lanes, so the address stays affine (the rules read its thread axes).
+      std::set<int> scaling;
+      for (const ExprRef& a : addends(offset))
+        if (dependsOnThread(a)) collectSymbols(a, scaling);
+      ExprRef fixed = substitute(offset, [&](const ExprRef& l) -> ExprRef {
+        if (l->op == Op::Symbol && scaling.count(l->symbolId) && symbols[l->symbolId].kind == SymbolInfo::Kind::Param)
+          return constant(kAssumedRuntimeValue);
+        return nullptr;
+      });
+      if ((form = linearize(fixed)))
+        for (int id : scaling)
+          if (symbols[id].kind == SymbolInfo::Kind::Param) representativeSymbols.insert(id);
+    }
+    if (form) {
       affine = true;
       uniformParts.push_back(constant(form->constant));
       for (const AffineTerm& t : form->terms) {
