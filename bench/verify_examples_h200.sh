@@ -11,7 +11,8 @@
 # Needs CUDA (nvcc, CUPTI, nvdisasm, ncu), CMake and ninja; fmt, CLI11 and nlohmann/json are
 # taken from .deps/root/usr when present. Writes to OUTDIR:
 #   verify_examples.json  `coalesce-lint verify --format json` over every file (files mode)
-#   verify_examples.txt   the same comparison as text (re-run offline on the kept measurements)
+#   verify_examples.txt   the same comparison as text (re-run offline on the kept measurements),
+#                         memory lines then one line per predicted branch (divergence)
 #   run.log               each step, its exit code and time
 #   h200_examples.tar.gz  environment, build and nvcc logs, per-example measurements
 #                         (annotated_N.json renamed <example>.measurements.json), SASS listings,
@@ -57,6 +58,20 @@ rc=$?
 log "build: rc=$rc"
 [ $rc -eq 0 ] || { tail -30 "$W/raw/build.log"; exit 2; }
 CL=$B/coalesce-lint
+
+# The branch counters (divergence) on one program first: if collecting them fails, the
+# memory verification goes on without them (COALESCE_VERIFY_NO_BRANCH_METRICS=1).
+PROBE=kernels/examples/divergence_parity.cu
+if [ -f "$PROBE" ]; then
+  "$CL" verify --predictions "$PRED" --keep "$W/probe" --timeout 60 --allow-not-found "$PROBE" \
+    > "$W/raw/probe.txt" 2>&1
+  r=$?
+  log "probe with branch counters ($PROBE): exit $r; $(tail -1 "$W/raw/probe.txt")"
+  if [ $r -eq 2 ]; then
+    export COALESCE_VERIFY_NO_BRANCH_METRICS=1
+    log "branch counters left out: COALESCE_VERIFY_NO_BRANCH_METRICS=1"
+  fi
+fi
 
 # Files mode: nvcc -lineinfo -O2 -arch=sm_<local>, run under the collector, nvdisasm -c -gi.
 KEEP=$W/keep

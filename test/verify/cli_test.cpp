@@ -1,6 +1,7 @@
 // `coalesce-lint verify` as a user runs it: the verifier-only CLI, on recorded H200 data
 // (data/programs/, recorded by bench/calibration/verify_checks.sh) and on the failures a
 // machine without a GPU can produce.
+#include <unistd.h>
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -14,13 +15,18 @@ using namespace coalesce::verify;
 
 namespace {
 
+// ctest runs each case in its own process, in parallel: temp names must not collide.
+std::string uniqueTemp(const std::string& stem, const std::string& ext) {
+  return "/tmp/" + stem + "." + std::to_string(::getpid()) + "." + ext;
+}
+
 struct CliResult {
   int rc = -1;
   std::string out;  // stdout and stderr together
 };
 
 CliResult cli(std::vector<std::string> args) {
-  const std::string log = "/tmp/coalesce_verify_cli_test.log";
+  const std::string log = uniqueTemp("coalesce_verify_cli_test", "log");
   RunOptions o;
   o.argv = {COALESCE_VERIFY_CLI, "verify"};
   o.argv.insert(o.argv.end(), args.begin(), args.end());
@@ -59,7 +65,7 @@ TEST_CASE("cli: the H200 recording of verify_demo.cu confirms every predicted li
 }
 
 TEST_CASE("cli: JSON report of the recording, per line") {
-  const std::string out = "/tmp/coalesce_verify_cli_test.json";
+  const std::string out = uniqueTemp("coalesce_verify_cli_test", "json");
   const auto r = cli({"--predictions", data("programs/verify_demo.predictions.json"), "--measurements",
                       data("programs/verify_demo.measurements.json"), "--sass", data("programs/verify_demo.sass.txt"),
                       "--format", "json", "-o", out, "--allow-not-found"});
@@ -88,7 +94,7 @@ TEST_CASE("cli: a wrong prediction is a mismatch, exit 1") {
   auto j = nlohmann::json::parse(in);
   for (auto& a : j["accesses"])
     if (a["kernel"] == "strided" && a["kind"] == "load") a["sectors_per_request"] = 4.0;
-  const std::string wrong = "/tmp/coalesce_verify_wrong.json";
+  const std::string wrong = uniqueTemp("coalesce_verify_wrong", "json");
   std::ofstream(wrong) << j.dump();
   const auto r = cli({"--predictions", wrong, "--measurements", data("programs/verify_demo.measurements.json"),
                       "--allow-not-found"});
@@ -112,7 +118,7 @@ TEST_CASE("cli: failures give one line and exit 2") {
   CHECK(r.rc == kExitError);
 
   // A collection that failed on the GPU machine is reported, not compared.
-  const std::string failed = "/tmp/coalesce_verify_failed.json";
+  const std::string failed = uniqueTemp("coalesce_verify_failed", "json");
   std::ofstream(failed) << R"JSON({"schema":"coalesce-verify-measurements/1","status":"error","error_kind":"no-permission",
     "error":"no permission to read GPU performance counters (ERR_NVGPUCTRPERM, cuptiProfilerInitialize)"})JSON";
   r = cli({"--predictions", data("programs/verify_demo.predictions.json"), "--measurements", failed});

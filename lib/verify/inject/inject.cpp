@@ -47,7 +47,16 @@ const char* const kWanted[] = {
     cv::metric::kSharedLd,      cv::metric::kSharedSt,           cv::metric::kSharedAtom,
     cv::metric::kSectors,       cv::metric::kSectorsIdeal,       cv::metric::kWavefronts,
     cv::metric::kWavefrontsIdeal, cv::metric::kThreadGlobalPredOn, cv::metric::kThreadSharedPredOn,
+    // Divergence; COALESCE_VERIFY_NO_BRANCH_METRICS=1 leaves them out.
+    cv::metric::kBranchInst,    cv::metric::kBranchUniform,     cv::metric::kBranchDivergent,
+    cv::metric::kThreadInstPredOn,
 };
+
+bool isBranchMetric(const char* name) {
+  const std::string n = name;
+  return n == cv::metric::kBranchInst || n == cv::metric::kBranchUniform || n == cv::metric::kBranchDivergent ||
+         n == cv::metric::kThreadInstPredOn;
+}
 
 struct Cubin {
   std::vector<char> bytes;
@@ -269,7 +278,10 @@ bool configureDevice(CUcontext ctx, uint32_t deviceIndex) {
   s.configs.clear();
   s.metricNames.clear();
   s.result.metricsCollected.clear();
+  const char* noBranch = std::getenv("COALESCE_VERIFY_NO_BRANCH_METRICS");
+  const bool skipBranch = noBranch && *noBranch && std::string(noBranch) != "0";
   for (const char* want : kWanted) {
+    if (skipBranch && isBranchMetric(want)) continue;
     auto it = offered.find(want);
     if (it == offered.end()) continue;
     CUpti_SassMetrics_Config c = {};

@@ -166,8 +166,13 @@ size_t VerifyReport::count(Verdict v) const {
   return static_cast<size_t>(std::count_if(lines.begin(), lines.end(), [v](auto& l) { return l.verdict == v; }));
 }
 
+size_t VerifyReport::count(BranchVerdict v) const {
+  return static_cast<size_t>(
+      std::count_if(branches.begin(), branches.end(), [v](auto& b) { return b.verdict == v; }));
+}
+
 int exitCodeFor(const VerifyReport& report, bool allowNotFound) {
-  if (report.anyMismatch()) return kExitMismatch;
+  if (report.anyMismatch() || report.count(BranchVerdict::Contradicted)) return kExitMismatch;
   if (!allowNotFound && report.count(Verdict::NotFound)) return kExitIncomplete;
   return kExitOk;
 }
@@ -427,6 +432,7 @@ VerifyReport compare(const Predictions& predictions, const Measurements& measure
                                        noLine));
   if (measurements.droppedRecords)
     report.notes.push_back(fmt::format("CUPTI dropped {} records", measurements.droppedRecords));
+  report.branches = compareBranches(predictions, measurements, opt.branches);
   return report;
 }
 

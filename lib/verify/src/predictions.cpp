@@ -100,6 +100,53 @@ Predictions predictionsFromJson(const std::string& input) {
       throw std::runtime_error("predictions: access " + std::to_string(index) + ": " + e.what());
     }
   }
+  // Branches (optional: older analyzers and hand-made files have none).
+  if (auto br = j.find("branches"); br != j.end() && !br->is_null()) {
+    if (!br->is_array()) throw std::runtime_error("predictions: \"branches\" is not an array");
+    for (size_t index = 0; index < br->size(); ++index) {
+      const json& o = (*br)[index];
+      try {
+        if (!o.is_object()) throw std::runtime_error("not an object");
+        PredictedBranch b;
+        b.id = o.contains("id") && o["id"].is_number_unsigned() ? o["id"].get<unsigned>()
+                                                                 : static_cast<unsigned>(index);
+        b.file = text(o, "file");
+        if (b.file.empty()) throw std::runtime_error("no \"file\"");
+        if (!o.contains("line") || !o["line"].is_number_unsigned()) throw std::runtime_error("no \"line\"");
+        b.line = o["line"].get<unsigned>();
+        b.column = o.value("column", 0u);
+        b.kernel = text(o, "kernel");
+        b.function = text(o, "function");
+        b.kind = text(o, "kind");
+        b.condition = text(o, "condition");
+        b.evaluated = o.value("evaluated", true);
+        b.threadDependent = o.value("thread_dependent", false);
+        auto count = [&](const char* key) -> uint64_t {
+          auto it = o.find(key);
+          if (it == o.end() || !it->is_number_unsigned())
+            throw std::runtime_error(std::string("no \"") + key + "\" count");
+          return it->get<uint64_t>();
+        };
+        b.warpRequests = count("warp_requests");
+        b.divergentRequests = count("divergent_requests");
+        b.onlyPartialWarps = o.value("only_partial_warps", false);
+        if (auto blk = o.find("block"); blk != o.end() && blk->is_object()) {
+          b.blockX = blk->value("x", 0u);
+          b.blockY = blk->value("y", 0u);
+          b.blockZ = blk->value("z", 0u);
+        }
+        p.branches.push_back(std::move(b));
+      } catch (const std::exception& e) {
+        throw std::runtime_error("predictions: branch " + std::to_string(index) + ": " + e.what());
+      }
+    }
+  }
+  if (auto ba = j.find("barriers"); ba != j.end() && ba->is_array()) {
+    for (const json& o : *ba) {
+      if (!o.is_object() || !o.contains("line") || !o["line"].is_number_unsigned()) continue;
+      p.barriers.push_back({text(o, "file"), o["line"].get<unsigned>(), text(o, "kernel")});
+    }
+  }
   return p;
 }
 

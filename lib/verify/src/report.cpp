@@ -31,7 +31,44 @@ std::string summaryLine(const VerifyReport& r) {
     s += fmt::format("{} {} {}", first ? ":" : ",", n, toString(v));
     first = false;
   }
+  if (!r.branches.empty()) {
+    s += fmt::format("; {} branch{}", r.branches.size(), r.branches.size() == 1 ? "" : "es");
+    first = true;
+    for (BranchVerdict v : {BranchVerdict::Confirmed, BranchVerdict::Contradicted, BranchVerdict::NoCounter}) {
+      const size_t n = r.count(v);
+      if (!n) continue;
+      s += fmt::format("{} {} {}", first ? ":" : ",", n, toString(v));
+      first = false;
+    }
+  }
   return s;
+}
+
+std::string formatBranchText(const BranchComparison& c) {
+  const PredictedBranch& b = c.predicted;
+  const BranchMeasured& m = c.measured;
+  std::string predicted = fmt::format("{} of {} warp requests divergent ({})", c.lineDivergentRequests,
+                                      c.lineWarpRequests, num(c.predictedShare()));
+  std::vector<std::string> parts;
+  if (c.targetsDivergent)
+    parts.push_back(fmt::format("{} of {} branch executions divergent ({})", m.divergent, m.divergent + m.uniform,
+                                num(*m.divergentShare())));
+  if (c.lanesDivergent)
+    parts.push_back(fmt::format("lanes {} reaching, {} fewest under it", num(*m.reachingLanes),
+                                num(*m.fewestLanes)));
+  std::string measured;
+  for (const std::string& p : parts) measured += (measured.empty() ? "" : ", ") + p;
+  if (measured.empty()) measured = "-";
+  std::string verdict(toString(c.verdict));
+  if (c.basis != BranchBasis::None) {
+    verdict += fmt::format(" ({}", toString(c.basis));
+    if (c.shareAgrees) verdict += *c.shareAgrees ? ", same share" : ", share differs";
+    verdict += ")";
+  }
+  std::string out = fmt::format("{}:{}: branch {} `{}` [{}]: predicted {}; measured {}: {}\n", b.file, b.line,
+                                b.kind, b.condition, b.kernel, predicted, measured, verdict);
+  for (const std::string& n : c.notes) out += "    note: " + n + "\n";
+  return out;
 }
 
 std::string formatText(const VerifyReport& r) {
@@ -60,6 +97,7 @@ std::string formatText(const VerifyReport& r) {
                        kernels.empty() ? "" : " [" + kernels + "]", unitOf(l), predicted, measured, detail, verdict);
     for (const std::string& n : l.notes) out += "    note: " + n + "\n";
   }
+  for (const BranchComparison& c : r.branches) out += formatBranchText(c);
   for (const std::string& n : r.notes) out += "note: " + n + "\n";
   out += summaryLine(r) + "\n";
   return out;
@@ -116,6 +154,68 @@ std::string formatJson(const VerifyReport& r, int exitCode) {
     lines.push_back(o);
   }
   j["lines"] = lines;
+  if (!r.branches.empty()) {
+    ordered_json bs;
+    bs["branches"] = r.branches.size();
+    for (BranchVerdict v : {BranchVerdict::Confirmed, BranchVerdict::Contradicted, BranchVerdict::NoCounter})
+      bs[std::string(toString(v))] = r.count(v);
+    j["branch_summary"] = bs;
+    ordered_json branches = ordered_json::array();
+    for (const BranchComparison& c : r.branches) {
+      const PredictedBranch& b = c.predicted;
+      const BranchMeasured& m = c.measured;
+      ordered_json o;
+      o["id"] = b.id;
+      o["file"] = b.file;
+      o["line"] = b.line;
+      o["column"] = b.column;
+      o["kernel"] = b.kernel;
+      o["kind"] = b.kind;
+      o["condition"] = b.condition;
+      o["verdict"] = toString(c.verdict);
+      o["basis"] = toString(c.basis);
+      o["share_agrees"] = c.shareAgrees ? ordered_json(*c.shareAgrees) : ordered_json();
+      o["predicted"] = ordered_json{{"warp_requests", b.warpRequests},
+                                    {"divergent_requests", b.divergentRequests},
+                                    {"line_warp_requests", c.lineWarpRequests},
+                                    {"line_divergent_requests", c.lineDivergentRequests},
+                                    {"share", c.predictedShare()},
+                                    {"evaluated", b.evaluated},
+                                    {"only_partial_warps", b.onlyPartialWarps},
+                                    {"same_line", c.sameLine}};
+      ordered_json mj;
+      mj["instructions"] = m.instructions;
+      mj["executions"] = m.executions;
+      mj["threads"] = m.threads;
+      mj["pred_on_threads"] = m.predOnKnown ? ordered_json(m.predOnThreads) : ordered_json();
+      mj["active_per_instruction"] = optNum(m.activePerInstruction());
+      mj["pred_on_per_instruction"] = optNum(m.predOnPerInstruction());
+      mj["targets_divergent"] = c.targetsDivergent ? ordered_json(*c.targetsDivergent) : ordered_json();
+      mj["branch_executions"] = m.branchExecutions;
+      mj["uniform"] = m.uniform;
+      mj["divergent"] = m.divergent;
+      mj["share"] = optNum(m.divergentShare());
+      ordered_json per = ordered_json::array();
+      for (const BranchInstruction& bi : m.branches)
+        per.push_back(ordered_json{{"function", bi.function}, {"pc", bi.pc}, {"opcode", bi.opcode},
+                                   {"executions", bi.executions}, {"uniform", bi.uniform},
+                                   {"divergent", bi.divergent}});
+      mj["branch_instructions"] = per;
+      mj["lanes_divergent"] = c.lanesDivergent ? ordered_json(*c.lanesDivergent) : ordered_json();
+      mj["reaching_lanes"] = optNum(m.reachingLanes);
+      mj["fewest_lanes"] = optNum(m.fewestLanes);
+      mj["fewest_at"] = m.fewestLanes ? ordered_json{{"line", m.fewestLine}, {"pc", m.fewestPc},
+                                                     {"opcode", m.fewestOpcode}}
+                                      : ordered_json();
+      mj["body_lines"] = m.bodyInstructions ? ordered_json::array({m.bodyFirstLine, m.bodyLastLine})
+                                            : ordered_json();
+      mj["body_instructions"] = m.bodyInstructions;
+      o["measured"] = mj;
+      o["notes"] = c.notes;
+      branches.push_back(o);
+    }
+    j["branches"] = branches;
+  }
   j["notes"] = r.notes;
   return j.dump(2) + "\n";
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "coalesce/model/access.h"
+#include "coalesce/verify/divergence.h"
 #include "coalesce/verify/measurements.h"
 #include "coalesce/verify/predictions.h"
 
@@ -92,13 +93,16 @@ struct LineComparison {
 
 struct CompareOptions {
   double relativeTolerance = 1e-3;  // |measured - predicted| <= tol * max(1, |predicted|)
+  BranchCompareOptions branches;
 };
 
 struct VerifyReport {
   std::vector<LineComparison> lines;
   DeviceInfo device;
   std::vector<std::string> notes;  // run-level remarks (instructions outside predicted files...)
+  std::vector<BranchComparison> branches;  // one per predicted branch (divergence.h)
   size_t count(Verdict v) const;
+  size_t count(BranchVerdict v) const;
   bool anyMismatch() const { return count(Verdict::Mismatch) != 0; }
 };
 
@@ -107,7 +111,7 @@ VerifyReport compare(const Predictions& predictions, const Measurements& measure
 
 // Exit codes of `coalesce-lint verify`.
 inline constexpr int kExitOk = 0;          // every predicted line confirmed
-inline constexpr int kExitMismatch = 1;    // at least one mismatch
+inline constexpr int kExitMismatch = 1;    // at least one mismatch, or a contradicted branch
 inline constexpr int kExitError = 2;       // could not verify (no GPU, CUPTI, permission, crash, timeout...)
 inline constexpr int kExitIncomplete = 3;  // no mismatch, but predicted lines mapped to no instruction
 int exitCodeFor(const VerifyReport& report, bool allowNotFound);

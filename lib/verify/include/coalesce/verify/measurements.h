@@ -31,6 +31,14 @@ inline constexpr const char* kWavefronts = "smsp__sass_l1tex_pipe_lsu_wavefronts
 inline constexpr const char* kWavefrontsIdeal = "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal";
 inline constexpr const char* kThreadGlobalPredOn = "smsp__sass_thread_inst_executed_op_global_pred_on";
 inline constexpr const char* kThreadSharedPredOn = "smsp__sass_thread_inst_executed_op_shared_pred_on";
+// Divergence (lib/verify's divergence check). Per branch instruction (BRA, JMP, BRX, ...):
+// warp executions whose active threads all chose the same target, and those where two or
+// more active threads chose different targets; and every thread instruction whose
+// predicates were all true (any opcode).
+inline constexpr const char* kBranchInst = "smsp__sass_inst_executed_op_branch";
+inline constexpr const char* kBranchUniform = "smsp__sass_branch_targets_threads_uniform";
+inline constexpr const char* kBranchDivergent = "smsp__sass_branch_targets_threads_divergent";
+inline constexpr const char* kThreadInstPredOn = "smsp__sass_thread_inst_executed_pred_on";
 }  // namespace metric
 
 // Why a collection failed, so the CLI can print one clear line per cause.

@@ -2,6 +2,7 @@
 // them: one record per predicted access, figures optional (null in the JSON).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -40,9 +41,44 @@ struct PredictedAccess {
   std::optional<Range> range() const { return space == model::Space::Shared ? wavefrontsRange : sectorsRange; }
 };
 
+// One entry of the analyzer's `branches[]` (docs/json-schema.md): a branch condition
+// evaluated for every lane of the block shape `block`.
+struct PredictedBranch {
+  unsigned id = 0;
+  std::string file;
+  unsigned line = 0;
+  unsigned column = 0;
+  std::string kernel;
+  std::string function;
+  std::string kind;       // "if", "loop", "switch", "?:"
+  std::string condition;  // source text
+  bool evaluated = true;
+  bool threadDependent = false;
+  uint64_t warpRequests = 0;       // warps (x iterations) reaching the branch with an active lane
+  uint64_t divergentRequests = 0;  // of those, the ones whose active lanes disagree
+  bool onlyPartialWarps = false;
+  unsigned blockX = 0, blockY = 0, blockZ = 0;
+
+  bool divergent() const { return divergentRequests > 0; }
+  // Share of the warp requests that diverge, 0 to 1 (0 when no request).
+  double share() const {
+    return warpRequests ? static_cast<double>(divergentRequests) / static_cast<double>(warpRequests) : 0;
+  }
+};
+
+// Where a block-wide barrier is (`barriers[]`): the divergence check ends a branch's body
+// range there.
+struct PredictedBarrier {
+  std::string file;
+  unsigned line = 0;
+  std::string kernel;
+};
+
 struct Predictions {
   std::string schema;
   std::vector<PredictedAccess> accesses;
+  std::vector<PredictedBranch> branches;  // empty when the JSON has no `branches`
+  std::vector<PredictedBarrier> barriers;
 };
 
 // Throws std::runtime_error with a one-line message on malformed input. Accesses in
