@@ -4,11 +4,13 @@
 #   ./dev.sh examples   build, then run coalesce-lint over kernels/examples/
 #   ./dev.sh test       build, then run every test through ctest
 #   ./dev.sh build      build only
+#   ./dev.sh fuzz       build the libFuzzer targets (build-fuzz/, Clang) and run each for
+#                       COALESCE_FUZZ_SECONDS (default 25): the short fuzz run CI does
 # BUILD_DIR (default: build) and BUILD_TYPE (default: Release) may be set.
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(cmake ninja-build g++ clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev libfmt-dev libcli11-dev catch2 nlohmann-json3-dev python3 python3-jsonschema)
+PACKAGES=(cmake ninja-build g++ clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev libclang-rt-19-dev libfmt-dev libcli11-dev catch2 nlohmann-json3-dev python3 python3-jsonschema)
 BUILD_DIR=${BUILD_DIR:-build}
 BUILD_TYPE=${BUILD_TYPE:-Release}
 
@@ -46,5 +48,11 @@ case "${1:-}" in
     build
     ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)"
     ;;
-  *) echo "usage: ./dev.sh examples|test|build" >&2; exit 2 ;;
+  fuzz)
+    install_missing
+    cmake --preset fuzz -DCOALESCE_FUZZ_SECONDS="${COALESCE_FUZZ_SECONDS:-25}" >/dev/null
+    cmake --build --preset fuzz
+    ctest --preset fuzz -j "$(nproc)"
+    ;;
+  *) echo "usage: ./dev.sh examples|test|build|fuzz" >&2; exit 2 ;;
 esac

@@ -100,6 +100,17 @@ TEST_CASE("setting the overlay's working directory leaves the process's alone", 
   CHECK(readThrough(*vfs, "here.txt") == std::optional<std::string>("x"));
 }
 
+TEST_CASE("the overlay can start in the job's directory", "[builtin_files][overlay]") {
+  coalesce::test::TempDir dir;
+  dir.write("build/k.cu", "kernel");
+  OverlayOptions options;
+  options.workingDirectory = dir.str("build");
+  auto vfs = makeOverlayFileSystem(builtinToolchain(), options);
+  CHECK(readThrough(*vfs, "k.cu") == std::optional<std::string>("kernel"));
+  CHECK(readThrough(*vfs, "../build/k.cu") == std::optional<std::string>("kernel"));
+  CHECK_FALSE(readThrough(*makeOverlayFileSystem(builtinToolchain()), "k.cu"));
+}
+
 TEST_CASE("the overlay serves a toolkit's driver_types.h with the removed fields", "[builtin_files][overlay]") {
   coalesce::test::TempDir dir;
   dir.write("cuda/include/driver_types.h", "struct __device_builtin__ cudaDeviceProp\n{\n  int major;\n};\n");

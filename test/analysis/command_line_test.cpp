@@ -354,3 +354,86 @@ TEST_CASE("plain files without a database become jobs with no extra flags", "[co
   REQUIRE(failures.size() == 1);
   CHECK(failures[0].path == "nope.cu");
 }
+
+// ---- inputs that other inputs include ---------------------------------------------------------
+
+TEST_CASE("a .cu file that another input #includes is parsed with its includer", "[command_line][inputs]") {
+  // The layout of many benchmark suites: main.cu defines the types, then includes the kernel
+  // files, and only main.cu is compiled. Alone, a kernel file fails for want of those types.
+  coalesce::test::TempDir dir;
+  dir.write("app/main.cu", "typedef float fp;\n#include \"kernel.cu\"\n  #  include \"sub/more.cuh\"\n");
+  dir.write("app/kernel.cu", "__global__ void k(fp* a) { a[threadIdx.x] = 0; }\n");
+  dir.write("app/sub/more.cuh", "#include \"../deep.cu\" // relative to the header\n");
+  dir.write("app/deep.cu", "__global__ void d(fp* a) { a[threadIdx.x] = 1; }\n");
+  dir.write("app/alone.cu", "// #include \"kernel.cu\" is a comment here\n#include <cstdio>\n");
+  dir.write("app/angled.cu", "#include <lib.cu>\n#include <near.cu>\n");
+  dir.write("app/near.cu", "");  // Clang finds <near.cu> next to its includer, with an error
+  dir.write("inc/lib.cu", "__global__ void l(float* a) {}\n");
+  dir.write("app/cycle_a.cu", "#include \"cycle_b.cu\"\n");
+  dir.write("app/cycle_b.cu", "#include \"cycle_a.cu\"\n");
+
+  const Args files = expandInputs({dir.str("app"), dir.str("inc")}).files;
+  const auto included = inputsIncludedByOthers(files, {});
+  CHECK(included.size() == 4);
+  CHECK(included.at(dir.str("app/near.cu")) == dir.str("app/angled.cu"));
+  CHECK(included.at(dir.str("app/kernel.cu")) == dir.str("app/main.cu"));
+  CHECK(included.at(dir.str("app/deep.cu")) == dir.str("app/main.cu"));    // through a header
+  CHECK(included.at(dir.str("app/sub/more.cuh")) == dir.str("app/main.cu"));
+  CHECK_FALSE(included.count(dir.str("inc/lib.cu")));   // <lib.cu> is found only with -I
+  CHECK_FALSE(included.count(dir.str("app/cycle_a.cu")));  // a cycle with no outside includer
+  CHECK_FALSE(included.count(dir.str("app/cycle_b.cu")));
+
+  const auto withInc = inputsIncludedByOthers(files, {dir.str("inc")});
+  CHECK(withInc.at(dir.str("inc/lib.cu")) == dir.str("app/angled.cu"));
+}
+
+TEST_CASE("an included input gets no job, and a record naming its includer", "[command_line][inputs]") {
+  coalesce::test::TempDir dir;
+  dir.write("main.cu", "#include \"kernel.cu\"\n");
+  dir.write("kernel.cu", "__global__ void k(float* a) {}\n");
+  AnalysisRequest request;
+  request.inputs = {"."};
+  std::vector<FileRecord> records;
+  std::vector<CompileJob> jobs;
+  {
+    InDirectory cwd(dir.path());
+    jobs = collectJobs(request, fakeRealToolchain(), records);
+  }
+  REQUIRE(jobs.size() == 1);
+  CHECK(fs::path(jobs[0].file).filename() == "main.cu");
+  REQUIRE(records.size() == 1);
+  CHECK(fs::path(records[0].path).filename() == "kernel.cu");
+  CHECK(records[0].status == Status::Analysed);
+  REQUIRE(records[0].diagnostics.size() == 1);
+  CHECK_THAT(records[0].diagnostics[0], Catch::Contains("main.cu includes it"));
+
+  // Named alone, the same file is analysed on its own: nothing else includes it.
+  request.inputs = {"kernel.cu"};
+  records.clear();
+  {
+    InDirectory cwd(dir.path());
+    jobs = collectJobs(request, fakeRealToolchain(), records);
+  }
+  REQUIRE(jobs.size() == 1);
+  CHECK(jobs[0].file == "kernel.cu");
+  CHECK(records.empty());
+}
+
+TEST_CASE("a file the database lists is a job even when another input includes it", "[command_line][inputs]") {
+  coalesce::test::TempDir dir;
+  dir.write("main.cu", "#include \"kernel.cu\"\n");
+  dir.write("kernel.cu", "");
+  dir.write("build/compile_commands.json",
+            "[{\"directory\": \"" + dir.str() + "\", \"file\": \"kernel.cu\", \"command\": \"nvcc -c kernel.cu\"}]");
+  AnalysisRequest request;
+  request.buildDir = dir.str("build");
+  request.inputs = {"main.cu", "kernel.cu"};
+  std::vector<FileRecord> records;
+  std::vector<CompileJob> jobs;
+  {
+    InDirectory cwd(dir.path());
+    jobs = collectJobs(request, fakeRealToolchain(), records);
+  }
+  CHECK(jobs.size() == 2);
+  CHECK(records.empty());
+}

@@ -98,6 +98,12 @@ void removeArgumentPair(Args& args, const std::string& option, const std::string
   FAIL("no " + option + " " + valuePart + " in the arguments");
 }
 
+void removeArgument(Args& args, const std::string& option) {
+  auto it = std::find(args.begin(), args.end(), option);
+  if (it == args.end()) FAIL("no " + option + " in the arguments");
+  args.erase(it);
+}
+
 bool haveRealCuda() { return fs::exists("/usr/local/cuda/include/cuda_runtime.h"); }
 
 // The toolkit at /usr/local/cuda, found as the CLI finds it (no $CUDA_PATH in the way).
@@ -215,6 +221,23 @@ const PreludeCase kPreludeCases[] = {
     {"ASSUME",
      "#include <cuda_runtime.h>\n"
      "__global__ void k(float* a, int n) { __assume(n % 32 == 0); a[threadIdx.x] = n; }\n",
+     false},
+    {"IMPLICIT_INCLUDES",  // nvcc's cuda_runtime.h brings <stdio.h>, <time.h>, <assert.h>, <new>
+     "__global__ void k(int* a) { assert(a != 0); a[threadIdx.x] = (int)clock(); }\n"
+     "struct P { int v; };\n"
+     "int main() { srand((unsigned)time(0)); char b[8]; P* p = new (b) P{1};\n"
+     "  printf(\"%d %d\\n\", rand(), p->v); return 0; }\n",
+     false},
+    {"TEXTURE_REFERENCES",  // the texture reference API CUDA 12 removed
+     "texture<float, 1, cudaReadModeElementType> t_in;\n"
+     "texture<uchar4, 2, cudaReadModeNormalizedFloat> t_img;\n"
+     "__global__ void k(float* out, float4* img, int4* g) {\n"
+     "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+     "  out[i] = tex1Dfetch(t_in, i) + tex1D(t_in, i + 0.5f);\n"
+     "  img[i] = tex2D(t_img, i + 0.5f, 0.5f); }\n"
+     "int main() { float* d; size_t off; cudaMalloc(&d, 1024);\n"
+     "  t_in.filterMode = cudaFilterModePoint; t_in.addressMode[0] = cudaAddressModeClamp;\n"
+     "  cudaBindTexture(&off, t_in, d, 1024); k<<<4, 256>>>(d, 0, 0); return cudaUnbindTexture(t_in); }\n",
      false},
     {"REGISTER_PARAMS",
      "#include <cuda_runtime.h>\n"
@@ -418,6 +441,19 @@ TEST_CASE("host code including <omp.h> parses through the stand-in", "[parse][bu
   const ParseResult r = parse(builtinToolchain(), source, noShim);
   CHECK(r.errors > 0u);
   CHECK_THAT(r.summary(), Catch::Contains("omp.h"));
+}
+
+TEST_CASE("a string literal glued to a macro name reads as two tokens, as nvcc reads it", "[parse][builtin]") {
+  // "%d"FMT: C++11 lexes a user-defined-literal suffix; GCC and EDG warn and read two tokens.
+  const char* source =
+      "#define FMT \"%d\"\n"
+      "__global__ void k(int* a) { printf(\"node \"FMT\" at \"FMT\"\\n\", a[threadIdx.x], 1); }\n";
+  CHECK_PARSES(parse(builtinToolchain(), source));
+  ParseSetup strict;
+  strict.edit = [](Args& a) { removeArgument(a, "-Wno-reserved-user-defined-literal"); };
+  const ParseResult r = parse(builtinToolchain(), source, strict);
+  CHECK(r.errors > 0u);
+  CHECK_THAT(r.summary(), Catch::Contains("invalid suffix on literal"));
 }
 
 // ---- (iii) the compatibility prelude ------------------------------------------------------------

@@ -3,9 +3,11 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "coalesce/analysis/analyze.h"
+#include "coalesce/analysis/worker.h"
 #include "coalesce/report/json_writer.h"
 #include "coalesce/report/report.h"
 #include "coalesce/verify/predictions.h"
@@ -66,7 +68,9 @@ std::optional<verify::Predictions> predict(const std::vector<std::string>& files
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"coalesce-lint: predicts, from CUDA source, how each warp touches memory"};
+  // Hidden: one file's analysis in a child process (analysis/worker.h), started by the run.
+  if (argc == 2 && argv[1] == analysis::kWorkerFlag) return analysis::runWorker();
+  CLI::App app{"coalesce-lint: predicts, from CUDA source, how each warp touches memory", "coalesce-lint"};
   app.set_version_flag("--version", "coalesce-lint " COALESCE_VERSION);
   cli::LintOptions o;
   std::vector<std::string> extra, assumes;
@@ -82,8 +86,18 @@ int main(int argc, char** argv) {
   app.add_option("--cuda-path", o.request.cudaPath, "CUDA toolkit to parse with (default: $CUDA_PATH, /usr/local/cuda)");
   app.add_flag("--builtin-cuda", o.request.builtinCuda, "use the built-in CUDA headers even if a toolkit is installed");
   app.add_option("--block-dim", block, "block shape for kernels with no launch in their file, e.g. 32x8");
-  app.add_option("--assume", assumes, "NAME=VALUE for a runtime scalar the analysis cannot see (repeatable)");
+  app.add_option("--assume", assumes, "NAME=VALUE for a runtime scalar the analysis cannot see (repeatable)")
+      ->allow_extra_args(false);
   app.add_option("-j,--jobs", o.request.jobs, "parallel files (default: one per core)");
+  app.add_flag("!--no-header-cache", o.request.reuseHeaders,
+               "parse the CUDA headers again for every file instead of once per set of flags (slower; same results)");
+  app.add_option("--file-timeout", o.request.fileTimeoutSeconds,
+                 "seconds one file may take before it is reported as failed (0: no limit)")
+      ->capture_default_str();
+  bool inProcess = false;
+  app.add_flag("--in-process", inProcess,
+               "analyse in this process instead of one worker process per file (faster start, but a "
+               "crash or hang in the frontend is not contained and --file-timeout does not apply)");
   app.add_option("--config", o.configFile, "settings file to use instead of .coalesce-lint.yaml lookup");
   app.add_flag("--dump-config", o.dumpConfig, "print the effective settings as YAML and exit");
   app.add_option("--checks", checks, "glob list of enabled rules, e.g. '*,-aos-field-access'");
@@ -91,9 +105,19 @@ int main(int argc, char** argv) {
   app.add_option("--min-efficiency", minEfficiency, "report global accesses with eta below this (0..1)")
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--max-conflict-degree", maxDegree, "report shared accesses with a conflict degree above this")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            try {
+              size_t used = 0;
+              if (std::stod(v, &used) > 0 && used == v.size()) return {};
+            } catch (const std::exception&) {
+            }
+            return "must be a number above 0, not '" + v + "'";
+          },
+          "NUMBER > 0"));
   app.add_option("--header-filter", headerFilter, "regex of headers whose findings are shown");
-  app.add_option("--exclude", excludes, "path glob whose findings are hidden (repeatable)");
+  app.add_option("--exclude", excludes, "path glob whose findings are hidden (repeatable)")
+      ->allow_extra_args(false);
   app.add_option("--baseline", o.baselineFile, "report only findings not in this baseline");
   app.add_option("--write-baseline", o.writeBaselineFile, "write the findings as a baseline to FILE");
   app.add_option("--explain", o.explainTarget, "draw the lanes of the access at FILE:LINE[:COL]");
@@ -101,7 +125,8 @@ int main(int argc, char** argv) {
   app.add_option("--source-root", o.sourceRoot, "SARIF: make paths relative to this folder");
   app.add_flag("-q,--quiet", o.quiet, "no summary line and no progress");
   app.add_flag("--list-rules", o.listRules, "list the rules and exit");
-  app.add_option("--extra-arg", extra, "extra compiler argument (also: everything after --)");
+  app.add_option("--extra-arg", extra, "extra compiler argument (also: everything after --)")
+      ->allow_extra_args(false);
   app.allow_extras(false);
 
   int verifyExit = 0;
@@ -120,11 +145,16 @@ int main(int argc, char** argv) {
     std::reverse(args.begin(), args.end());
     app.parse(args);
   } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : cli::kExitUsage;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // One line, like every other error (CLI11 would add "Run with --help" on a second).
+    std::string what = e.what();
+    std::replace(what.begin(), what.end(), '\n', ' ');
+    fmt::print(stderr, "coalesce-lint: error: {} (see --help)\n", what);
+    return cli::kExitUsage;
   }
   if (verify->parsed()) return verifyExit;
 
+  if (!inProcess) o.request.workerCommand = analysis::selfWorkerCommand();
   o.request.extraArgs = extra;
   o.request.extraArgs.insert(o.request.extraArgs.end(), compilerArgs.begin(), compilerArgs.end());
   if (!block.empty()) {

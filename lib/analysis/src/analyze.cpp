@@ -17,10 +17,32 @@
 #include <algorithm>
 #include <mutex>
 
+// header reuse (issue 6)
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/FrontendActions.h>
+#include <clang/Lex/PreprocessorOptions.h>
+#include <clang/Serialization/ASTWriter.h>
+#include <clang/Serialization/PCHContainerOperations.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Signals.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#if defined(__GLIBC__)
+#include <malloc.h>  // malloc_trim
+#endif
+
 #include "coalesce/analysis/builtin_files.h"
 #include "coalesce/analysis/command_line.h"
 #include "coalesce/analysis/cuda_toolchain.h"
 #include "kernel_analyzer.h"
+#include "worker_process.h"
 
 namespace coalesce::analysis {
 
@@ -58,34 +80,270 @@ class ErrorCollector : public clang::DiagnosticConsumer {
 
 class Consumer : public clang::ASTConsumer {
  public:
-  Consumer(TranslationUnitOptions& options, const ErrorCollector& diags, TranslationUnitResult& out)
-      : options_(options), diags_(diags), out_(out) {}
+  // withPch: the file is parsed over a precompiled header (header reuse, issue 6).
+  Consumer(TranslationUnitOptions& options, const ErrorCollector& diags, TranslationUnitResult& out, bool withPch,
+           bool& analysed)
+      : options_(options), diags_(diags), out_(out), withPch_(withPch), analysed_(analysed) {}
+  bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
+    if (withPch_) noteInstantiationsOfPchTemplates(group);  // header reuse (issue 6)
+    return true;
+  }
+  // Declarations the PCH reader hands over: not this file's (header reuse, issue 6).
+  void HandleInterestingDecl(clang::DeclGroupRef) override {}
   void HandleTranslationUnit(clang::ASTContext& context) override {
+    if (withPch_) walkOnlyWhatThisFileAdded(context);  // header reuse (issue 6)
     options_.errors = diags_.errors;
     out_ = analyzeTranslationUnit(context, options_);
     analysed_ = true;
   }
-  bool analysed_ = false;
 
  private:
   TranslationUnitOptions& options_;
   const ErrorCollector& diags_;
   TranslationUnitResult& out_;
+  const bool withPch_;
+  bool& analysed_;
+
+  // ---- header reuse (issue 6): what a walk of the whole AST would reach of this file.
+  // Without a PCH the analysis walks every declaration of the translation unit; over a PCH
+  // that would read the whole PCH back. The declarations the PCH holds are the forced
+  // includes' (system headers: the analysis reports no kernel of theirs); what this file's
+  // parse added is (a) its own top-level declarations, TranslationUnitDecl::noload_decls(),
+  // i.e. those not read from the PCH, in the order a full walk meets them, and (b) the
+  // function instantiations it made of templates that come from the PCH, which a full walk
+  // meets under those templates (Sema hands each to HandleTopLevelDecl); they go first, as
+  // the headers come first. Should the PCH's declarations have been loaded into the
+  // translation unit anyway, the walk covers everything, as without a PCH.
+  std::vector<clang::Decl*> pchInstantiations_;
+  std::set<const clang::Decl*> seen_;
+
+  void noteInstantiationsOfPchTemplates(clang::DeclGroupRef group) {
+    for (clang::Decl* d : group) {
+      auto* fn = llvm::dyn_cast<clang::FunctionDecl>(d);
+      if (!fn || fn->isFromASTFile()) continue;
+      const clang::FunctionDecl* pattern = fn->getTemplateInstantiationPattern();
+      if (!pattern || !pattern->isFromASTFile()) continue;
+      // Members of lambdas and local classes are walked with the function that holds them.
+      if (const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(fn->getDeclContext()))
+        if (record->isLambda() || record->isLocalClass()) continue;
+      if (fn->getLexicalDeclContext()->isFunctionOrMethod()) continue;
+      if (seen_.insert(fn).second) pchInstantiations_.push_back(fn);
+    }
+  }
+
+  void walkOnlyWhatThisFileAdded(clang::ASTContext& context) {
+    std::vector<clang::Decl*> scope = pchInstantiations_;
+    for (clang::Decl* d : context.getTranslationUnitDecl()->noload_decls()) {
+      if (d->isFromASTFile()) return;  // the PCH's declarations are in the list: walk everything
+      scope.push_back(d);
+    }
+    context.setTraversalScope(scope);
+  }
 };
 
 class Action : public clang::ASTFrontendAction {
  public:
-  Action(TranslationUnitOptions& options, const ErrorCollector& diags, TranslationUnitResult& out)
-      : options_(options), diags_(diags), out_(out) {}
+  Action(TranslationUnitOptions& options, const ErrorCollector& diags, TranslationUnitResult& out, bool withPch,
+         bool& analysed)
+      : options_(options), diags_(diags), out_(out), withPch_(withPch), analysed_(analysed) {}
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
-    return std::make_unique<Consumer>(options_, diags_, out_);
+    return std::make_unique<Consumer>(options_, diags_, out_, withPch_, analysed_);
   }
 
  private:
   TranslationUnitOptions& options_;
   const ErrorCollector& diags_;
   TranslationUnitResult& out_;
+  const bool withPch_;
+  bool& analysed_;
 };
+
+// =============================================================================================
+// ---- header reuse (issue 6): one precompiled header per flag set --------------------------
+// Most of a file's parse is the headers every file is given before its first line: the
+// driver's CUDA runtime wrapper (and with it cuda_runtime.h and the C++ library), the
+// built-in CUDA headers in built-in mode, the compatibility prelude. With the same
+// arguments that part is the same for every file. So when two or more files share their
+// arguments, the first of them to start builds a precompiled header (PCH) of those forced
+// includes over an empty source (headerCacheSourcePath()) with exactly those arguments,
+// into a temporary file outside the user's tree (removed when analyze() returns, and on a
+// fatal signal), while the others of the set wait; each file of the set is then parsed with
+// `-include-pch` before it. Clang's PCH reader drops from the file's forced includes the
+// ones the PCH holds (ASTReader, checkPreprocessorOptions), and the file's own
+// `#include <cuda_runtime.h>` is skipped by its include guard, known from the PCH.
+// A file on disk rather than memory, so that worker processes (worker.h) can read it too.
+//   Not reused: the user's own forced includes (-include from the database or after --),
+// which stay out of the PCH and are parsed with each file, after it, in their order; a flag
+// set of one file (building the PCH would cost more than it saves); a flag set whose
+// headers do not parse cleanly (each file reports their errors, as without reuse);
+// AnalysisRequest::reuseHeaders off (--no-header-cache).
+//   Same results with and without: see Consumer::walkOnlyWhatThisFileAdded. A file whose
+// PCH cannot be used (or whose parse over it crashes) is parsed again without it.
+
+constexpr const char* kIncludePch = "-include-pch";
+
+// The arguments but the file (always last: buildClangArguments), and where they run.
+std::string flagSetKey(const CompileJob& job) {
+  std::string key = job.directory;
+  for (size_t i = 0; i + 1 < job.arguments.size(); ++i) {
+    key += '\0';
+    key += job.arguments[i];
+  }
+  return key;
+}
+
+// As HeaderCache::prepare adds it: `-include-pch PATH` just before the file.
+bool usesHeaderPch(const CompileJob& job) {
+  const auto& a = job.arguments;
+  return a.size() >= 3 && a[a.size() - 3] == kIncludePch;
+}
+CompileJob withoutHeaderPch(CompileJob job) {
+  auto& a = job.arguments;
+  a.erase(a.end() - 3, a.end() - 1);
+  return job;
+}
+
+// Runs the driver as ToolInvocation does, then lets `adjust` change the compiler
+// invocation before the frontend starts (false: do not run).
+class AdjustingFactory : public clang::tooling::FrontendActionFactory {
+ public:
+  AdjustingFactory(std::function<std::unique_ptr<clang::FrontendAction>()> make,
+                   std::function<bool(clang::CompilerInvocation&)> adjust)
+      : make_(std::move(make)), adjust_(std::move(adjust)) {}
+  std::unique_ptr<clang::FrontendAction> create() override { return make_(); }
+  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager* files,
+                     std::shared_ptr<clang::PCHContainerOperations> pch, clang::DiagnosticConsumer* diags) override {
+    if (!adjust_(*invocation)) return false;
+    return FrontendActionFactory::runInvocation(std::move(invocation), files, std::move(pch), diags);
+  }
+
+ private:
+  std::function<std::unique_ptr<clang::FrontendAction>()> make_;
+  std::function<bool(clang::CompilerInvocation&)> adjust_;
+};
+
+// Clang's GeneratePCHAction, with the PCH kept in `buffer` rather than written where -o says.
+class PchToMemoryAction : public clang::GeneratePCHAction {
+ public:
+  explicit PchToMemoryAction(std::shared_ptr<clang::PCHBuffer> buffer) : buffer_(std::move(buffer)) {}
+
+ protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef) override {
+    std::string sysroot;
+    if (!ComputeASTConsumerArguments(ci, sysroot)) return nullptr;
+    return std::make_unique<clang::PCHGenerator>(ci.getPreprocessor(), ci.getModuleCache(), /*OutputFile=*/"",
+                                                 /*isysroot=*/"", buffer_, ci.getFrontendOpts().ModuleFileExtensions,
+                                                 /*AllowASTWithErrors=*/false,
+                                                 /*IncludeTimestamps=*/ci.getFrontendOpts().IncludeTimestamps != 0);
+  }
+
+ private:
+  std::shared_ptr<clang::PCHBuffer> buffer_;
+};
+
+// The PCH of `job`'s forced includes, built with its arguments over the empty source; nothing
+// when the headers do not parse without errors or the frontend fails.
+std::optional<std::string> buildHeaderPch(const CompileJob& job, const Toolchain& toolchain) {
+  std::vector<std::string> args = job.arguments;
+  args.back() = headerCacheSourcePath();
+  auto buffer = std::make_shared<clang::PCHBuffer>();
+  buffer->IsComplete = false;
+  ErrorCollector diags;
+  bool ok = false;
+  auto work = [&] {
+    OverlayOptions overlay;
+    overlay.workingDirectory = job.directory;
+    auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions{job.directory},
+                                                                makeOverlayFileSystem(toolchain, overlay));
+    AdjustingFactory factory([&] { return std::make_unique<PchToMemoryAction>(buffer); },
+                             [](clang::CompilerInvocation& invocation) {
+                               // Only the forced includes the analysis adds itself, the prelude
+                               // last: the user's own are parsed with each file.
+                               clang::PreprocessorOptions& pp = invocation.getPreprocessorOpts();
+                               auto prelude = std::find(pp.Includes.begin(), pp.Includes.end(), preludePath());
+                               if (prelude == pp.Includes.end() || !pp.ImplicitPCHInclude.empty()) return false;
+                               pp.Includes.erase(prelude + 1, pp.Includes.end());
+                               return true;
+                             });
+    clang::tooling::ToolInvocation invocation(args, &factory, files.get(),
+                                              std::make_shared<clang::PCHContainerOperations>());
+    invocation.setDiagnosticConsumer(&diags);
+    ok = invocation.run();
+  };
+  llvm::CrashRecoveryContext crc;
+  if (!crc.RunSafely(work) || !ok || !diags.errors.empty() || !buffer->IsComplete) return std::nullopt;
+  return std::string(buffer->Data.begin(), buffer->Data.end());
+}
+
+// The run's PCHs, one per flag set shared by two files or more, built on first use.
+class HeaderCache {
+ public:
+  HeaderCache(const std::vector<CompileJob>& jobs, const Toolchain& toolchain, bool enabled) : toolchain_(toolchain) {
+    if (!enabled) return;
+    for (const CompileJob& job : jobs) {
+      const bool ownPch = std::any_of(job.arguments.begin(), job.arguments.end(), [](const std::string& a) {
+        return llvm::StringRef(a).starts_with(kIncludePch);
+      });
+      if (!ownPch && !job.arguments.empty()) ++sets_[flagSetKey(job)].files;
+    }
+  }
+  HeaderCache(const HeaderCache&) = delete;
+  HeaderCache& operator=(const HeaderCache&) = delete;
+  ~HeaderCache() {
+    for (auto& [key, set] : sets_)
+      if (!set.path.empty()) {
+        llvm::sys::fs::remove(set.path);
+        llvm::sys::DontRemoveFileOnSignal(set.path);
+      }
+  }
+
+  // The job as it is to run: with `-include-pch PCH` before its file when its flag set has
+  // a PCH (the first job of the set to ask builds it; the others wait for it).
+  CompileJob prepare(const CompileJob& job) {
+    auto it = sets_.find(flagSetKey(job));
+    if (it == sets_.end() || it->second.files < 2) return job;
+    FlagSet& set = it->second;
+    std::call_once(set.once, [&] {
+      if (auto pch = buildHeaderPch(job, toolchain_)) set.path = writeTemporary(*pch);
+#if defined(__GLIBC__)
+      // The build's AST is gone: give its pages back, so that they do not stay in this
+      // process's footprint while the files are analysed (here or in workers).
+      malloc_trim(0);
+#endif
+    });
+    if (set.path.empty()) return job;
+    CompileJob out = job;
+    out.arguments.insert(out.arguments.end() - 1, {kIncludePch, set.path});
+    return out;
+  }
+
+ private:
+  struct FlagSet {
+    size_t files = 0;
+    std::once_flag once;
+    std::string path;  // the PCH; empty: none
+  };
+  const Toolchain& toolchain_;
+  std::map<std::string, FlagSet> sets_;
+
+  static std::string writeTemporary(const std::string& data) {
+    int fd = -1;
+    llvm::SmallString<256> path;
+    if (llvm::sys::fs::createTemporaryFile("coalesce-lint-headers", "pch", fd, path)) return {};
+    llvm::sys::RemoveFileOnSignal(path);
+    llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
+    out << data;
+    out.close();
+    if (out.has_error()) {
+      out.clear_error();
+      llvm::sys::fs::remove(path);
+      llvm::sys::DontRemoveFileOnSignal(path);
+      return {};
+    }
+    return std::string(path);
+  }
+};
+// ---- end of header reuse -----------------------------------------------------------------
 
 struct JobOutcome {
   FileRecord file;
@@ -102,20 +360,25 @@ JobOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const Analy
   options.assumedValues = request.assumedValues;
   ErrorCollector diags;
   bool ran = false;
+  const bool withPch = usesHeaderPch(job);  // header reuse (issue 6)
+  bool analysed = false;
   auto work = [&] {
     OverlayOptions overlay;
     overlay.workingDirectory = job.directory;
     auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions{job.directory},
                                                                 makeOverlayFileSystem(toolchain, overlay));
-    clang::tooling::ToolInvocation invocation(job.arguments, std::make_unique<Action>(options, diags, outcome.tu),
-                                              files.get());
+    clang::tooling::ToolInvocation invocation(
+        job.arguments, std::make_unique<Action>(options, diags, outcome.tu, withPch, analysed), files.get());
     invocation.setDiagnosticConsumer(&diags);
     invocation.run();
     ran = true;
   };
   // A crash inside Clang costs this file, not the run.
   llvm::CrashRecoveryContext crc;
-  if (!crc.RunSafely(work) || !ran) {
+  const bool safe = crc.RunSafely(work);
+  // header reuse (issue 6): a PCH that could not be used, or a crash over it: without it.
+  if (withPch && (!safe || !ran || !analysed)) return runJob(withoutHeaderPch(job), toolchain, request, arch);
+  if (!safe || !ran) {
     outcome.file.status = Status::Failed;
     outcome.file.error = "the Clang frontend crashed on this file";
     return outcome;
@@ -136,6 +399,14 @@ JobOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const Analy
 
 }  // namespace
 
+// ---- process isolation (issue 7; worker_process.h): the per-file pass, callable by the
+// worker, and the switch below that sends each file to a worker when one is configured.
+WorkerOutcome runJobHere(const CompileJob& job, const Toolchain& toolchain, const AnalysisRequest& request,
+                         const model::Arch& arch) {
+  JobOutcome o = runJob(job, toolchain, request, arch);
+  return {std::move(o.file), std::move(o.tu)};
+}
+
 AnalysisResult analyze(const AnalysisRequest& request) {
   AnalysisResult result;
   const auto arch = model::parseArch(request.gpuArch);
@@ -145,6 +416,7 @@ AnalysisResult analyze(const AnalysisRequest& request) {
   const std::vector<CompileJob> jobs = collectJobs(request, toolchain, failures);
 
   llvm::CrashRecoveryContext::Enable();
+  HeaderCache headers(jobs, toolchain, request.reuseHeaders);  // header reuse (issue 6)
   std::vector<JobOutcome> outcomes(jobs.size());
   std::mutex progressMutex;
   size_t done = 0;
@@ -152,7 +424,13 @@ AnalysisResult analyze(const AnalysisRequest& request) {
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency(request.jobs));
     for (size_t i = 0; i < jobs.size(); ++i)
       pool.async([&, i] {
-        outcomes[i] = runJob(jobs[i], toolchain, request, archParams);
+        const CompileJob job = headers.prepare(jobs[i]);  // header reuse (issue 6): -include-pch
+        if (!request.workerCommand.empty()) {  // process isolation (worker_process.h)
+          WorkerOutcome w = runJobInWorker(job, toolchain, request);
+          outcomes[i] = {std::move(w.file), std::move(w.tu)};
+        } else {
+          outcomes[i] = runJob(job, toolchain, request, archParams);
+        }
         std::lock_guard<std::mutex> lock(progressMutex);
         ++done;
         if (request.progress) request.progress(jobs[i].file, done, jobs.size());

@@ -2,12 +2,12 @@
 #include "coalesce/analysis/builtin_files.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <sstream>
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -70,15 +70,61 @@ std::string shimIncludeDir() { return builtinPath("shim"); }
 std::string builtinCudaRoot() { return builtinPath("cuda"); }
 std::string builtinCudaIncludeDir() { return builtinPath("cuda/include"); }
 std::string preludePath() { return builtinPath("prelude/coalesce_prelude.h"); }
+std::string headerCacheSourcePath() { return builtinPath("header-cache/empty.cu"); }
+
+namespace {
+
+// Plain scanning rather than std::regex, which took some 10 ms over driver_types.h in
+// every process (every file, with worker processes): a tenth of a file parsed over the
+// shared precompiled headers (issue 6). Same matches as the patterns in the comments.
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
+bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// At `at`: `word` then at least one (plus=true) or any number of spaces; the position after them.
+std::optional<size_t> wordThenSpaces(std::string_view text, size_t at, std::string_view word, bool plus) {
+  if (text.substr(at, word.size()) != word) return std::nullopt;
+  size_t i = at + word.size();
+  const size_t first = i;
+  while (i < text.size() && isSpace(text[i])) ++i;
+  if (plus && i == first) return std::nullopt;
+  return i;
+}
+
+// The position of the `{` of the first match of struct\s+(__device_builtin__\s+)?cudaDeviceProp\s*\{
+std::optional<size_t> findDevicePropBrace(std::string_view text) {
+  for (size_t at = text.find("struct"); at != std::string_view::npos; at = text.find("struct", at + 1)) {
+    const auto afterStruct = wordThenSpaces(text, at, "struct", true);
+    if (!afterStruct) continue;
+    std::vector<size_t> names = {*afterStruct};
+    if (auto afterBuiltin = wordThenSpaces(text, *afterStruct, "__device_builtin__", true))
+      names.insert(names.begin(), *afterBuiltin);
+    for (size_t name : names) {
+      const auto brace = wordThenSpaces(text, name, "cudaDeviceProp", false);
+      if (brace && *brace < text.size() && text[*brace] == '{') return *brace;
+    }
+  }
+  return std::nullopt;
+}
+
+// \bword\b somewhere in text.
+bool containsWord(std::string_view text, std::string_view word) {
+  for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    const bool startsWord = at == 0 || !isWordChar(text[at - 1]);
+    const bool endsWord = at + word.size() == text.size() || !isWordChar(text[at + word.size()]);
+    if (startsWord && endsWord) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 std::optional<std::string> addLegacyDevicePropFields(std::string_view source) {
   std::string text(source);
-  static const std::regex kStructHead(R"(struct\s+(__device_builtin__\s+)?cudaDeviceProp\s*\{)");
-  std::smatch head;
-  if (!std::regex_search(text, head, kStructHead)) return std::nullopt;
+  const std::optional<size_t> brace = findDevicePropBrace(text);
+  if (!brace) return std::nullopt;
 
   // The body has no nested braces in any CUDA release, but count them anyway.
-  const size_t open = static_cast<size_t>(head.position(0) + head.length(0)) - 1;
+  const size_t open = *brace;
   size_t close = std::string::npos;
   int depth = 0;
   for (size_t i = open; i < text.size(); ++i) {
@@ -92,10 +138,8 @@ std::optional<std::string> addLegacyDevicePropFields(std::string_view source) {
 
   const std::string body = text.substr(open, close - open);
   std::string added;
-  for (std::string_view field : kLegacyDevicePropFields) {
-    const std::regex word("\\b" + std::string(field) + "\\b");
-    if (!std::regex_search(body, word)) added += " int " + std::string(field) + ";";
-  }
+  for (std::string_view field : kLegacyDevicePropFields)
+    if (!containsWord(body, field)) added += " int " + std::string(field) + ";";
   if (added.empty()) return std::nullopt;
   text.insert(close, " /* coalesce-lint: fields removed in CUDA 13 */" + added + " ");
   return text;
@@ -105,6 +149,7 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeOverlayFileSystem(const Tool
                                                                        const OverlayOptions& options) {
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   for (const BuiltinFile& file : builtinFiles()) addFile(*memory, builtinPath(file.path), file.contents);
+  addFile(*memory, headerCacheSourcePath(), "");
 
   if (toolchain.cudaPath && options.legacyDevicePropFields) {
     // Served at the toolkit's own path, so every route to the header (the wrapper's search,

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -104,6 +105,22 @@ class InputWalker {
 
   void addFile(const fs::path& p) {
     if (!seenFiles_.insert(identity(p)).second) return;
+    // Only regular files are opened: a FIFO named *.cu would block the open (and the run)
+    // forever, a device would never end (issue 7).
+    std::error_code sec;
+    const fs::file_status st = fs::status(p, sec);
+    if (sec) {
+      result.failures.push_back(failure(p.string(), "cannot read file: " + sec.message()));
+      return;
+    }
+    if (!fs::is_regular_file(st)) {
+      const char* kind = fs::is_fifo(st)                                      ? " (a FIFO)"
+                         : fs::is_socket(st)                                  ? " (a socket)"
+                         : fs::is_character_file(st) || fs::is_block_file(st) ? " (a device)"
+                                                                              : "";
+      result.failures.push_back(failure(p.string(), std::string("not read: not a regular file") + kind));
+      return;
+    }
     if (!std::ifstream(p, std::ios::binary)) {
       result.failures.push_back(failure(p.string(), "cannot read file (permission denied?)"));
       return;
@@ -133,7 +150,8 @@ class InputWalker {
         dirs.push_back(entry);
       } else if (isCudaSource(entry)) {
         if (sec || !it->exists(sec)) {
-          result.failures.push_back(failure(entry.string(), "broken symbolic link"));
+          result.failures.push_back(
+              failure(entry.string(), sec ? "broken symbolic link: " + sec.message() : "broken symbolic link"));
           continue;
         }
         files.push_back(entry);
@@ -575,6 +593,117 @@ class EntryIndex {
   std::vector<std::string> ids_;
 };
 
+// ---------------------------------------------------------------------------------------------
+// (a') which inputs other inputs #include (inputsIncludedByOthers)
+
+// The #include directives of a file: (name, angled). A line-based scan: a directive is `#`
+// and `include` at the start of a line, whitespace allowed around the `#`. Comments after
+// `//` never match; conditional compilation is not evaluated.
+std::vector<std::pair<std::string, bool>> includeDirectives(const std::string& text) {
+  std::vector<std::pair<std::string, bool>> out;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    size_t i = pos;
+    auto skipBlanks = [&] {
+      while (i < end && (text[i] == ' ' || text[i] == '\t')) ++i;
+    };
+    skipBlanks();
+    if (i < end && text[i] == '#') {
+      ++i;
+      skipBlanks();
+      if (text.compare(i, 7, "include") == 0) {
+        i += 7;
+        skipBlanks();
+        if (i < end && (text[i] == '"' || text[i] == '<')) {
+          const char close = text[i] == '"' ? '"' : '>';
+          const size_t stop = text.find(close, i + 1);
+          if (stop != std::string::npos && stop < end && stop > i + 1)
+            out.emplace_back(text.substr(i + 1, stop - i - 1), close == '>');
+        }
+      }
+    }
+    pos = end + 1;
+  }
+  return out;
+}
+
+class IncludeGraph {
+ public:
+  explicit IncludeGraph(const std::vector<std::string>& includeDirs) : dirs_(includeDirs) {}
+
+  // The files `id` includes that exist (identities), each once.
+  const std::vector<std::string>& includes(const std::string& id) {
+    auto it = edges_.find(id);
+    if (it != edges_.end()) return it->second;
+    std::vector<std::string>& out = edges_[id];
+    if (edges_.size() > kMaxFiles) return out;  // a pathological tree: stop following
+    std::error_code ec;
+    const auto size = fs::file_size(id, ec);
+    if (ec || size > kMaxBytes) return out;
+    const auto text = readText(id);
+    if (!text) return out;
+    const fs::path here = fs::path(id).parent_path();
+    std::set<std::string> seen;
+    for (const auto& [name, angled] : includeDirectives(*text)) {
+      if (fs::path(name).is_absolute()) continue;  // system and toolkit headers, not the user's tree
+      std::vector<fs::path> candidates;
+      if (!angled) candidates.push_back(here / name);
+      for (const std::string& d : dirs_) candidates.push_back(fs::path(d) / name);
+      // Clang, not finding <name>, reports an error but includes the file next to the
+      // includer if there is one (its "use quotes instead" recovery): so does this.
+      if (angled) candidates.push_back(here / name);
+      for (const fs::path& c : candidates) {
+        std::error_code cec;
+        if (!fs::is_regular_file(c, cec)) continue;
+        const std::string target = identity(c);
+        if (seen.insert(target).second) out.push_back(target);
+        break;
+      }
+    }
+    return out;
+  }
+
+  // Every file reachable from `id` through #include (not `id` itself unless in a cycle).
+  std::set<std::string> reach(const std::string& id) {
+    std::set<std::string> seen;
+    std::vector<std::string> todo = {id};
+    while (!todo.empty()) {
+      const std::string cur = todo.back();
+      todo.pop_back();
+      for (const std::string& next : includes(cur))
+        if (seen.insert(next).second) todo.push_back(next);
+    }
+    return seen;
+  }
+
+ private:
+  static constexpr size_t kMaxFiles = 20000;
+  static constexpr std::uintmax_t kMaxBytes = 16u << 20;
+  std::vector<std::string> dirs_;
+  std::map<std::string, std::vector<std::string>> edges_;
+};
+
+// The -I and -iquote folders among extra arguments, absolute.
+std::vector<std::string> userIncludeDirs(const std::vector<std::string>& args, const std::string& cwd) {
+  std::vector<std::string> dirs;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    for (const std::string_view opt : {"-I", "-iquote"}) {
+      if (a == opt && i + 1 < args.size()) {
+        dirs.push_back(absoluteIn(cwd, args[++i]));
+        break;
+      }
+      if (startsWith(a, opt) && a.size() > opt.size() && !(opt == "-I" && startsWith(a, "-iquote"))) {
+        dirs.push_back(absoluteIn(cwd, a.substr(opt.size())));
+        break;
+      }
+    }
+  }
+  return dirs;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -583,6 +712,37 @@ ExpandedInputs expandInputs(const std::vector<std::string>& inputs) {
   InputWalker walker;
   for (const auto& input : inputs) walker.addInput(input);
   return std::move(walker.result);
+}
+
+std::map<std::string, std::string> inputsIncludedByOthers(const std::vector<std::string>& files,
+                                                          const std::vector<std::string>& includeDirs) {
+  std::map<std::string, std::string> result;
+  if (files.size() < 2) return result;
+  std::vector<std::string> ids;
+  std::map<std::string, size_t> inputIndex;
+  for (size_t i = 0; i < files.size(); ++i) {
+    ids.push_back(identity(files[i]));
+    inputIndex.emplace(ids.back(), i);
+  }
+  IncludeGraph graph(includeDirs);
+  std::vector<std::set<std::string>> reach(files.size());
+  std::vector<bool> included(files.size(), false);
+  for (size_t i = 0; i < files.size(); ++i) {
+    reach[i] = graph.reach(ids[i]);
+    for (const std::string& r : reach[i]) {
+      auto it = inputIndex.find(r);
+      if (it != inputIndex.end() && it->second != i) included[it->second] = true;
+    }
+  }
+  // Inputs nothing includes are the translation units; what they reach is parsed with them.
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (included[i]) continue;
+    for (const std::string& r : reach[i]) {
+      auto it = inputIndex.find(r);
+      if (it != inputIndex.end() && it->second != i) result.emplace(files[it->second], files[i]);
+    }
+  }
+  return result;
 }
 
 CompilationDatabase loadCompilationDatabase(const std::string& buildDirOrFile) {
@@ -655,6 +815,10 @@ std::vector<std::string> buildClangArguments(const Toolchain& tc, const std::vec
                      "-Wno-unknown-attributes",             // nvcc-only attributes in CUDA headers
                      "-Wno-deprecated-declarations",        // deprecated CUDA APIs in host code
                      "-Wno-unknown-pragmas",                // #pragma nv_diag_suppress and co.
+                     // "%d"FMT (no space before a macro): GCC and EDG, hence nvcc, warn and
+                     // read two tokens; Clang makes it an error unless this warning is off,
+                     // and then reads two tokens too.
+                     "-Wno-reserved-user-defined-literal",
                      // All errors, not the first 20: a kernel after twenty host-side errors
                      // must still be parsed (error tolerance, issue 8).
                      "-ferror-limit=0"});
@@ -710,8 +874,21 @@ std::vector<CompileJob> collectJobs(const AnalysisRequest& request, const Toolch
   failures.insert(failures.end(), expanded.failures.begin(), expanded.failures.end());
   std::optional<EntryIndex> index;
   if (db) index.emplace(*db);
+  // A file another input includes is parsed with it, not on its own (see inputsIncludedByOthers);
+  // a file the database lists is a translation unit of the build whatever includes it.
+  const std::map<std::string, std::string> includedBy =
+      inputsIncludedByOthers(expanded.files, userIncludeDirs(request.extraArgs, cwd));
   for (const std::string& file : expanded.files) {
     const EntryIndex::Match match = index ? index->find(absoluteIn(cwd, file)) : EntryIndex::Match{};
+    if (auto inc = includedBy.find(file); inc != includedBy.end() && !match.exact) {
+      FileRecord record;
+      record.path = file;
+      record.status = Status::Analysed;
+      record.diagnostics.push_back("not parsed on its own: " + inc->second +
+                                   " includes it, and its kernels are analysed there");
+      failures.push_back(std::move(record));
+      continue;
+    }
     if (match.exact)  // run where the build ran it, as the build would
       addJob(file, match.entry->directory, absoluteIn(cwd, file), match.entry);
     else  // as given, with a neighbour's flags if the database has one

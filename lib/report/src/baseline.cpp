@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 
 #include <fmt/format.h>
 #include <llvm/Support/JSON.h>
@@ -19,8 +20,15 @@ namespace json = llvm::json;
 std::string normaliseBaselinePath(std::string_view path) { return detail::normalisePath(path); }
 
 namespace {
+constexpr int64_t kMaxBaselineCount = 1'000'000'000;
+
+// The file is JSON, which holds UTF-8 only: text that is not (a Latin-1 comment on the
+// line, a file name) is keyed as the JSON writer would store it, invalid bytes replaced,
+// on both sides, so a baseline written from such a line matches it again (it never did).
+std::string utf8(std::string text) { return json::isUTF8(text) ? text : json::fixUTF8(text); }
+
 auto keyOf(const Finding& f) {
-  return std::make_tuple(f.rule, normaliseBaselinePath(f.loc.file), std::string(trimmed(f.lineText)));
+  return std::make_tuple(utf8(f.rule), utf8(normaliseBaselinePath(f.loc.file)), utf8(std::string(trimmed(f.lineText))));
 }
 }  // namespace
 
@@ -55,8 +63,12 @@ Result<Baseline> Baseline::parse(std::string_view text, const std::string& origi
     auto path = e ? e->getString("path") : std::nullopt;
     auto line = e ? e->getString("line_text") : std::nullopt;
     if (!rule || !path || !line) return bad(fmt::format("entry {} needs strings 'rule', 'path' and 'line_text'", i));
+    if (e->get("count") && !e->getInteger("count"))
+      return bad(fmt::format("entry {} has a count that is not an integer", i));
     const int64_t count = e->getInteger("count").value_or(1);
     if (count < 1) return bad(fmt::format("entry {} has a count below 1", i));
+    // A count past an int used to wrap negative (and then never match, nor read back).
+    if (count > kMaxBaselineCount) return bad(fmt::format("entry {} has a count above {}", i, kMaxBaselineCount));
     b.entries_.push_back({rule->str(), normaliseBaselinePath(*path), std::string(trimmed(*line)), static_cast<int>(count)});
   }
   return b;
@@ -98,7 +110,11 @@ MaybeError Baseline::save(const std::string& path) const {
 }
 
 BaselineMatcher::BaselineMatcher(const Baseline& baseline) {
-  for (const BaselineEntry& e : baseline.entries()) remaining_[{e.rule, e.path, e.lineText}] += e.count;
+  // Entries with the same key add up, saturating rather than overflowing.
+  for (const BaselineEntry& e : baseline.entries()) {
+    int& left = remaining_[{e.rule, e.path, e.lineText}];
+    left = static_cast<int>(std::min<int64_t>(int64_t{left} + e.count, std::numeric_limits<int>::max()));
+  }
 }
 
 bool BaselineMatcher::consume(const Finding& finding) {

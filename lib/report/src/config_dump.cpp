@@ -1,6 +1,8 @@
 // --dump-config: every effective value, in the syntax parseConfig reads back.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "coalesce/report/config.h"
 #include "coalesce/report/rule_registry.h"
 
@@ -8,9 +10,24 @@ namespace coalesce::report {
 
 namespace {
 std::string quoted(std::string_view s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out + "'";
+  auto control = [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; };
+  auto printableAscii = [](char c) { return c >= 0x20 && c < 0x7f; };
+  if (std::all_of(s.begin(), s.end(), printableAscii)) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
+    return out + "'";
+  }
+  // A line break or other control character (a folded `Checks: >` block, a tab), or a byte
+  // that is not ASCII: YAML folds or refuses them inside single quotes, so a double-quoted
+  // scalar, control characters escaped, which reads back byte for byte (found by fuzzing,
+  // test/fuzz/fuzz_config.cpp).
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += {'\\', c};
+    else if (control(c)) out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+    else out += c;
+  }
+  return out + "\"";
 }
 }  // namespace
 

@@ -178,6 +178,159 @@ __device__ void surfCubemapLayeredwrite(T val, cudaSurfaceObject_t obj, int x, i
 static __host__ __device__ __inline__ void __assume(bool cond) { __builtin_assume(cond); }
 #endif
 
+/* ---- IMPLICIT_INCLUDES: the C headers nvcc's cuda_runtime.h brings in ---------------------
+ * nvcc force-includes cuda_runtime.h, whose crt/common_functions.h includes <string.h> and
+ * <time.h>, and in the device pass <new>, <stdio.h>, <stdlib.h> and <assert.h>: code that
+ * calls time(), printf() or assert() without including their header compiles with nvcc.
+ * Clang's CUDA wrapper skips common_functions.h and includes only <stdlib.h> and <string.h>.
+ * These are the same standard headers, so nothing is declared that nvcc would not see. */
+#if !defined(COALESCE_NO_COMPAT_IMPLICIT_INCLUDES)
+#include <string.h>
+#include <time.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <assert.h>
+#include <new>
+#endif
+
+/* ---- TEXTURE_REFERENCES: texture<T, dim, mode> objects and their fetches ------------------
+ * The texture reference API (a global `texture<float, 1> tex;` read with tex1Dfetch(tex, i)
+ * and bound with cudaBindTexture) was removed in CUDA 12; older code, Rodinia among it, uses
+ * it throughout. Declared here as CUDA 11 declared it: the class template carries Clang's
+ * device_builtin_texture_type attribute, which makes such globals usable in device code,
+ * as nvcc did. A fetch is a read through the texture path, never a global or shared load,
+ * so only declarations are needed. The host binding calls are declared too. */
+#if !defined(COALESCE_NO_COMPAT_TEXTURE_REFERENCES) && defined(CUDART_VERSION) && CUDART_VERSION >= 12000
+#ifndef cudaTextureType1D
+#define cudaTextureType1D 0x01
+#define cudaTextureType2D 0x02
+#define cudaTextureType3D 0x03
+#define cudaTextureTypeCubemap 0x0C
+#define cudaTextureType1DLayered 0xF1
+#define cudaTextureType2DLayered 0xF2
+#define cudaTextureTypeCubemapLayered 0xFC
+#endif
+struct textureReference {
+  int normalized;
+  enum cudaTextureFilterMode filterMode;
+  enum cudaTextureAddressMode addressMode[3];
+  struct cudaChannelFormatDesc channelDesc;
+  int sRGB;
+  unsigned int maxAnisotropy;
+  enum cudaTextureFilterMode mipmapFilterMode;
+  float mipmapLevelBias;
+  float minMipmapLevelClamp;
+  float maxMipmapLevelClamp;
+  int disableTrilinearOptimization;
+  int __cudaReserved[14];
+};
+template <class T, int texType = cudaTextureType1D, enum cudaTextureReadMode mode = cudaReadModeElementType>
+struct __attribute__((device_builtin_texture_type)) texture : public textureReference {
+  __host__ texture(int norm = 0, enum cudaTextureFilterMode fMode = cudaFilterModePoint,
+                   enum cudaTextureAddressMode aMode = cudaAddressModeClamp) {
+    normalized = norm;
+    filterMode = fMode;
+    addressMode[0] = addressMode[1] = addressMode[2] = aMode;
+  }
+  __host__ texture(int norm, enum cudaTextureFilterMode fMode, enum cudaTextureAddressMode aMode,
+                   struct cudaChannelFormatDesc desc) {
+    normalized = norm;
+    filterMode = fMode;
+    addressMode[0] = addressMode[1] = addressMode[2] = aMode;
+    channelDesc = desc;
+  }
+};
+/* What a fetch returns: T itself, or, with cudaReadModeNormalizedFloat, the float type of
+ * as many components (8- and 16-bit integers only, as in CUDA). */
+template <class T, enum cudaTextureReadMode mode> struct __coalesce_tex_ret { typedef T type; };
+#define COALESCE_TEX_NF(T, R) \
+  template <> struct __coalesce_tex_ret<T, cudaReadModeNormalizedFloat> { typedef R type; };
+COALESCE_TEX_NF(char, float) COALESCE_TEX_NF(signed char, float) COALESCE_TEX_NF(unsigned char, float)
+COALESCE_TEX_NF(short, float) COALESCE_TEX_NF(unsigned short, float)
+COALESCE_TEX_NF(char1, float1) COALESCE_TEX_NF(uchar1, float1) COALESCE_TEX_NF(short1, float1)
+COALESCE_TEX_NF(ushort1, float1) COALESCE_TEX_NF(char2, float2) COALESCE_TEX_NF(uchar2, float2)
+COALESCE_TEX_NF(short2, float2) COALESCE_TEX_NF(ushort2, float2) COALESCE_TEX_NF(char4, float4)
+COALESCE_TEX_NF(uchar4, float4) COALESCE_TEX_NF(short4, float4) COALESCE_TEX_NF(ushort4, float4)
+#undef COALESCE_TEX_NF
+#define COALESCE_TEX_FETCH(NAME, DIM, ...)                                                   \
+  template <class T, enum cudaTextureReadMode M>                                              \
+  __device__ typename __coalesce_tex_ret<T, M>::type NAME(texture<T, DIM, M> t, __VA_ARGS__);
+COALESCE_TEX_FETCH(tex1Dfetch, cudaTextureType1D, int x)
+COALESCE_TEX_FETCH(tex1D, cudaTextureType1D, float x)
+COALESCE_TEX_FETCH(tex2D, cudaTextureType2D, float x, float y)
+COALESCE_TEX_FETCH(tex3D, cudaTextureType3D, float x, float y, float z)
+COALESCE_TEX_FETCH(tex1DLayered, cudaTextureType1DLayered, float x, int layer)
+COALESCE_TEX_FETCH(tex2DLayered, cudaTextureType2DLayered, float x, float y, int layer)
+COALESCE_TEX_FETCH(texCubemap, cudaTextureTypeCubemap, float x, float y, float z)
+COALESCE_TEX_FETCH(texCubemapLayered, cudaTextureTypeCubemapLayered, float x, float y, float z, int layer)
+COALESCE_TEX_FETCH(tex1DLod, cudaTextureType1D, float x, float level)
+COALESCE_TEX_FETCH(tex2DLod, cudaTextureType2D, float x, float y, float level)
+COALESCE_TEX_FETCH(tex3DLod, cudaTextureType3D, float x, float y, float z, float level)
+COALESCE_TEX_FETCH(tex1DLayeredLod, cudaTextureType1DLayered, float x, int layer, float level)
+COALESCE_TEX_FETCH(tex2DLayeredLod, cudaTextureType2DLayered, float x, float y, int layer, float level)
+COALESCE_TEX_FETCH(texCubemapLod, cudaTextureTypeCubemap, float x, float y, float z, float level)
+COALESCE_TEX_FETCH(tex1DGrad, cudaTextureType1D, float x, float dPdx, float dPdy)
+COALESCE_TEX_FETCH(tex2DGrad, cudaTextureType2D, float x, float y, float2 dPdx, float2 dPdy)
+COALESCE_TEX_FETCH(tex3DGrad, cudaTextureType3D, float x, float y, float z, float4 dPdx, float4 dPdy)
+COALESCE_TEX_FETCH(tex1DLayeredGrad, cudaTextureType1DLayered, float x, int layer, float dPdx, float dPdy)
+COALESCE_TEX_FETCH(tex2DLayeredGrad, cudaTextureType2DLayered, float x, float y, int layer, float2 dPdx,
+                   float2 dPdy)
+#undef COALESCE_TEX_FETCH
+/* tex2Dgather returns one component of four texels: the 4-vector of T's scalar kind (float4
+ * for 8- and 16-bit integers read as normalised floats). */
+template <class T, enum cudaTextureReadMode M> struct __coalesce_gather_ret { typedef float4 type; };
+#define COALESCE_TEX_GATHER(S, N)                                                                   \
+  template <> struct __coalesce_gather_ret<S, cudaReadModeElementType> { typedef N##4 type; };       \
+  template <> struct __coalesce_gather_ret<N##1, cudaReadModeElementType> { typedef N##4 type; };    \
+  template <> struct __coalesce_gather_ret<N##2, cudaReadModeElementType> { typedef N##4 type; };    \
+  template <> struct __coalesce_gather_ret<N##3, cudaReadModeElementType> { typedef N##4 type; };    \
+  template <> struct __coalesce_gather_ret<N##4, cudaReadModeElementType> { typedef N##4 type; };
+COALESCE_TEX_GATHER(signed char, char) COALESCE_TEX_GATHER(unsigned char, uchar)
+COALESCE_TEX_GATHER(short, short) COALESCE_TEX_GATHER(unsigned short, ushort)
+COALESCE_TEX_GATHER(int, int) COALESCE_TEX_GATHER(unsigned int, uint)
+#undef COALESCE_TEX_GATHER
+template <> struct __coalesce_gather_ret<char, cudaReadModeElementType> { typedef char4 type; };
+template <class T, enum cudaTextureReadMode M>
+__device__ typename __coalesce_gather_ret<T, M>::type tex2Dgather(texture<T, cudaTextureType2D, M> t, float x,
+                                                                  float y, int comp = 0);
+/* The host side: binding and unbinding (C++ templates and the C forms). */
+#define COALESCE_TEX_REF const struct texture<T, dim, readMode>&
+template <class T, int dim, enum cudaTextureReadMode readMode>
+__host__ cudaError_t cudaBindTexture(size_t* offset, COALESCE_TEX_REF tex, const void* devPtr,
+                                     const struct cudaChannelFormatDesc& desc, size_t size = 0xffffffffu);
+template <class T, int dim, enum cudaTextureReadMode readMode>
+__host__ cudaError_t cudaBindTexture(size_t* offset, COALESCE_TEX_REF tex, const void* devPtr,
+                                     size_t size = 0xffffffffu);
+template <class T, int dim, enum cudaTextureReadMode readMode>
+__host__ cudaError_t cudaBindTexture2D(size_t* offset, COALESCE_TEX_REF tex, const void* devPtr,
+                                       const struct cudaChannelFormatDesc& desc, size_t width, size_t height,
+                                       size_t pitch);
+template <class T, int dim, enum cudaTextureReadMode readMode>
+__host__ cudaError_t cudaBindTexture2D(size_t* offset, COALESCE_TEX_REF tex, const void* devPtr, size_t width,
+                                       size_t height, size_t pitch);
+template <class T, int dim, enum cudaTextureReadMode readMode>
+__host__ cudaError_t cudaBindTextureToArray(COALESCE_TEX_REF tex, const struct cudaArray* array,
+                                            const struct cudaChannelFormatDesc& desc);
+template <class T, int dim, enum cudaTextureReadMode readMode>
+__host__ cudaError_t cudaBindTextureToArray(COALESCE_TEX_REF tex, const struct cudaArray* array);
+template <class T, int dim, enum cudaTextureReadMode readMode>
+__host__ cudaError_t cudaUnbindTexture(COALESCE_TEX_REF tex);
+template <class T, int dim, enum cudaTextureReadMode readMode>
+__host__ cudaError_t cudaGetTextureAlignmentOffset(size_t* offset, COALESCE_TEX_REF tex);
+#undef COALESCE_TEX_REF
+extern "C" {
+__host__ cudaError_t cudaBindTexture(size_t* offset, const struct textureReference* texref, const void* devPtr,
+                                     const struct cudaChannelFormatDesc* desc, size_t size);
+__host__ cudaError_t cudaBindTexture2D(size_t* offset, const struct textureReference* texref, const void* devPtr,
+                                       const struct cudaChannelFormatDesc* desc, size_t width, size_t height,
+                                       size_t pitch);
+__host__ cudaError_t cudaBindTextureToArray(const struct textureReference* texref, const struct cudaArray* array,
+                                            const struct cudaChannelFormatDesc* desc);
+__host__ cudaError_t cudaUnbindTexture(const struct textureReference* texref);
+__host__ cudaError_t cudaGetTextureReference(const struct textureReference** texref, const void* symbol);
+}
+#endif
+
 /* ---- REGISTER_PARAMS: __nv_register_params__, an nvcc keyword (CUDA 12.4+) ---------------
  * A calling-convention hint for __device__ functions that no CUDA header defines; it says
  * nothing about memory, so it is dropped. */

@@ -35,6 +35,10 @@ std::string shimIncludeDir();                        // holds texture_fetch_func
 std::string builtinCudaRoot();                       // the built-in "toolkit" (no bin/: Clang ignores it)
 std::string builtinCudaIncludeDir();                 // its include/ (cuda_runtime.h, cuda.h, ...)
 std::string preludePath();                           // the compatibility prelude
+// An empty CUDA source that every overlay serves: the precompiled header of a run's forced
+// includes is built over it (header reuse, issue 6; analyze.cpp), and a PCH is valid only
+// where the source it was built from can be found.
+std::string headerCacheSourcePath();
 
 // CUDA 13 removed fields of cudaDeviceProp that old host code still reads (clockRate,
 // memoryClockRate, computeMode, ...). A struct cannot be reopened from the prelude, so the

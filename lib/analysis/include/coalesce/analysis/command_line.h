@@ -4,6 +4,7 @@
 // file system every job runs on).
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,7 +23,9 @@ struct CompileJob {
 };
 
 // Jobs for every input file; inputs that cannot be turned into a job are appended to
-// `failures` (status Failed, one-line error). With request.buildDir set and no inputs, every
+// `failures` (status Failed, one-line error). An input that another input includes (and
+// that the database, if any, does not list) gets no job of its own: its record, appended to
+// `failures` too, has status Analysed and a note naming the includer it is parsed with. With request.buildDir set and no inputs, every
 // CUDA entry of the database becomes a job; with inputs, each file takes its database entry
 // (or, when it has none, the flags of the database entry nearest to it in the tree). A
 // database that cannot be loaded is one failure for its path and no job at all: parsing with
@@ -40,6 +43,20 @@ struct ExpandedInputs {
   std::vector<FileRecord> failures;
 };
 ExpandedInputs expandInputs(const std::vector<std::string>& inputs);
+
+// (a') Inputs that another input #includes. Rodinia-style code does `#include "kernel.cu"`
+// in main.cu and compiles main.cu alone: kernel.cu is not a translation unit of the build,
+// fails on its own for want of what main.cu defines before including it, and its kernels
+// are parsed as part of main.cu anyway. Each #include of each input (both spellings, looked
+// up as Clang does: next to the including file for "name", in `includeDirs`, the -I/-iquote
+// folders of the run, and for <name> found nowhere else next to the includer, which Clang
+// includes after an error) is
+// followed, through headers that are not inputs too; an input reached from another input
+// that nothing includes is mapped to that includer (the first in input order). Conditional
+// compilation is not evaluated. Inputs that include each other in a cycle with no outside
+// includer are left alone.
+std::map<std::string, std::string> inputsIncludedByOthers(const std::vector<std::string>& files,
+                                                          const std::vector<std::string>& includeDirs);
 
 // (b) compile_commands.json from a build folder (or the path of the file itself).
 struct DatabaseEntry {

@@ -1,0 +1,318 @@
+// The worker's wire format (analysis/worker.h): every field of every record survives the
+// trip, bit for bit, and a real run through worker processes gives the records an
+// in-process run gives.
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+
+#include "coalesce/analysis/analyze.h"
+#include "coalesce/analysis/worker.h"
+
+using namespace coalesce;
+
+namespace {
+
+BlockShape block(int seed) {
+  return {{32 + seed, 2 + seed, 3}, BlockSource::Annotation, "block detail " + std::to_string(seed)};
+}
+SourceLocation where(int seed) { return {"dir/file" + std::to_string(seed) + ".cu", 10u + seed, 3u + seed}; }
+
+model::GlobalFigures globalFigures(double x) {
+  return {x, x / 3, x / 7, 11, 12, true, 13};
+}
+model::SharedFigures sharedFigures(double x) { return {x, x / 5, x / 9, 21, 22, 23}; }
+
+// Every field set to something other than its default.
+AnalysisResult everything() {
+  AnalysisResult r;
+  FileRecord f;
+  f.path = "dir/file0.cu";
+  f.status = Status::Failed;
+  f.error = "reason \xe9 not UTF-8";  // a Latin-1 byte
+  f.hostErrors = 4;
+  f.diagnostics = {"first", "second \"quoted\"\n"};
+  r.files.push_back(f);
+
+  KernelRecord k;
+  k.name = "kernel<3>";
+  k.loc = where(1);
+  k.status = Status::Failed;
+  k.reason = "why";
+  k.accesses = 7;
+  k.block = block(1);
+  r.kernels.push_back(k);
+
+  AccessSite a;
+  a.id = 5;
+  a.loc = where(2);
+  a.kernel = "kernel<3>";
+  a.function = "helper";
+  a.expression = "a[2 * i]";
+  a.lineText = "  x = a[2 * i];  // \xff\xfe";
+  a.elementType = "struct P::x";
+  a.access.space = model::Space::Shared;
+  a.access.kind = model::AccessKind::Atomic;
+  a.access.bytesPerLane = 12;
+  a.access.pattern.kind = model::PatternKind::Enumerated;
+  a.access.pattern.affine = {-4, 8, 16};
+  a.access.pattern.threadOffsets = {0, std::nullopt, -8, std::numeric_limits<int64_t>::min(),
+                                    std::numeric_limits<int64_t>::max()};
+  a.access.pattern.base = {-96, 64};
+  a.block = block(2);
+  a.figures.global = model::AlignmentCases<model::GlobalFigures>{globalFigures(0.1), globalFigures(1.0 / 3),
+                                                                 globalFigures(1e300), false};
+  a.figures.shared = model::AlignmentCases<model::SharedFigures>{
+      sharedFigures(std::nextafter(1.0, 2.0)), sharedFigures(-0.0), sharedFigures(5e-324), false};
+  a.figures.sectorRange = std::make_pair(std::numeric_limits<double>::infinity(), -2.5);
+  a.figures.wavefrontRange = std::make_pair(std::numeric_limits<double>::quiet_NaN(), 0.0);
+  a.figures.activeLanesPerWarp = 31;
+  a.assumptions = {"n = 4096", "w = 2"};
+  a.indirectRowGather = true;
+  a.inLoop = true;
+  r.accesses.push_back(a);
+  AccessSite plain;  // the defaults (no figures at all) survive too
+  plain.loc = where(3);
+  r.accesses.push_back(plain);
+
+  BranchSite b;
+  b.id = 2;
+  b.loc = where(4);
+  b.kernel = "kb";
+  b.function = "fb";
+  b.kind = "loop";
+  b.condition = "i < n";
+  b.lineText = "for (...)";
+  b.block = block(4);
+  b.evaluated = true;
+  b.threadDependent = true;
+  b.warpRequests = 1234567890123;
+  b.divergentRequests = 17;
+  b.onlyPartialWarps = true;
+  b.assumptions = {"a"};
+  r.branches.push_back(b);
+
+  BarrierSite s;
+  s.id = 3;
+  s.loc = where(5);
+  s.kernel = "ks";
+  s.function = "fs";
+  s.call = "__syncthreads()";
+  s.lineText = "  __syncthreads();";
+  s.block = block(5);
+  s.reach = BarrierSite::Reach::Unknown;
+  s.condition = "tid < 5";
+  s.assumptions = {"b", "c"};
+  r.barriers.push_back(s);
+
+  PointerParam p;
+  p.kernel = "kp";
+  p.loc = where(6);
+  p.name = "ptr";
+  p.isRestrict = true;
+  p.read = true;
+  p.written = true;
+  r.pointerParams.push_back(p);
+  return r;
+}
+
+bool same(double a, double b) { return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b); }
+
+void checkLoc(const SourceLocation& a, const SourceLocation& b) {
+  CHECK(a.file == b.file);
+  CHECK(a.line == b.line);
+  CHECK(a.column == b.column);
+}
+void checkBlock(const BlockShape& a, const BlockShape& b) {
+  CHECK(a.dim == b.dim);
+  CHECK(a.source == b.source);
+  CHECK(a.detail == b.detail);
+}
+void checkGlobal(const model::GlobalFigures& a, const model::GlobalFigures& b) {
+  CHECK(same(a.sectorsPerRequest, b.sectorsPerRequest));
+  CHECK(same(a.idealSectors, b.idealSectors));
+  CHECK(same(a.efficiency, b.efficiency));
+  CHECK(a.minSectors == b.minSectors);
+  CHECK(a.maxSectors == b.maxSectors);
+  CHECK(a.broadcast == b.broadcast);
+  CHECK(a.requests == b.requests);
+}
+void checkShared(const model::SharedFigures& a, const model::SharedFigures& b) {
+  CHECK(same(a.wavefronts, b.wavefronts));
+  CHECK(same(a.idealWavefronts, b.idealWavefronts));
+  CHECK(same(a.conflictDegree, b.conflictDegree));
+  CHECK(a.maxWavefronts == b.maxWavefronts);
+  CHECK(a.maxWaysInPhase == b.maxWaysInPhase);
+  CHECK(a.requests == b.requests);
+}
+template <class F, class Fn>
+void checkCases(const std::optional<model::AlignmentCases<F>>& a, const std::optional<model::AlignmentCases<F>>& b,
+                Fn check) {
+  REQUIRE(a.has_value() == b.has_value());
+  if (!a) return;
+  check(a->aligned, b->aligned);
+  check(a->best, b->best);
+  check(a->worst, b->worst);
+  CHECK(a->alignmentKnown == b->alignmentKnown);
+}
+void checkRange(const std::optional<std::pair<double, double>>& a, const std::optional<std::pair<double, double>>& b) {
+  REQUIRE(a.has_value() == b.has_value());
+  if (!a) return;
+  CHECK(same(a->first, b->first));
+  CHECK(same(a->second, b->second));
+}
+
+void checkAll(const AnalysisResult& x, const AnalysisResult& y) {
+  REQUIRE(x.files.size() == y.files.size());
+  for (size_t i = 0; i < x.files.size(); ++i) {
+    const auto &a = x.files[i], &b = y.files[i];
+    CHECK(a.path == b.path);
+    CHECK(a.status == b.status);
+    CHECK(a.error == b.error);
+    CHECK(a.hostErrors == b.hostErrors);
+    CHECK(a.diagnostics == b.diagnostics);
+  }
+  REQUIRE(x.kernels.size() == y.kernels.size());
+  for (size_t i = 0; i < x.kernels.size(); ++i) {
+    const auto &a = x.kernels[i], &b = y.kernels[i];
+    CHECK(a.name == b.name);
+    checkLoc(a.loc, b.loc);
+    CHECK(a.status == b.status);
+    CHECK(a.reason == b.reason);
+    CHECK(a.accesses == b.accesses);
+    checkBlock(a.block, b.block);
+  }
+  REQUIRE(x.accesses.size() == y.accesses.size());
+  for (size_t i = 0; i < x.accesses.size(); ++i) {
+    const auto &a = x.accesses[i], &b = y.accesses[i];
+    CHECK(a.id == b.id);
+    checkLoc(a.loc, b.loc);
+    CHECK(a.kernel == b.kernel);
+    CHECK(a.function == b.function);
+    CHECK(a.expression == b.expression);
+    CHECK(a.lineText == b.lineText);
+    CHECK(a.elementType == b.elementType);
+    CHECK(a.access.space == b.access.space);
+    CHECK(a.access.kind == b.access.kind);
+    CHECK(a.access.bytesPerLane == b.access.bytesPerLane);
+    CHECK(a.access.pattern.kind == b.access.pattern.kind);
+    CHECK(a.access.pattern.affine.cx == b.access.pattern.affine.cx);
+    CHECK(a.access.pattern.affine.cy == b.access.pattern.affine.cy);
+    CHECK(a.access.pattern.affine.cz == b.access.pattern.affine.cz);
+    CHECK(a.access.pattern.threadOffsets == b.access.pattern.threadOffsets);
+    CHECK(a.access.pattern.base.constant == b.access.pattern.base.constant);
+    CHECK(a.access.pattern.base.unknownAlignment == b.access.pattern.base.unknownAlignment);
+    checkBlock(a.block, b.block);
+    checkCases(a.figures.global, b.figures.global, checkGlobal);
+    checkCases(a.figures.shared, b.figures.shared, checkShared);
+    checkRange(a.figures.sectorRange, b.figures.sectorRange);
+    checkRange(a.figures.wavefrontRange, b.figures.wavefrontRange);
+    CHECK(a.figures.activeLanesPerWarp == b.figures.activeLanesPerWarp);
+    CHECK(a.assumptions == b.assumptions);
+    CHECK(a.indirectRowGather == b.indirectRowGather);
+    CHECK(a.inLoop == b.inLoop);
+  }
+  REQUIRE(x.branches.size() == y.branches.size());
+  for (size_t i = 0; i < x.branches.size(); ++i) {
+    const auto &a = x.branches[i], &b = y.branches[i];
+    CHECK(a.id == b.id);
+    checkLoc(a.loc, b.loc);
+    CHECK(a.kernel == b.kernel);
+    CHECK(a.function == b.function);
+    CHECK(a.kind == b.kind);
+    CHECK(a.condition == b.condition);
+    CHECK(a.lineText == b.lineText);
+    checkBlock(a.block, b.block);
+    CHECK(a.evaluated == b.evaluated);
+    CHECK(a.threadDependent == b.threadDependent);
+    CHECK(a.warpRequests == b.warpRequests);
+    CHECK(a.divergentRequests == b.divergentRequests);
+    CHECK(a.onlyPartialWarps == b.onlyPartialWarps);
+    CHECK(a.assumptions == b.assumptions);
+  }
+  REQUIRE(x.barriers.size() == y.barriers.size());
+  for (size_t i = 0; i < x.barriers.size(); ++i) {
+    const auto &a = x.barriers[i], &b = y.barriers[i];
+    CHECK(a.id == b.id);
+    checkLoc(a.loc, b.loc);
+    CHECK(a.kernel == b.kernel);
+    CHECK(a.function == b.function);
+    CHECK(a.call == b.call);
+    CHECK(a.lineText == b.lineText);
+    checkBlock(a.block, b.block);
+    CHECK(a.reach == b.reach);
+    CHECK(a.condition == b.condition);
+    CHECK(a.assumptions == b.assumptions);
+  }
+  REQUIRE(x.pointerParams.size() == y.pointerParams.size());
+  for (size_t i = 0; i < x.pointerParams.size(); ++i) {
+    const auto &a = x.pointerParams[i], &b = y.pointerParams[i];
+    CHECK(a.kernel == b.kernel);
+    checkLoc(a.loc, b.loc);
+    CHECK(a.name == b.name);
+    CHECK(a.isRestrict == b.isRestrict);
+    CHECK(a.read == b.read);
+    CHECK(a.written == b.written);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every field of every record survives the worker's wire format, bit for bit") {
+  const AnalysisResult original = everything();
+  const std::string text = analysis::recordsToJson(original);
+  AnalysisResult back;
+  REQUIRE(analysis::recordsFromJson(text, back).empty());
+  checkAll(original, back);
+  // The reference is not vacuous: a changed figure is seen.
+  AnalysisResult changed = back;
+  changed.accesses[0].figures.global->worst.efficiency = std::nextafter(changed.accesses[0].figures.global->worst.efficiency, 0.0);
+  CHECK(analysis::recordsToJson(changed) != text);
+  CHECK(analysis::recordsToJson(back) == text);
+}
+
+TEST_CASE("the worker's wire format refuses what it did not write") {
+  AnalysisResult out;
+  out.files.resize(3);
+  CHECK_THAT(analysis::recordsFromJson("", out), Catch::Contains("not JSON"));
+  CHECK_THAT(analysis::recordsFromJson("[]", out), Catch::Contains("expected an object"));
+  CHECK_THAT(analysis::recordsFromJson(R"({"protocol": 99})", out), Catch::Contains("protocol"));
+  std::string text = analysis::recordsToJson(everything());
+  const auto at = text.find("\"hostErrors\":4");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 14, "\"hostErrors\":\"4\"");
+  CHECK_THAT(analysis::recordsFromJson(text, out), Catch::Contains("hostErrors"));
+  CHECK(out.files.size() == 3);  // untouched on failure
+}
+
+TEST_CASE("a run through worker processes gives the records of an in-process run") {
+  namespace fs = std::filesystem;
+  const fs::path examples = fs::path(COALESCE_SOURCE_DIR) / "kernels" / "examples";
+  REQUIRE(fs::is_directory(examples));
+  analysis::AnalysisRequest request;
+  request.inputs = {examples.string()};
+  request.jobs = 2;
+  const AnalysisResult inProcess = analysis::analyze(request);
+  request.workerCommand = {COALESCE_LINT_BINARY, std::string(analysis::kWorkerFlag)};
+  const AnalysisResult isolated = analysis::analyze(request);
+  REQUIRE(inProcess.files.size() > 40);
+  REQUIRE(inProcess.accesses.size() > 200);
+  for (const auto& f : isolated.files) {
+    INFO(f.path << ": " << f.error);
+    CHECK(f.status == Status::Analysed);
+  }
+  checkAll(inProcess, isolated);
+  CHECK(analysis::recordsToJson(inProcess) == analysis::recordsToJson(isolated));
+}
+
+TEST_CASE("a worker command that cannot start fails each file with the reason") {
+  analysis::AnalysisRequest request;
+  request.inputs = {std::string(COALESCE_SOURCE_DIR) + "/kernels/examples/global_stride2.cu"};
+  request.workerCommand = {"/nonexistent/coalesce-lint", "--worker"};
+  const AnalysisResult r = analysis::analyze(request);
+  REQUIRE(r.files.size() == 1);
+  CHECK(r.files[0].status == Status::Failed);
+  CHECK_THAT(r.files[0].error, Catch::Contains("/nonexistent/coalesce-lint") && Catch::Contains("No such file"));
+}
