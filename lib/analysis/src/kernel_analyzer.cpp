@@ -1583,10 +1583,38 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
       return d;
     }
     if (const auto* ref = dyn_cast<DeclRefExpr>(e))
-      if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->getInit() && !isReassigned(var))
-        return dim3Of(var->getInit());
+      if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->getInit() && !isReassigned(var)) {
+        std::optional<model::Dim3> d = dim3Of(var->getInit());
+        // dim3 threads; threads.x = 32; threads.y = 8;  (Rodinia writes launches so)
+        if (d && !applyMemberAssignments(var, *d)) return std::nullopt;
+        return d;
+      }
     if (auto v = constantOf(e)) return model::Dim3{*v, 1, 1};
     return std::nullopt;
+  }
+
+  // Applies `var.x = constant` assignments in the variable's function; false when one
+  // assigns something not constant (or the member is assigned more than once).
+  bool applyMemberAssignments(const VarDecl* var, model::Dim3& d) {
+    const auto* fn = dyn_cast<FunctionDecl>(var->getDeclContext());
+    if (!fn || !fn->getBody()) return true;
+    bool ok = true;
+    int assigned[3] = {0, 0, 0};
+    std::function<void(const Stmt*)> scan = [&](const Stmt* st) {
+      if (!st) return;
+      if (const auto* b = dyn_cast<BinaryOperator>(st); b && b->isAssignmentOp())
+        if (const auto* m = dyn_cast<MemberExpr>(b->getLHS()->IgnoreParenImpCasts()))
+          if (const auto* r = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()); r && r->getDecl() == var) {
+            const std::string name = m->getMemberDecl()->getNameAsString();
+            const int k = name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1;
+            auto v = b->getOpcode() == BO_Assign ? constantOf(b->getRHS()) : std::nullopt;
+            if (k < 0 || !v || ++assigned[k] > 1) ok = false;
+            else (k == 0 ? d.x : k == 1 ? d.y : d.z) = *v;
+          }
+      for (const Stmt* c : st->children()) scan(c);
+    };
+    scan(fn->getBody());
+    return ok;
   }
 };
 

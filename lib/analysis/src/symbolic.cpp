@@ -21,9 +21,25 @@ bool isLeafOp(Op op) {
 ExprRef make(Op op, std::vector<ExprRef> args, int64_t value = 0, int symbolId = -1) {
   auto e = std::make_shared<Expr>();
   e->op = op;
-  e->args = std::move(args);
   e->value = value;
   e->symbolId = symbolId;
+  e->opsBelow = uint64_t{1} << static_cast<int>(op);
+  e->size = 1;
+  for (const auto& a : args) {
+    e->opsBelow |= a->opsBelow;
+    e->size = std::min<uint64_t>(e->size + a->size, uint64_t{1} << 40);
+  }
+  e->args = std::move(args);
+  if (e->size > kMaxExprSize) {
+    // Too large to follow: an unknown, lane-varying if anything below was.
+    const uint64_t varying = (uint64_t{1} << static_cast<int>(Op::ThreadIdx)) |
+                             (uint64_t{1} << static_cast<int>(Op::LaneLoad)) |
+                             (uint64_t{1} << static_cast<int>(Op::Varying));
+    auto u = std::make_shared<Expr>();
+    u->op = (e->opsBelow & varying) ? Op::Varying : Op::UniformLoad;
+    u->opsBelow = uint64_t{1} << static_cast<int>(u->op);
+    return u;
+  }
   return e;
 }
 
@@ -138,13 +154,7 @@ ExprRef select(ExprRef cond, ExprRef a, ExprRef b) {
   return make(Op::Select, {std::move(cond), std::move(a), std::move(b)});
 }
 
-bool containsOp(const ExprRef& e, Op op) {
-  if (!e) return false;
-  if (e->op == op) return true;
-  for (const auto& a : e->args)
-    if (containsOp(a, op)) return true;
-  return false;
-}
+bool containsOp(const ExprRef& e, Op op) { return e && ((e->opsBelow >> static_cast<int>(op)) & 1); }
 
 bool dependsOnThread(const ExprRef& e) {
   return containsOp(e, Op::ThreadIdx) || containsOp(e, Op::LaneLoad) || containsOp(e, Op::Varying);

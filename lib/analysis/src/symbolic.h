@@ -39,7 +39,15 @@ struct Expr {
   int64_t value = 0;  // Const: the value; ThreadIdx/BlockIdx/BlockDim/GridDim: the dimension
   int symbolId = -1;  // Symbol: index into the SymbolTable
   std::vector<ExprRef> args;
+  // Computed once at construction, so questions about a subtree cost O(1) even when the
+  // expression is a DAG that a tree walk would visit exponentially often.
+  uint64_t opsBelow = 0;  // bit (1 << op) for every op in the subtree
+  uint64_t size = 1;      // nodes of the tree it stands for (saturating)
 };
+
+// Expressions larger than this (as trees) are replaced by an unknown of the same
+// uniformity: v = v + v chained 30 times must not take minutes.
+inline constexpr uint64_t kMaxExprSize = 20000;
 
 // What is known of a named uniform unknown.
 struct SymbolInfo {
