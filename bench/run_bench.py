@@ -164,6 +164,13 @@ def load_line():
     return sh("uptime").split("load average:")[-1].strip()
 
 
+LOADS = []  # 1-minute load average, sampled after every measured file or tree repetition
+
+
+def note_load():
+    LOADS.append(os.getloadavg()[0])
+
+
 def ratio(a, b):
     return a / b if b else float("nan")
 
@@ -236,6 +243,7 @@ def main():
                     row[v]["footprint_kib"] = {"summed_rss": sum_kib, "estimate": est_kib}
                     row[v]["footprint_ratio"] = ratio(est_kib, row["clang"]["kib"])
                 per_file.append(row)
+                note_load()
                 print(f"{os.path.basename(row['file']):40} {row['clang']['wall']:7.3f} " +
                       " ".join(f"{row[v]['wall']:7.3f} s {row[v]['wall_ratio']:5.2f}x {row[v]['cpu_ratio']:5.2f} "
                                f"{row[v]['mem_ratio']:5.2f}" for v in variants), flush=True)
@@ -287,6 +295,7 @@ def main():
                 for name, fn in (steps if r % 2 == 0 else steps[::-1]):
                     one[name] = fn()
                 runs.append(one)
+                note_load()
                 print(f"  run {r + 1}: " + "; ".join(f"{k} {v['wall']:.2f} s wall, {v['cpu']:.2f} s cpu, "
                                                      f"{v['kib'] / 1024:.0f} MiB" for k, v in one.items()), flush=True)
             m = {k: {f: med([run[k][f] for run in runs]) for f in ("wall", "cpu", "kib")} for k, _ in steps}
@@ -304,10 +313,16 @@ def main():
             print("(b) summary: " + json.dumps(summary, indent=1) + "\n", flush=True)
     finally:
         record["load_after"] = load_line()
+        if LOADS:
+            record["load_during"] = {"min": min(LOADS), "median": med(LOADS), "max": max(LOADS), "samples": LOADS}
         record["top_after"] = sh("top -bn1 | head -15")
         shutil.rmtree(work, ignore_errors=True)
 
     print(f"load after: {record['load_after']}")
+    if "load_during" in record:
+        ld = record["load_during"]
+        print(f"load during (1-minute average, {len(LOADS)} samples): min {ld['min']:.2f}, median {ld['median']:.2f}, "
+              f"max {ld['max']:.2f}")
     verdicts = []
     for v in variants:
         if "examples" in record:
@@ -343,7 +358,10 @@ def main():
 def markdown(rec, jobs):
     out = [f"Command: `{rec['command']}`  ", f"Machine: {rec['machine']['cpus']} CPUs ({rec['machine']['cpu']}), "
            f"{rec['machine']['memory']}, Linux {rec['machine']['kernel']}; {rec['clang']}  ",
-           f"Load average before: {rec['load_before']}; after: {rec['load_after']}", ""]
+           f"Load average before: {rec['load_before']}; after: {rec['load_after']}" + (
+               f"; during (1-minute, sampled after each file / repetition): min {rec['load_during']['min']:.2f}, "
+               f"median {rec['load_during']['median']:.2f}, max {rec['load_during']['max']:.2f}"
+               if "load_during" in rec else ""), ""]
     out += ["| variant | target | met | figures |", "|---|---|---|---|"]
     out += [f"| {v['variant']} | {v['target']} | {'yes' if v['met'] else '**no**'} | {v['figures']} |"
             for v in rec["verdicts"]]
