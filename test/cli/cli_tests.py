@@ -236,9 +236,44 @@ def _(tmp):
     write(tmp, "good.cu", GOOD)
     r = lint("missing.cu", "good.cu", cwd=tmp)
     expect_rc(r, 1)
-    expect_message(r, "warning", "missing.cu", "fatal error: 'does_not_exist.h' file not found")
+    expect_message(r, "warning", "missing.cu", "error: 'does_not_exist.h' file not found")
     expect_good_reported(r)
     expect_summary(r, 2)
+
+
+@case("bad-input: missing include that a kernel needs")
+def _(tmp):
+    # Clang reports nothing after a fatal error but goes on parsing, dropping what it cannot
+    # make sense of: the kernel that uses the header's names came out "analysed" with its
+    # access gone. A missing header is now a plain error: that kernel fails with the reason,
+    # the one that does not need the header is still analysed, the file's other errors are
+    # named in a warning.
+    write(tmp, "needs.cu", '#include "params.h"\n'
+                           '__global__ void uses(float* p) { p[threadIdx.x * STRIDE] = scale(1.0f); }\n'
+                           '__global__ void fine(float* p) { p[threadIdx.x * 2] = 1.0f; }\n')
+    r = lint("--format=json", "needs.cu", cwd=tmp)
+    expect_rc(r, 3)
+    expect_message(r, "error", "needs.cu:2", r"kernel 'uses' not analysed: needs.cu:2: use of undeclared identifier 'STRIDE'")
+    expect_message(r, "warning", "needs.cu", "error: 'params.h' file not found")
+    kernels = {k["name"]: k for k in r.json()["kernels"]}
+    check(kernels["uses"]["status"] == "failed", "the kernel that needs the header was not failed", r)
+    check(kernels["fine"]["status"] == "analysed" and kernels["fine"]["accesses"] == 1,
+          "the kernel that does not need the header was not analysed", r)
+
+
+@case("bad-input: a record with an invalid field")
+def _(tmp):
+    # Clang gives a record with an erroneous field a made-up layout: the kernel that reads it
+    # used to be analysed with wrong strides. It fails with the reason; the other is analysed.
+    write(tmp, "rec.cu", 'struct P { float x; unknown_t y; float z; };\n'
+                         '__global__ void k(const P* in, float* out) { out[threadIdx.x] = in[threadIdx.x].z; }\n'
+                         '__global__ void fine(float* p) { p[threadIdx.x * 2] = 1.0f; }\n')
+    r = lint("--format=json", "rec.cu", cwd=tmp)
+    expect_rc(r, 3)
+    expect_message(r, "error", "rec.cu:2", r"kernel 'k' not analysed: uses 'P', whose declaration has errors \(rec.cu:1\)")
+    kernels = {k["name"]: k for k in r.json()["kernels"]}
+    check(kernels["k"]["status"] == "failed", "the kernel reading the invalid record was not failed", r)
+    check(kernels["fine"]["status"] == "analysed", "the other kernel was not analysed", r)
 
 
 @case("bad-input: #error")

@@ -1,12 +1,18 @@
 // The worker's wire format (analysis/worker.h): every field of every record survives the
-// trip, bit for bit, and a real run through worker processes gives the records an
-// in-process run gives.
+// trip, bit for bit; a real run through forked worker processes gives the records an
+// in-process run gives; a crash in one costs its file only.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <thread>
 
 #include "coalesce/analysis/analyze.h"
 #include "coalesce/analysis/worker.h"
@@ -287,7 +293,7 @@ TEST_CASE("the worker's wire format refuses what it did not write") {
   CHECK(out.files.size() == 3);  // untouched on failure
 }
 
-TEST_CASE("a run through worker processes gives the records of an in-process run") {
+TEST_CASE("a run through forked worker processes gives the records of an in-process run") {
   namespace fs = std::filesystem;
   const fs::path examples = fs::path(COALESCE_SOURCE_DIR) / "kernels" / "examples";
   REQUIRE(fs::is_directory(examples));
@@ -295,10 +301,14 @@ TEST_CASE("a run through worker processes gives the records of an in-process run
   request.inputs = {examples.string()};
   request.jobs = 2;
   const AnalysisResult inProcess = analysis::analyze(request);
-  request.workerCommand = {COALESCE_LINT_BINARY, std::string(analysis::kWorkerFlag)};
+  request.isolateFiles = true;
+  std::vector<int> children;  // the progress callback runs in the parent, once per file
+  request.progress = [&](const std::string&, size_t, size_t) { children.push_back(getpid()); };
   const AnalysisResult isolated = analysis::analyze(request);
   REQUIRE(inProcess.files.size() > 40);
   REQUIRE(inProcess.accesses.size() > 200);
+  CHECK(children.size() == inProcess.files.size());
+  CHECK(std::all_of(children.begin(), children.end(), [](int pid) { return pid == getpid(); }));
   for (const auto& f : isolated.files) {
     INFO(f.path << ": " << f.error);
     CHECK(f.status == Status::Analysed);
@@ -307,12 +317,58 @@ TEST_CASE("a run through worker processes gives the records of an in-process run
   CHECK(analysis::recordsToJson(inProcess) == analysis::recordsToJson(isolated));
 }
 
-TEST_CASE("a worker command that cannot start fails each file with the reason") {
+TEST_CASE("a crashing child costs its file only, and leaves the run's precompiled headers in place") {
+  namespace fs = std::filesystem;
+  const fs::path examples = fs::path(COALESCE_SOURCE_DIR) / "kernels" / "examples";
+  analysis::AnalysisRequest request;
+  for (const char* name : {"global_stride2.cu", "global_aos.cu", "shared_stride1.cu"})
+    request.inputs.push_back((examples / name).string());
+  request.jobs = 1;  // in turn: the files after the crash read the same PCH
+  request.isolateFiles = true;
+  // Temporary files in a folder of the test's own, to watch the PCH.
+  const fs::path tmp = fs::temp_directory_path() / ("coalesce-crash-test-" + std::to_string(getpid()));
+  fs::create_directories(tmp);
+  const char* oldTmp = getenv("TMPDIR");
+  const std::string savedTmp = oldTmp ? oldTmp : "";
+  setenv("TMPDIR", tmp.c_str(), 1);
+  setenv("COALESCE_TEST_CRASH_ON", "global_aos", 1);
+  std::vector<size_t> pchs;
+  request.progress = [&](const std::string&, size_t, size_t) {
+    pchs.push_back(static_cast<size_t>(std::distance(fs::directory_iterator(tmp), fs::directory_iterator())));
+  };
+  const AnalysisResult r = analysis::analyze(request);
+  unsetenv("COALESCE_TEST_CRASH_ON");
+  if (oldTmp) setenv("TMPDIR", savedTmp.c_str(), 1);
+  else unsetenv("TMPDIR");
+  const bool leftOver = !fs::is_empty(tmp);
+  fs::remove_all(tmp);
+
+  REQUIRE(r.files.size() == 3);
+  for (const auto& f : r.files) {
+    INFO(f.path << ": " << f.error);
+    const bool crashed = f.path.find("global_aos") != std::string::npos;
+    CHECK(f.status == (crashed ? Status::Failed : Status::Analysed));
+    if (crashed) CHECK_THAT(f.error, Catch::Contains("killed by SIGABRT"));
+  }
+  CHECK(pchs == std::vector<size_t>{1, 1, 1});  // still there after the crash (the second file)
+  CHECK(!leftOver);                              // and removed when the run ends
+}
+
+TEST_CASE("a caller with threads of its own gets the records in process (fork would be unsafe)") {
   analysis::AnalysisRequest request;
   request.inputs = {std::string(COALESCE_SOURCE_DIR) + "/kernels/examples/global_stride2.cu"};
-  request.workerCommand = {"/nonexistent/coalesce-lint", "--worker"};
+  const AnalysisResult reference = analysis::analyze(request);
+  request.isolateFiles = true;
+  setenv("COALESCE_TEST_CRASH_ON", "global_stride2", 1);  // would fail the file in a child
+  std::atomic<bool> stop = false;
+  std::thread other([&] {
+    while (!stop) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
   const AnalysisResult r = analysis::analyze(request);
+  stop = true;
+  other.join();
+  unsetenv("COALESCE_TEST_CRASH_ON");
   REQUIRE(r.files.size() == 1);
-  CHECK(r.files[0].status == Status::Failed);
-  CHECK_THAT(r.files[0].error, Catch::Contains("/nonexistent/coalesce-lint") && Catch::Contains("No such file"));
+  CHECK(r.files[0].status == Status::Analysed);
+  CHECK(analysis::recordsToJson(r) == analysis::recordsToJson(reference));
 }

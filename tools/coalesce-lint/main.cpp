@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "coalesce/analysis/analyze.h"
-#include "coalesce/analysis/worker.h"
 #include "coalesce/report/json_writer.h"
 #include "coalesce/report/report.h"
 #include "coalesce/verify/predictions.h"
@@ -68,8 +67,6 @@ std::optional<verify::Predictions> predict(const std::vector<std::string>& files
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Hidden: one file's analysis in a child process (analysis/worker.h), started by the run.
-  if (argc == 2 && argv[1] == analysis::kWorkerFlag) return analysis::runWorker();
   CLI::App app{"coalesce-lint: predicts, from CUDA source, how each warp touches memory", "coalesce-lint"};
   app.set_version_flag("--version", "coalesce-lint " COALESCE_VERSION);
   cli::LintOptions o;
@@ -94,10 +91,13 @@ int main(int argc, char** argv) {
   app.add_option("--file-timeout", o.request.fileTimeoutSeconds,
                  "seconds one file may take before it is reported as failed (0: no limit)")
       ->capture_default_str();
+  app.add_flag("!--full-parse", o.request.skipSystemHostBodies,
+               "also parse the bodies of host functions in system headers, which the analysis never reads "
+               "(slower; same results)");
   bool inProcess = false;
   app.add_flag("--in-process", inProcess,
-               "analyse in this process instead of one worker process per file (faster start, but a "
-               "crash or hang in the frontend is not contained and --file-timeout does not apply)");
+               "analyse in this process, on threads, instead of one child process per file (a crash or "
+               "hang in the frontend is then not contained and --file-timeout does not apply)");
   app.add_option("--config", o.configFile, "settings file to use instead of .coalesce-lint.yaml lookup");
   app.add_flag("--dump-config", o.dumpConfig, "print the effective settings as YAML and exit");
   app.add_option("--checks", checks, "glob list of enabled rules, e.g. '*,-aos-field-access'");
@@ -154,7 +154,7 @@ int main(int argc, char** argv) {
   }
   if (verify->parsed()) return verifyExit;
 
-  if (!inProcess) o.request.workerCommand = analysis::selfWorkerCommand();
+  o.request.isolateFiles = !inProcess;
   o.request.extraArgs = extra;
   o.request.extraArgs.insert(o.request.extraArgs.end(), compilerArgs.begin(), compilerArgs.end());
   if (!block.empty()) {

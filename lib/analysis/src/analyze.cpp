@@ -3,7 +3,9 @@
 #include "coalesce/analysis/analyze.h"
 
 #include <clang/AST/ASTConsumer.h>
+#include <clang/AST/Attr.h>
 #include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticLex.h>
 #include <clang/Basic/FileManager.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/CompilerInstance.h>
@@ -48,6 +50,21 @@ namespace coalesce::analysis {
 
 namespace {
 
+// Speed (issue 6): most of a file's parse is the bodies of the host functions of the
+// system headers (the C++ library, the CUDA runtime's host API), which the analysis never
+// reads: it reports no kernel of a system header, inlines only device code, and finds
+// launches in the user's own files. Their bodies are skipped (as clangd skips bodies in
+// its preamble); a template whose body is skipped instantiates without one. Kept: every
+// body outside system headers, every __device__ / __global__ one (a kernel may inline it),
+// and what Sema will not skip (constexpr, deduced return types: Sema::canSkipFunctionBody).
+bool isHostOnlySystemHeaderFunction(const clang::Decl* d) {
+  const clang::FunctionDecl* fn = d->getAsFunction();  // also the pattern of a function template
+  if (!fn) return false;
+  const clang::SourceManager& sm = d->getASTContext().getSourceManager();
+  if (!sm.isInSystemHeader(sm.getExpansionLoc(d->getLocation()))) return false;
+  return !fn->hasAttr<clang::CUDADeviceAttr>() && !fn->hasAttr<clang::CUDAGlobalAttr>();
+}
+
 // Collects Clang's errors as plain records: the file's status and the kernels whose
 // bodies they fall in are decided from them.
 class ErrorCollector : public clang::DiagnosticConsumer {
@@ -90,6 +107,9 @@ class Consumer : public clang::ASTConsumer {
   }
   // Declarations the PCH reader hands over: not this file's (header reuse, issue 6).
   void HandleInterestingDecl(clang::DeclGroupRef) override {}
+  // Speed (issue 6): the bodies the analysis never reads are not parsed (Action turns
+  // skipping on).
+  bool shouldSkipFunctionBody(clang::Decl* d) override { return isHostOnlySystemHeaderFunction(d); }
   void HandleTranslationUnit(clang::ASTContext& context) override {
     if (withPch_) walkOnlyWhatThisFileAdded(context);  // header reuse (issue 6)
     options_.errors = diags_.errors;
@@ -144,10 +164,22 @@ class Consumer : public clang::ASTConsumer {
 class Action : public clang::ASTFrontendAction {
  public:
   Action(TranslationUnitOptions& options, const ErrorCollector& diags, TranslationUnitResult& out, bool withPch,
-         bool& analysed)
-      : options_(options), diags_(diags), out_(out), withPch_(withPch), analysed_(analysed) {}
+         bool skipHostBodies, bool& analysed)
+      : options_(options), diags_(diags), out_(out), withPch_(withPch), skipHostBodies_(skipHostBodies),
+        analysed_(analysed) {}
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
     return std::make_unique<Consumer>(options_, diags_, out_, withPch_, analysed_);
+  }
+  bool BeginSourceFileAction(clang::CompilerInstance& ci) override {
+    // Lets Sema ask Consumer::shouldSkipFunctionBody (ParseAST reads the option).
+    ci.getFrontendOpts().SkipFunctionBodies = skipHostBodies_;
+    // A missing header is an error, not a fatal one (as clangd does): after a fatal error
+    // Clang reports nothing more but goes on parsing, and silently drops the statements
+    // it cannot make sense of, so a kernel using what the header declares would come out
+    // clean with its accesses missing. As an error, the errors it causes are reported,
+    // and fail the kernels they fall in (kernel_analyzer.cpp); the others are analysed.
+    ci.getDiagnostics().setSeverity(clang::diag::err_pp_file_not_found, clang::diag::Severity::Error, {});
+    return true;
   }
 
  private:
@@ -155,6 +187,7 @@ class Action : public clang::ASTFrontendAction {
   const ErrorCollector& diags_;
   TranslationUnitResult& out_;
   const bool withPch_;
+  const bool skipHostBodies_;
   bool& analysed_;
 };
 
@@ -222,6 +255,13 @@ class AdjustingFactory : public clang::tooling::FrontendActionFactory {
   std::function<bool(clang::CompilerInvocation&)> adjust_;
 };
 
+// Clang's PCH writer, skipping what Consumer skips (the headers' host function bodies).
+class HeaderPchGenerator : public clang::PCHGenerator {
+ public:
+  using clang::PCHGenerator::PCHGenerator;
+  bool shouldSkipFunctionBody(clang::Decl* d) override { return isHostOnlySystemHeaderFunction(d); }
+};
+
 // Clang's GeneratePCHAction, with the PCH kept in `buffer` rather than written where -o says.
 class PchToMemoryAction : public clang::GeneratePCHAction {
  public:
@@ -231,10 +271,10 @@ class PchToMemoryAction : public clang::GeneratePCHAction {
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef) override {
     std::string sysroot;
     if (!ComputeASTConsumerArguments(ci, sysroot)) return nullptr;
-    return std::make_unique<clang::PCHGenerator>(ci.getPreprocessor(), ci.getModuleCache(), /*OutputFile=*/"",
-                                                 /*isysroot=*/"", buffer_, ci.getFrontendOpts().ModuleFileExtensions,
-                                                 /*AllowASTWithErrors=*/false,
-                                                 /*IncludeTimestamps=*/ci.getFrontendOpts().IncludeTimestamps != 0);
+    return std::make_unique<HeaderPchGenerator>(ci.getPreprocessor(), ci.getModuleCache(), /*OutputFile=*/"",
+                                                /*isysroot=*/"", buffer_, ci.getFrontendOpts().ModuleFileExtensions,
+                                                /*AllowASTWithErrors=*/false,
+                                                /*IncludeTimestamps=*/ci.getFrontendOpts().IncludeTimestamps != 0);
   }
 
  private:
@@ -243,7 +283,7 @@ class PchToMemoryAction : public clang::GeneratePCHAction {
 
 // The PCH of `job`'s forced includes, built with its arguments over the empty source; nothing
 // when the headers do not parse without errors or the frontend fails.
-std::optional<std::string> buildHeaderPch(const CompileJob& job, const Toolchain& toolchain) {
+std::optional<std::string> buildHeaderPch(const CompileJob& job, const Toolchain& toolchain, bool skipHostBodies) {
   std::vector<std::string> args = job.arguments;
   args.back() = headerCacheSourcePath();
   auto buffer = std::make_shared<clang::PCHBuffer>();
@@ -256,7 +296,8 @@ std::optional<std::string> buildHeaderPch(const CompileJob& job, const Toolchain
     auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions{job.directory},
                                                                 makeOverlayFileSystem(toolchain, overlay));
     AdjustingFactory factory([&] { return std::make_unique<PchToMemoryAction>(buffer); },
-                             [](clang::CompilerInvocation& invocation) {
+                             [&](clang::CompilerInvocation& invocation) {
+                               invocation.getFrontendOpts().SkipFunctionBodies = skipHostBodies;
                                // Only the forced includes the analysis adds itself, the prelude
                                // last: the user's own are parsed with each file.
                                clang::PreprocessorOptions& pp = invocation.getPreprocessorOpts();
@@ -278,8 +319,9 @@ std::optional<std::string> buildHeaderPch(const CompileJob& job, const Toolchain
 // The run's PCHs, one per flag set shared by two files or more, built on first use.
 class HeaderCache {
  public:
-  HeaderCache(const std::vector<CompileJob>& jobs, const Toolchain& toolchain, bool enabled) : toolchain_(toolchain) {
-    if (!enabled) return;
+  HeaderCache(const std::vector<CompileJob>& jobs, const Toolchain& toolchain, const AnalysisRequest& request)
+      : toolchain_(toolchain), skipHostBodies_(request.skipSystemHostBodies) {
+    if (!request.reuseHeaders) return;
     for (const CompileJob& job : jobs) {
       const bool ownPch = std::any_of(job.arguments.begin(), job.arguments.end(), [](const std::string& a) {
         return llvm::StringRef(a).starts_with(kIncludePch);
@@ -304,7 +346,7 @@ class HeaderCache {
     if (it == sets_.end() || it->second.files < 2) return job;
     FlagSet& set = it->second;
     std::call_once(set.once, [&] {
-      if (auto pch = buildHeaderPch(job, toolchain_)) set.path = writeTemporary(*pch);
+      if (auto pch = buildHeaderPch(job, toolchain_, skipHostBodies_)) set.path = writeTemporary(*pch);
 #if defined(__GLIBC__)
       // The build's AST is gone: give its pages back, so that they do not stay in this
       // process's footprint while the files are analysed (here or in workers).
@@ -317,6 +359,13 @@ class HeaderCache {
     return out;
   }
 
+  // In a forked child (worker.h): the PCHs are the parent's, to remove when its run ends;
+  // the child's signal handlers must not remove them should it crash.
+  void disownInChild() {
+    for (auto& [key, set] : sets_)
+      if (!set.path.empty()) llvm::sys::DontRemoveFileOnSignal(set.path);
+  }
+
  private:
   struct FlagSet {
     size_t files = 0;
@@ -324,6 +373,7 @@ class HeaderCache {
     std::string path;  // the PCH; empty: none
   };
   const Toolchain& toolchain_;
+  const bool skipHostBodies_;
   std::map<std::string, FlagSet> sets_;
 
   static std::string writeTemporary(const std::string& data) {
@@ -345,14 +395,9 @@ class HeaderCache {
 };
 // ---- end of header reuse -----------------------------------------------------------------
 
-struct JobOutcome {
-  FileRecord file;
-  TranslationUnitResult tu;
-};
-
-JobOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const AnalysisRequest& request,
+WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const AnalysisRequest& request,
                   const model::Arch& arch) {
-  JobOutcome outcome;
+  WorkerOutcome outcome;
   outcome.file.path = job.file;
   TranslationUnitOptions options;
   options.arch = arch;
@@ -368,7 +413,9 @@ JobOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const Analy
     auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions{job.directory},
                                                                 makeOverlayFileSystem(toolchain, overlay));
     clang::tooling::ToolInvocation invocation(
-        job.arguments, std::make_unique<Action>(options, diags, outcome.tu, withPch, analysed), files.get());
+        job.arguments,
+        std::make_unique<Action>(options, diags, outcome.tu, withPch, request.skipSystemHostBodies, analysed),
+        files.get());
     invocation.setDiagnosticConsumer(&diags);
     invocation.run();
     ran = true;
@@ -399,14 +446,6 @@ JobOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const Analy
 
 }  // namespace
 
-// ---- process isolation (issue 7; worker_process.h): the per-file pass, callable by the
-// worker, and the switch below that sends each file to a worker when one is configured.
-WorkerOutcome runJobHere(const CompileJob& job, const Toolchain& toolchain, const AnalysisRequest& request,
-                         const model::Arch& arch) {
-  JobOutcome o = runJob(job, toolchain, request, arch);
-  return {std::move(o.file), std::move(o.tu)};
-}
-
 AnalysisResult analyze(const AnalysisRequest& request) {
   AnalysisResult result;
   const auto arch = model::parseArch(request.gpuArch);
@@ -416,24 +455,36 @@ AnalysisResult analyze(const AnalysisRequest& request) {
   const std::vector<CompileJob> jobs = collectJobs(request, toolchain, failures);
 
   llvm::CrashRecoveryContext::Enable();
-  HeaderCache headers(jobs, toolchain, request.reuseHeaders);  // header reuse (issue 6)
-  std::vector<JobOutcome> outcomes(jobs.size());
-  std::mutex progressMutex;
+  HeaderCache headers(jobs, toolchain, request);  // header reuse (issue 6)
+  std::vector<WorkerOutcome> outcomes(jobs.size());
+  const unsigned parallel = llvm::hardware_concurrency(request.jobs).compute_thread_count();
   size_t done = 0;
-  {
-    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(request.jobs));
+  auto finished = [&](size_t i) {
+    ++done;
+    if (request.progress) request.progress(jobs[i].file, done, jobs.size());
+  };
+  if (request.isolateFiles && singleThreaded()) {
+    // Process isolation (worker.h): a forked child per file, `parallel` at once.
+    std::vector<CompileJob> prepared(jobs.size());
+    IsolatedRun run;
+    run.count = jobs.size();
+    run.parallel = parallel;
+    run.timeoutSeconds = request.fileTimeoutSeconds;
+    run.beforeFork = [&](size_t i) { prepared[i] = headers.prepare(jobs[i]); };  // -include-pch
+    run.run = [&](size_t i) { return runJob(prepared[i], toolchain, request, archParams); };
+    run.fileOf = [&](size_t i) { return jobs[i].file; };
+    run.inChild = [&] { headers.disownInChild(); };
+    run.finished = finished;
+    outcomes = runIsolated(run);
+  } else {
+    std::mutex progressMutex;
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(parallel));
     for (size_t i = 0; i < jobs.size(); ++i)
       pool.async([&, i] {
         const CompileJob job = headers.prepare(jobs[i]);  // header reuse (issue 6): -include-pch
-        if (!request.workerCommand.empty()) {  // process isolation (worker_process.h)
-          WorkerOutcome w = runJobInWorker(job, toolchain, request);
-          outcomes[i] = {std::move(w.file), std::move(w.tu)};
-        } else {
-          outcomes[i] = runJob(job, toolchain, request, archParams);
-        }
+        outcomes[i] = runJob(job, toolchain, request, archParams);
         std::lock_guard<std::mutex> lock(progressMutex);
-        ++done;
-        if (request.progress) request.progress(jobs[i].file, done, jobs.size());
+        finished(i);
       });
     pool.wait();
   }

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <deque>
 #include <set>
 
 #include "lane_function.h"
@@ -1488,10 +1489,34 @@ struct Launch {
   std::string where;                      // "file.cu:40"
 };
 
+// Host-side values of the parameters of the function a launch sits in, taken from one of
+// its call sites: `void run(float* p, int threads) { k<<<g, threads>>>(p); }` called as
+// run(p, 128). Arguments are read lazily, in the caller's own environment (which may come
+// from its callers in turn).
+struct HostEnv {
+  struct Arg {
+    const Expr* expr;
+    const HostEnv* env;  // the caller's; null: none
+  };
+  std::map<const ParmVarDecl*, Arg> params;
+  std::string via;  // "; called at a.cu:88" (outermost call last)
+};
+
 class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> {
  public:
   explicit TranslationUnitWalker(ASTContext& ctx) : ctx_(ctx), sm_(ctx.getSourceManager()) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
+
+  // Keeps the function being walked (and whether it is a system header's), for launches
+  // and calls.
+  bool TraverseDecl(Decl* d) {
+    auto* fn = dyn_cast_or_null<FunctionDecl>(d);
+    if (!fn) return RecursiveASTVisitor::TraverseDecl(d);
+    functions_.push_back({fn, sm_.isInSystemHeader(sm_.getExpansionLoc(fn->getLocation()))});
+    const bool ok = RecursiveASTVisitor::TraverseDecl(d);
+    functions_.pop_back();
+    return ok;
+  }
 
   bool VisitFunctionDecl(FunctionDecl* fn) {
     if (fn->hasAttr<CUDAGlobalAttr>() && fn->doesThisDeclarationHaveABody() && !fn->isDependentContext() &&
@@ -1501,19 +1526,45 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
   }
 
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr* call) {
-    const FunctionDecl* callee = call->getDirectCallee();
-    const CallExpr* config = call->getConfig();
-    if (!callee || !config || config->getNumArgs() < 2) return true;
-    Launch l;
-    auto block = dim3Of(config->getArg(1));
-    if (!block) return true;
-    l.block = *block;
-    for (unsigned i = 0; i < call->getNumArgs(); ++i)
-      if (auto v = constantOf(call->getArg(i))) l.argValues[i] = *v;
-    PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(call->getBeginLoc()));
-    if (p.isValid()) l.where = std::string(p.getFilename()) + ":" + std::to_string(p.getLine());
-    launches[callee->getCanonicalDecl()].push_back(l);
+    if (call->getDirectCallee() && call->getConfig() && call->getConfig()->getNumArgs() >= 2)
+      pendingLaunches_.push_back({call, functions_.empty() ? nullptr : functions_.back().fn});
     return true;
+  }
+
+  // Calls made from the user's code (not a system header's), by callee: where the
+  // parameters of a function that launches come from.
+  bool VisitCallExpr(CallExpr* call) {
+    if (functions_.empty() || functions_.back().inSystemHeader || isa<CUDAKernelCallExpr>(call)) return true;
+    if (const FunctionDecl* callee = call->getDirectCallee())
+      callsOf_[callee->getCanonicalDecl()].push_back({call, functions_.back().fn});
+    return true;
+  }
+
+  // After the walk: the block and constant arguments of every launch, as written or, when
+  // they depend on the parameters of the function holding the launch, per call site of it.
+  void resolveLaunches() {
+    for (const auto& [call, holder] : pendingLaunches_) {
+      const std::string at = locationText(call->getBeginLoc());
+      std::vector<Launch> found;
+      for (const HostEnv* env : environmentsOf(holder, kCallerDepth)) {
+        auto block = dim3Of(call->getConfig()->getArg(1), env);
+        if (!block) continue;
+        Launch l;
+        l.block = *block;
+        for (unsigned i = 0; i < call->getNumArgs(); ++i)
+          if (auto v = constantOf(call->getArg(i), env)) l.argValues[i] = *v;
+        l.where = at + (env ? env->via : "");
+        // A call site knows at least what the launch as written does: it replaces it.
+        if (env && !found.empty() && found.front().where == at) found.erase(found.begin());
+        const bool seen = std::any_of(found.begin(), found.end(), [&](const Launch& o) {
+          return o.block == l.block && o.argValues == l.argValues;
+        });
+        if (!seen) found.push_back(std::move(l));
+      }
+      if (found.empty()) continue;  // no entry: the kernel gets the fallback block
+      auto& list = launches[call->getDirectCallee()->getCanonicalDecl()];
+      list.insert(list.end(), found.begin(), found.end());
+    }
   }
 
   std::vector<const FunctionDecl*> kernels;
@@ -1522,21 +1573,104 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
  private:
   ASTContext& ctx_;
   SourceManager& sm_;
+  struct Walked {
+    const FunctionDecl* fn;
+    bool inSystemHeader;
+  };
+  std::vector<Walked> functions_;
+  struct PendingLaunch {
+    const CUDAKernelCallExpr* call;
+    const FunctionDecl* holder;  // the function it sits in
+  };
+  std::vector<PendingLaunch> pendingLaunches_;
+  struct CallSite {
+    const CallExpr* call;
+    const FunctionDecl* caller;
+  };
+  std::map<const FunctionDecl*, std::vector<CallSite>> callsOf_;
+  std::deque<HostEnv> envs_;  // stable addresses: environments point at their callers'
 
-  std::optional<int64_t> constantOf(const Expr* e) {
-    if (!e || e->isValueDependent()) return std::nullopt;
+  // How far up the call chain parameters are followed, and how many call sites per level
+  // and environments per launch at most (a launch gets one context per environment).
+  static constexpr int kCallerDepth = 3;
+  static constexpr size_t kMaxCallSites = 16;
+  static constexpr size_t kMaxEnvironments = 32;
+
+  std::string locationText(clang::SourceLocation loc) const {
+    PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(loc));
+    return p.isValid() ? std::string(p.getFilename()) + ":" + std::to_string(p.getLine()) : std::string();
+  }
+
+  // The environments `fn`'s parameters can take: none (null) when it has no parameter or
+  // no caller in the user's code, else one per call site (and per environment of that
+  // caller, up to `depth` levels).
+  std::vector<const HostEnv*> environmentsOf(const FunctionDecl* fn, int depth) {
+    if (!fn || fn->param_empty() || depth == 0) return {nullptr};
+    auto it = callsOf_.find(fn->getCanonicalDecl());
+    if (it == callsOf_.end()) return {nullptr};
+    std::vector<const HostEnv*> out{nullptr};  // first as written: constants need no caller
+    for (size_t c = 0; c < it->second.size() && c < kMaxCallSites && out.size() < kMaxEnvironments; ++c) {
+      const CallSite& site = it->second[c];
+      if (site.caller == fn) continue;  // recursion: its own calls say nothing new
+      for (const HostEnv* outer : environmentsOf(site.caller, depth - 1)) {
+        if (out.size() >= kMaxEnvironments) break;
+        HostEnv env;
+        for (unsigned i = 0; i < fn->getNumParams() && i < site.call->getNumArgs(); ++i)
+          env.params[fn->getParamDecl(i)] = {site.call->getArg(i), outer};
+        env.via = ", called at " + locationText(site.call->getBeginLoc()) + (outer ? outer->via : "");
+        envs_.push_back(std::move(env));
+        out.push_back(&envs_.back());
+      }
+    }
+    return out;
+  }
+
+  // A parameter's argument at the call site `env` stands for, if it has one.
+  static const HostEnv::Arg* argumentOf(const Expr* e, const HostEnv* env) {
+    if (!env) return nullptr;
+    const auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    const auto* parm = ref ? dyn_cast<ParmVarDecl>(ref->getDecl()) : nullptr;
+    auto it = parm ? env->params.find(parm) : env->params.end();
+    return it == env->params.end() ? nullptr : &it->second;
+  }
+
+  std::optional<int64_t> constantOf(const Expr* e, const HostEnv* env = nullptr, int depth = 0) {
+    if (!e || e->isValueDependent() || depth > 64) return std::nullopt;
     Expr::EvalResult r;
     if (e->getType()->isIntegralOrEnumerationType() && e->EvaluateAsInt(r, ctx_) && r.Val.isInt())
       return r.Val.getInt().getExtValue();
+    e = e->IgnoreParenImpCasts();
+    if (const auto* arg = argumentOf(e, env); arg && !isReassigned(cast<DeclRefExpr>(e)->getDecl()))
+      return constantOf(arg->expr, arg->env, depth + 1);
     // A local initialised with a constant and never assigned again.
-    if (const auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
+    if (const auto* ref = dyn_cast<DeclRefExpr>(e))
       if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->isLocalVarDecl() && var->getInit())
-        if (!isReassigned(var)) return constantOf(var->getInit());
+        if (!isReassigned(var)) return constantOf(var->getInit(), env, depth + 1);
+    // Arithmetic over what the above resolves: (n + threads - 1) / threads.
+    if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->getType()->isIntegerType()) {
+      auto l = constantOf(b->getLHS(), env, depth + 1);
+      auto rr = l ? constantOf(b->getRHS(), env, depth + 1) : std::nullopt;
+      if (!rr) return std::nullopt;
+      switch (b->getOpcode()) {
+        case BO_Add: return *l + *rr;
+        case BO_Sub: return *l - *rr;
+        case BO_Mul: return *l * *rr;
+        case BO_Div: return *rr ? std::optional<int64_t>(*l / *rr) : std::nullopt;
+        case BO_Rem: return *rr ? std::optional<int64_t>(*l % *rr) : std::nullopt;
+        case BO_Shl: return *rr >= 0 && *rr < 63 ? std::optional<int64_t>(*l << *rr) : std::nullopt;
+        case BO_Shr: return *rr >= 0 && *rr < 63 ? std::optional<int64_t>(*l >> *rr) : std::nullopt;
+        default: return std::nullopt;
+      }
+    }
+    if (const auto* c = dyn_cast<ConditionalOperator>(e))
+      if (auto cond = constantOf(c->getCond(), env, depth + 1))
+        return constantOf(*cond ? c->getTrueExpr() : c->getFalseExpr(), env, depth + 1);
     return std::nullopt;
   }
 
-  bool isReassigned(const VarDecl* var) {
-    const auto* fn = dyn_cast<FunctionDecl>(var->getDeclContext());
+  bool isReassigned(const ValueDecl* decl) {
+    const auto* var = dyn_cast<VarDecl>(decl);
+    const auto* fn = var ? dyn_cast<FunctionDecl>(var->getDeclContext()) : nullptr;
     if (!fn || !fn->getBody()) return true;
     bool found = false;
     std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
@@ -1554,19 +1688,22 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
     return found;
   }
 
-  // A block argument: an integer, dim3(x, y, z), or a dim3 local built from constants.
-  std::optional<model::Dim3> dim3Of(const Expr* e) {
+  // A block argument: an integer, dim3(x, y, z), or a dim3 local built from constants
+  // (or from the parameters `env` gives values to).
+  std::optional<model::Dim3> dim3Of(const Expr* e, const HostEnv* env, int depth = 0) {
+    if (depth > 64) return std::nullopt;
     e = e->IgnoreParenImpCasts();
-    if (const auto* mte = dyn_cast<MaterializeTemporaryExpr>(e)) return dim3Of(mte->getSubExpr());
-    if (const auto* bt = dyn_cast<CXXBindTemporaryExpr>(e)) return dim3Of(bt->getSubExpr());
-    if (const auto* fc = dyn_cast<CXXFunctionalCastExpr>(e)) return dim3Of(fc->getSubExpr());
+    if (const auto* mte = dyn_cast<MaterializeTemporaryExpr>(e)) return dim3Of(mte->getSubExpr(), env, depth + 1);
+    if (const auto* bt = dyn_cast<CXXBindTemporaryExpr>(e)) return dim3Of(bt->getSubExpr(), env, depth + 1);
+    if (const auto* fc = dyn_cast<CXXFunctionalCastExpr>(e)) return dim3Of(fc->getSubExpr(), env, depth + 1);
     if (const auto* ctor = dyn_cast<CXXConstructExpr>(e)) {
-      if (ctor->getConstructor()->isCopyOrMoveConstructor() && ctor->getNumArgs() == 1) return dim3Of(ctor->getArg(0));
+      if (ctor->getConstructor()->isCopyOrMoveConstructor() && ctor->getNumArgs() == 1)
+        return dim3Of(ctor->getArg(0), env, depth + 1);
       model::Dim3 d;
       int64_t* dims[3] = {&d.x, &d.y, &d.z};
       for (unsigned i = 0; i < ctor->getNumArgs() && i < 3; ++i) {
         if (isa<CXXDefaultArgExpr>(ctor->getArg(i))) continue;
-        auto v = constantOf(ctor->getArg(i));
+        auto v = constantOf(ctor->getArg(i), env);
         if (!v) return std::nullopt;
         *dims[i] = *v;
       }
@@ -1576,26 +1713,29 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
       model::Dim3 d;
       int64_t* dims[3] = {&d.x, &d.y, &d.z};
       for (unsigned i = 0; i < list->getNumInits() && i < 3; ++i) {
-        auto v = constantOf(list->getInit(i));
+        auto v = constantOf(list->getInit(i), env);
         if (!v) return std::nullopt;
         *dims[i] = *v;
       }
       return d;
     }
+    if (const auto* arg = argumentOf(e, env); arg && !isReassigned(cast<DeclRefExpr>(e)->getDecl()))
+      return dim3Of(arg->expr, arg->env, depth + 1);
     if (const auto* ref = dyn_cast<DeclRefExpr>(e))
-      if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->getInit() && !isReassigned(var)) {
-        std::optional<model::Dim3> d = dim3Of(var->getInit());
+      if (const auto* var = dyn_cast<VarDecl>(ref->getDecl());
+          var && !isa<ParmVarDecl>(var) && var->getInit() && !isReassigned(var)) {
+        std::optional<model::Dim3> d = dim3Of(var->getInit(), env, depth + 1);
         // dim3 threads; threads.x = 32; threads.y = 8;  (Rodinia writes launches so)
-        if (d && !applyMemberAssignments(var, *d)) return std::nullopt;
+        if (d && !applyMemberAssignments(var, *d, env)) return std::nullopt;
         return d;
       }
-    if (auto v = constantOf(e)) return model::Dim3{*v, 1, 1};
+    if (auto v = constantOf(e, env)) return model::Dim3{*v, 1, 1};
     return std::nullopt;
   }
 
   // Applies `var.x = constant` assignments in the variable's function; false when one
   // assigns something not constant (or the member is assigned more than once).
-  bool applyMemberAssignments(const VarDecl* var, model::Dim3& d) {
+  bool applyMemberAssignments(const VarDecl* var, model::Dim3& d, const HostEnv* env) {
     const auto* fn = dyn_cast<FunctionDecl>(var->getDeclContext());
     if (!fn || !fn->getBody()) return true;
     bool ok = true;
@@ -1607,7 +1747,7 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
           if (const auto* r = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()); r && r->getDecl() == var) {
             const std::string name = m->getMemberDecl()->getNameAsString();
             const int k = name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1;
-            auto v = b->getOpcode() == BO_Assign ? constantOf(b->getRHS()) : std::nullopt;
+            auto v = b->getOpcode() == BO_Assign ? constantOf(b->getRHS(), env) : std::nullopt;
             if (k < 0 || !v || ++assigned[k] > 1) ok = false;
             else (k == 0 ? d.x : k == 1 ? d.y : d.z) = *v;
           }
@@ -1735,6 +1875,39 @@ std::vector<LaunchContext> fallbackContexts(const FunctionDecl* fn, const Transl
   return {c};
 }
 
+// The record `t` is, points to or holds elements of, when its declaration is invalid.
+const clang::RecordDecl* invalidRecordIn(clang::QualType t) {
+  for (int depth = 0; depth < 16 && !t.isNull(); ++depth) {
+    if (t->isReferenceType()) t = t.getNonReferenceType();
+    else if (t->isPointerType()) t = t->getPointeeType();
+    else if (const clang::ArrayType* a = t->getAsArrayTypeUnsafe()) t = a->getElementType();
+    else break;
+  }
+  const clang::RecordDecl* record = t.isNull() ? nullptr : t->getAsRecordDecl();
+  if (record && record->getDefinition()) record = record->getDefinition();
+  return record && record->isInvalidDecl() ? record : nullptr;
+}
+
+// "uses 'P', whose declaration has errors (a.cu:2)" for the first parameter or expression
+// of the kernel whose type involves such a record, or nothing.
+std::optional<std::string> firstUseOfInvalidRecord(const FunctionDecl* fn, const SourceManager& sm) {
+  const clang::RecordDecl* bad = nullptr;
+  for (const ParmVarDecl* p : fn->parameters())
+    if (!bad) bad = invalidRecordIn(p->getType());
+  std::vector<const clang::Stmt*> todo{fn->getBody()};
+  while (!bad && !todo.empty()) {
+    const clang::Stmt* st = todo.back();
+    todo.pop_back();
+    if (!st) continue;
+    if (const auto* e = llvm::dyn_cast<clang::Expr>(st)) bad = invalidRecordIn(e->getType());
+    for (const clang::Stmt* child : st->children()) todo.push_back(child);
+  }
+  if (!bad) return std::nullopt;
+  const coalesce::SourceLocation at = plainLocation(sm, bad->getLocation());
+  return "uses '" + bad->getNameAsString() + "', whose declaration has errors (" + at.file + ":" +
+         std::to_string(at.line) + "): its layout, and so the strides, would be made up";
+}
+
 }  // namespace
 
 TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const TranslationUnitOptions& options) {
@@ -1742,6 +1915,7 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
   const SourceManager& sm = ctx.getSourceManager();
   TranslationUnitWalker walker(ctx);
   walker.TraverseDecl(ctx.getTranslationUnitDecl());
+  walker.resolveLaunches();
 
   for (const FunctionDecl* fn : walker.kernels) {
     KernelRecord kernel;
@@ -1755,6 +1929,13 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
         kernel.status = Status::Failed;
         kernel.reason = first.file + ":" + std::to_string(err.line) + ": " + err.message;
         break;
+      }
+    // A record whose declaration has errors (a field of an unknown type) has a layout Clang
+    // made up: its strides would be wrong.
+    if (kernel.status != Status::Failed)
+      if (const auto bad = firstUseOfInvalidRecord(fn, sm)) {
+        kernel.status = Status::Failed;
+        kernel.reason = *bad;
       }
     if (kernel.status == Status::Failed) {
       result.kernels.push_back(kernel);

@@ -1,27 +1,27 @@
-// Process isolation (worker.h): the parent side spawns `coalesce-lint --worker` per file,
-// hands it the job on a socket, reads its records back with a deadline, and names what
-// went wrong when it dies or overruns; the worker side runs the in-process pass on one job.
+// Process isolation (worker.h): the parent forks a child per job, a few at a time, reads
+// each child's records back from a pipe with a deadline, and names what went wrong when
+// one dies or overruns. One thread does it all with poll(), which keeps the parent
+// single-threaded and so safe to fork from.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
-#include <thread>
+#include <system_error>
 
 #include "coalesce/analysis/worker.h"
 #include "worker_process.h"
-
-extern char** environ;
 
 namespace coalesce::analysis {
 
@@ -41,7 +41,7 @@ std::string signalName(int sig) {
 #endif
 }
 
-// The last non-empty line of what the worker printed on stderr, for the one-line reason.
+// The last non-empty line of what the child printed, for the one-line reason.
 std::string lastLine(const std::string& text) {
   size_t end = text.find_last_not_of("\r\n \t");
   if (end == std::string::npos) return {};
@@ -60,7 +60,7 @@ bool writeAll(int fd, const std::string& text) {
   return true;
 }
 
-// Test-only: make this worker crash or hang on chosen files, to prove the parent copes.
+// Test-only: make this child crash or hang on chosen files, to prove the parent copes.
 void testTriggers(const std::string& file) {
   auto matches = [&](const char* var) {
     const char* v = std::getenv(var);
@@ -71,36 +71,19 @@ void testTriggers(const std::string& file) {
     for (;;) pause();
 }
 
-}  // namespace
-
-int runWorker() {
+// The child's whole life: job i's pass, its records on `out`, and _exit, which runs none
+// of the parent's exit handlers and flushes none of its buffers (they are the parent's).
+[[noreturn]] void childMain(const IsolatedRun& run, size_t i, pid_t parent, int out, int err) {
 #ifdef __linux__
-  // A worker never outlives the run that started it.
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  prctl(PR_SET_PDEATHSIG, SIGKILL);  // a child never outlives the run that started it
 #endif
-  // Our stdout carries the records alone: anything else that prints goes to stderr.
-  const int out = dup(STDOUT_FILENO);
-  dup2(STDERR_FILENO, STDOUT_FILENO);
-  std::string input;
-  char buffer[65536];
-  for (;;) {
-    const ssize_t n = read(STDIN_FILENO, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    input.append(buffer, static_cast<size_t>(n));
-  }
-  WorkerJob w;
-  if (const std::string error = jobFromJson(input, w); !error.empty()) {
-    std::fprintf(stderr, "coalesce-lint worker: unreadable job: %s\n", error.c_str());
-    return 2;
-  }
-  testTriggers(w.job.file);
-  AnalysisRequest request;
-  request.gpuArch = w.gpuArch;
-  request.blockDim = w.blockDim;
-  request.assumedValues = w.assumedValues;
-  const auto arch = model::parseArch(w.gpuArch);
-  WorkerOutcome o = runJobHere(w.job, w.toolchain, request, arch ? *arch : model::defaultArch());
+  if (getppid() != parent) _exit(4);  // the parent died before prctl took effect
+  // Anything the frontend prints goes to the parent's error pipe, never into the report.
+  dup2(err, STDOUT_FILENO);
+  dup2(err, STDERR_FILENO);
+  if (run.inChild) run.inChild();
+  testTriggers(run.fileOf(i));
+  WorkerOutcome o = run.run(i);
   AnalysisResult records;
   records.files.push_back(std::move(o.file));
   records.kernels = std::move(o.tu.kernels);
@@ -108,146 +91,187 @@ int runWorker() {
   records.branches = std::move(o.tu.branches);
   records.barriers = std::move(o.tu.barriers);
   records.pointerParams = std::move(o.tu.pointerParams);
-  if (!writeAll(out, recordsToJson(records))) return 3;
-  close(out);
-  return 0;
+  _exit(writeAll(out, recordsToJson(records)) ? 0 : 3);
 }
 
-std::vector<std::string> selfWorkerCommand() {
-  char path[4096];
-  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-  if (n <= 0) return {};
-  path[n] = '\0';
-  if (access(path, X_OK) != 0) return {};
-  return {std::string(path), std::string(kWorkerFlag)};
+WorkerOutcome failedOutcome(std::string file, std::string why) {
+  WorkerOutcome o;
+  o.file.path = std::move(file);
+  o.file.status = Status::Failed;
+  o.file.error = std::move(why);
+  return o;
 }
 
-WorkerOutcome runJobInWorker(const CompileJob& job, const Toolchain& toolchain, const AnalysisRequest& request) {
-  WorkerOutcome outcome;
-  outcome.file.path = job.file;
-  auto failed = [&](std::string why) {
-    outcome.file.status = Status::Failed;
-    outcome.file.error = std::move(why);
-    return outcome;
-  };
-  if (request.workerCommand.empty()) return failed("no analysis worker command");
-  const std::string input = jobToJson({job, toolchain, request.gpuArch, request.blockDim, request.assumedValues});
-
-  // stdin and stdout on one socket (so a write to a dead worker is an error, not SIGPIPE),
-  // stderr on a pipe. Close-on-exec everywhere: workers started by other threads at the
-  // same moment must not inherit this one's ends, or its EOF would never come.
-  int sock[2], err[2];
-  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sock) != 0)
-    return failed(std::string("cannot start the analysis worker: socketpair: ") + std::strerror(errno));
-  if (pipe2(err, O_CLOEXEC) != 0) {
-    close(sock[0]);
-    close(sock[1]);
-    return failed(std::string("cannot start the analysis worker: pipe: ") + std::strerror(errno));
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, sock[1], STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, sock[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
-  std::vector<std::string> args = request.workerCommand;
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(sock[1]);
-  close(err[1]);
-  if (spawned != 0) {
-    close(sock[0]);
-    close(err[0]);
-    return failed("cannot start the analysis worker " + args[0] + ": " + std::strerror(spawned));
-  }
-  fcntl(sock[0], F_SETFL, fcntl(sock[0], F_GETFL) | O_NONBLOCK);
-  fcntl(err[0], F_SETFL, fcntl(err[0], F_GETFL) | O_NONBLOCK);
-
-  const unsigned limit = request.fileTimeoutSeconds;
-  const auto deadline = Clock::now() + std::chrono::seconds(limit);
-  auto msLeft = [&]() -> int {
-    if (limit == 0) return -1;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    return left <= 0 ? 0 : static_cast<int>(std::min<int64_t>(left, 1000));
-  };
+struct Child {
+  size_t index = 0;
+  pid_t pid = -1;
+  int out = -1, err = -1;  // read ends; -1 once at EOF
   std::string output, errText;
-  size_t written = 0;
-  bool writing = true, outOpen = true, errOpen = true, timedOut = false;
-  char buffer[65536];
-  while (outOpen || errOpen) {
-    const int wait = msLeft();
-    if (wait == 0) {
-      timedOut = true;
-      break;
-    }
-    pollfd fds[2] = {{outOpen ? sock[0] : -1, static_cast<short>(POLLIN | (writing ? POLLOUT : 0)), 0},
-                     {errOpen ? err[0] : -1, POLLIN, 0}};
-    if (poll(fds, 2, wait) < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    if (writing && (fds[0].revents & POLLOUT)) {
-      const ssize_t n = send(sock[0], input.data() + written, input.size() - written, MSG_NOSIGNAL);
-      if (n > 0) written += static_cast<size_t>(n);
-      if ((n < 0 && errno != EAGAIN && errno != EINTR) || written == input.size()) {
-        shutdown(sock[0], SHUT_WR);
-        writing = false;
-      }
-    }
-    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-      const ssize_t n = read(sock[0], buffer, sizeof buffer);
-      if (n > 0) output.append(buffer, static_cast<size_t>(n));
-      else if (n == 0 || (errno != EAGAIN && errno != EINTR)) outOpen = writing = false;
-    }
-    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) {
-      const ssize_t n = read(err[0], buffer, sizeof buffer);
-      if (n > 0) {
-        errText.append(buffer, static_cast<size_t>(n));
-        if (errText.size() > 16384) errText.erase(0, errText.size() - 8192);
-      } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
-        errOpen = false;
-      }
-    }
-  }
-  close(sock[0]);
-  close(err[0]);
+  Clock::time_point deadline;
+};
 
-  // Reap it: a worker that closed its output but does not exit is killed at the deadline.
-  int status = 0;
+void readSome(int& fd, std::string& into, size_t cap) {
+  char buffer[65536];
   for (;;) {
-    if (timedOut) kill(pid, SIGKILL);
-    const pid_t w = waitpid(pid, &status, timedOut ? 0 : WNOHANG);
-    if (w == pid) break;
-    if (w < 0 && errno != EINTR) return failed(std::string("analysis worker lost: ") + std::strerror(errno));
-    if (w == 0) {
-      if (msLeft() == 0) timedOut = true;
-      else std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    const ssize_t n = read(fd, buffer, sizeof buffer);
+    if (n > 0) {
+      into.append(buffer, static_cast<size_t>(n));
+      if (cap && into.size() > 2 * cap) into.erase(0, into.size() - cap);
+      continue;
     }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) return;
+    close(fd);  // EOF or a read error: nothing more will come
+    fd = -1;
+    return;
   }
-  if (timedOut)
-    return failed("timed out: not analysed within " + std::to_string(limit) +
-                  " s, its worker process was killed (--file-timeout)");
+}
+
+// What a reaped child's status and output mean for its file.
+WorkerOutcome outcomeOf(const Child& c, int status, const std::string& file) {
   if (WIFSIGNALED(status))
-    return failed("crashed: its worker process was killed by " + signalName(WTERMSIG(status)));
+    return failedOutcome(file, "crashed: its worker process was killed by " + signalName(WTERMSIG(status)));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::string why = "the analysis worker exited with status " + std::to_string(WEXITSTATUS(status));
-    if (const std::string line = lastLine(errText); !line.empty()) why += ": " + line;
-    return failed(why);
+    if (const std::string line = lastLine(c.errText); !line.empty()) why += ": " + line;
+    return failedOutcome(file, why);
   }
   AnalysisResult records;
-  if (const std::string error = recordsFromJson(output, records); !error.empty())
-    return failed("the analysis worker's records could not be read: " + error);
-  if (records.files.size() != 1) return failed("the analysis worker's records hold no file record");
-  outcome.file = std::move(records.files.front());
-  outcome.tu.kernels = std::move(records.kernels);
-  outcome.tu.accesses = std::move(records.accesses);
-  outcome.tu.branches = std::move(records.branches);
-  outcome.tu.barriers = std::move(records.barriers);
-  outcome.tu.pointerParams = std::move(records.pointerParams);
-  return outcome;
+  if (const std::string error = recordsFromJson(c.output, records); !error.empty())
+    return failedOutcome(file, "the analysis worker's records could not be read: " + error);
+  if (records.files.size() != 1) return failedOutcome(file, "the analysis worker's records hold no file record");
+  WorkerOutcome o;
+  o.file = std::move(records.files.front());
+  o.tu.kernels = std::move(records.kernels);
+  o.tu.accesses = std::move(records.accesses);
+  o.tu.branches = std::move(records.branches);
+  o.tu.barriers = std::move(records.barriers);
+  o.tu.pointerParams = std::move(records.pointerParams);
+  return o;
+}
+
+}  // namespace
+
+bool singleThreaded() {
+#ifdef __linux__
+  std::error_code ec;
+  size_t threads = 0;
+  for (std::filesystem::directory_iterator it("/proc/self/task", ec), end; !ec && it != end; it.increment(ec))
+    ++threads;
+  return !ec && threads == 1;
+#else
+  return false;
+#endif
+}
+
+std::vector<WorkerOutcome> runIsolated(const IsolatedRun& run) {
+  std::vector<WorkerOutcome> outcomes(run.count);
+  std::vector<Child> live;
+  const pid_t self = getpid();
+  const unsigned parallel = std::max(1u, run.parallel);
+  auto done = [&](size_t i, WorkerOutcome o) {
+    outcomes[i] = std::move(o);
+    if (run.finished) run.finished(i);
+  };
+
+  auto start = [&](size_t i) {
+    if (run.beforeFork) run.beforeFork(i);
+    int out[2], err[2];
+    if (pipe2(out, O_CLOEXEC) != 0)
+      return done(i, failedOutcome(run.fileOf(i), std::string("cannot start the analysis worker: pipe: ") +
+                                                      std::strerror(errno)));
+    if (pipe2(err, O_CLOEXEC) != 0) {
+      const int e = errno;
+      close(out[0]);
+      close(out[1]);
+      return done(i, failedOutcome(run.fileOf(i), std::string("cannot start the analysis worker: pipe: ") +
+                                                      std::strerror(e)));
+    }
+    const pid_t pid = fork();
+    if (pid == 0) {
+      close(out[0]);
+      close(err[0]);
+      for (const Child& c : live) {  // the other children's pipes are the parent's business
+        if (c.out >= 0) close(c.out);
+        if (c.err >= 0) close(c.err);
+      }
+      childMain(run, i, self, out[1], err[1]);
+    }
+    const int forkErrno = errno;
+    close(out[1]);
+    close(err[1]);
+    if (pid < 0) {
+      close(out[0]);
+      close(err[0]);
+      return done(i, failedOutcome(run.fileOf(i), std::string("cannot start the analysis worker: fork: ") +
+                                                      std::strerror(forkErrno)));
+    }
+    fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
+    fcntl(err[0], F_SETFL, fcntl(err[0], F_GETFL) | O_NONBLOCK);
+    Child c;
+    c.index = i;
+    c.pid = pid;
+    c.out = out[0];
+    c.err = err[0];
+    c.deadline = run.timeoutSeconds ? Clock::now() + std::chrono::seconds(run.timeoutSeconds) : Clock::time_point::max();
+    live.push_back(std::move(c));
+  };
+
+  size_t next = 0;
+  std::vector<pollfd> fds;
+  while (next < run.count || !live.empty()) {
+    while (live.size() < parallel && next < run.count) start(next++);
+    if (live.empty()) continue;
+
+    // Wait for output, a closed pipe, or the nearest deadline (a child that has closed
+    // both pipes is about to exit: look again shortly).
+    fds.clear();
+    auto wake = Clock::time_point::max();
+    for (const Child& c : live) {
+      if (c.out >= 0) fds.push_back({c.out, POLLIN, 0});
+      if (c.err >= 0) fds.push_back({c.err, POLLIN, 0});
+      wake = std::min(wake, c.out < 0 && c.err < 0 ? Clock::now() + std::chrono::milliseconds(2) : c.deadline);
+    }
+    int waitMs = 1000;
+    if (wake != Clock::time_point::max()) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(wake - Clock::now()).count();
+      waitMs = static_cast<int>(std::clamp<int64_t>(left, 0, 1000));
+    }
+    if (poll(fds.data(), fds.size(), waitMs) < 0 && errno != EINTR) waitMs = 0;
+
+    for (size_t k = 0; k < live.size();) {
+      Child& c = live[k];
+      if (c.out >= 0) readSome(c.out, c.output, 0);
+      if (c.err >= 0) readSome(c.err, c.errText, 8192);
+      int status = 0, waitErrno = 0;
+      pid_t reaped = 0;
+      bool timedOut = false;
+      if (c.out < 0 && c.err < 0) reaped = waitpid(c.pid, &status, WNOHANG);
+      if (reaped == 0 && Clock::now() >= c.deadline) {
+        kill(c.pid, SIGKILL);
+        while ((reaped = waitpid(c.pid, &status, 0)) < 0 && errno == EINTR) {
+        }
+        timedOut = true;
+      }
+      if (reaped < 0) waitErrno = errno;
+      if (reaped == 0) {
+        ++k;
+        continue;
+      }
+      if (c.out >= 0) close(c.out);
+      if (c.err >= 0) close(c.err);
+      const std::string file = run.fileOf(c.index);
+      WorkerOutcome o =
+          timedOut ? failedOutcome(file, "timed out: not analysed within " + std::to_string(run.timeoutSeconds) +
+                                             " s, its worker process was killed (--file-timeout)")
+          : reaped < 0 ? failedOutcome(file, std::string("analysis worker lost: ") + std::strerror(waitErrno))
+                       : outcomeOf(c, status, file);
+      const size_t index = c.index;
+      live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
+      done(index, std::move(o));
+    }
+  }
+  return outcomes;
 }
 
 }  // namespace coalesce::analysis

@@ -1,13 +1,10 @@
-// Process isolation, the private side (worker.h has the public one): the job a worker
-// receives, its encoding, and the two ways of running one job.
+// Process isolation, the private side (worker.h has the public one): running a list of
+// per-file passes in forked children, a few at a time.
 #pragma once
 
-#include <string>
-#include <string_view>
+#include <cstddef>
+#include <functional>
 
-#include "coalesce/analysis/analyze.h"
-#include "coalesce/analysis/command_line.h"
-#include "coalesce/analysis/cuda_toolchain.h"
 #include "kernel_analyzer.h"
 
 namespace coalesce::analysis {
@@ -17,25 +14,29 @@ struct WorkerOutcome {
   TranslationUnitResult tu;
 };
 
-// Everything the per-file pass reads, as plain data.
-struct WorkerJob {
-  CompileJob job;
-  Toolchain toolchain;
-  std::string gpuArch;
-  std::optional<model::Dim3> blockDim;
-  std::map<std::string, int64_t> assumedValues;
+struct IsolatedRun {
+  size_t count = 0;                // jobs 0..count-1
+  unsigned parallel = 1;           // children at once
+  unsigned timeoutSeconds = 0;     // per child; 0: no limit
+  // In the parent, just before job i's child is forked (e.g. to build what it will read).
+  std::function<void(size_t)> beforeFork;
+  // In the child: job i's pass. Its file path names it in failures and test triggers.
+  std::function<WorkerOutcome(size_t)> run;
+  std::function<std::string(size_t)> fileOf;
+  // In the child, first thing: let go of what the parent owns (temporary files it would
+  // otherwise delete from its signal handlers should it crash).
+  std::function<void()> inChild;
+  // In the parent, as each job ends, in the order they end.
+  std::function<void(size_t)> finished;
 };
 
-std::string jobToJson(const WorkerJob& job);
-std::string jobFromJson(std::string_view text, WorkerJob& out);  // empty, or why not
+// Runs every job in its own forked child and returns their outcomes, by job. Never throws;
+// a job whose child fails is a failed FileRecord saying why. The calling process must be
+// single-threaded (fork copies only the calling thread, so locks held by others would
+// stay locked in the child); analyze() checks this and analyses in process otherwise.
+std::vector<WorkerOutcome> runIsolated(const IsolatedRun& run);
 
-// analyze.cpp: the per-file pass in this process (what analyze() runs per file without
-// a worker, and what the worker runs).
-WorkerOutcome runJobHere(const CompileJob& job, const Toolchain& toolchain, const AnalysisRequest& request,
-                         const model::Arch& arch);
-
-// worker_process.cpp: the per-file pass in a child process (request.workerCommand), with
-// request.fileTimeoutSeconds as its limit. Never throws; a failure is a failed FileRecord.
-WorkerOutcome runJobInWorker(const CompileJob& job, const Toolchain& toolchain, const AnalysisRequest& request);
+// Whether this process has one thread (Linux: /proc/self/task; elsewhere: false).
+bool singleThreaded();
 
 }  // namespace coalesce::analysis

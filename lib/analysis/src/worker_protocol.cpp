@@ -1,5 +1,4 @@
-// The worker's wire format: every field of every record and of the job, through
-// llvm::json. Exactness first: a double travels as its 64-bit pattern, a string that is not
+// The worker's wire format: every field of every record, through llvm::json. Exactness first: a double travels as its 64-bit pattern, a string that is not
 // UTF-8 (a Latin-1 source line) as hex, so what the parent reads equals what the worker
 // had, bit for bit.
 #include <llvm/Support/JSON.h>
@@ -483,58 +482,6 @@ std::string recordsFromJson(std::string_view text, AnalysisResult& out) {
   readArray(r, top, "pointerParams", result.pointerParams, readPointerParam);
   if (!r.error.empty()) return r.error;
   out = std::move(result);
-  return {};
-}
-
-std::string jobToJson(const WorkerJob& w) {
-  json::Object assumed;
-  json::Array assumedList;
-  for (const auto& [name, value] : w.assumedValues) assumedList.push_back(json::Array{str(name), value});
-  const Toolchain& t = w.toolchain;
-  return print(json::Object{
-      {"protocol", kProtocolVersion},
-      {"file", str(w.job.file)},
-      {"directory", str(w.job.directory)},
-      {"arguments", strings(w.job.arguments)},
-      {"toolchain", json::Object{{"resourceDir", str(t.resourceDir)},
-                                 {"cudaPath", t.cudaPath ? str(*t.cudaPath) : json::Value(nullptr)},
-                                 {"cudaVersion", str(t.cudaVersion)},
-                                 {"builtinCuda", t.builtinCuda},
-                                 {"gpuArch", str(t.gpuArch)},
-                                 {"hasCccl", t.hasCccl},
-                                 {"notes", strings(t.notes)}}},
-      {"gpuArch", str(w.gpuArch)},
-      {"blockDim", w.blockDim ? dim(*w.blockDim) : json::Value(nullptr)},
-      {"assumedValues", std::move(assumedList)},
-  });
-}
-
-std::string jobFromJson(std::string_view text, WorkerJob& out) {
-  Reader r;
-  json::Value holder(nullptr);
-  const json::Object* top = parseTop(text, holder, r, "job");
-  if (!top) return r.error;
-  WorkerJob w;
-  w.job.file = r.string(r.field(top, "file"), "file");
-  w.job.directory = r.string(r.field(top, "directory"), "directory");
-  w.job.arguments = r.strings(r.field(top, "arguments"), "arguments");
-  auto* t = r.object(r.field(top, "toolchain"), "toolchain");
-  w.toolchain.resourceDir = r.string(r.field(t, "resourceDir"), "resourceDir");
-  if (auto* p = r.field(t, "cudaPath"); p && !p->getAsNull()) w.toolchain.cudaPath = r.string(p, "cudaPath");
-  w.toolchain.cudaVersion = r.string(r.field(t, "cudaVersion"), "cudaVersion");
-  w.toolchain.builtinCuda = r.boolean(r.field(t, "builtinCuda"), "builtinCuda");
-  w.toolchain.gpuArch = r.string(r.field(t, "gpuArch"), "toolchain.gpuArch");
-  w.toolchain.hasCccl = r.boolean(r.field(t, "hasCccl"), "hasCccl");
-  w.toolchain.notes = r.strings(r.field(t, "notes"), "notes");
-  w.gpuArch = r.string(r.field(top, "gpuArch"), "gpuArch");
-  if (auto* b = r.field(top, "blockDim"); b && !b->getAsNull()) w.blockDim = readDim(r, b);
-  if (auto* a = r.array(r.field(top, "assumedValues"), "assumedValues"))
-    for (const auto& kv : *a) {
-      auto* pair = r.array(&kv, "assumedValues item", 2);
-      w.assumedValues[r.string(r.item(pair, 0, "assumed"), "name")] = r.integer(r.item(pair, 1, "assumed"), "value");
-    }
-  if (!r.error.empty()) return r.error;
-  out = std::move(w);
   return {};
 }
 

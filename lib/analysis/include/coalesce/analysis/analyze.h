@@ -25,15 +25,20 @@ struct AnalysisRequest {
   std::map<std::string, int64_t> assumedValues;  // --assume NAME=VALUE for runtime scalars
   unsigned jobs = 0;                         // 0: one per hardware thread
   unsigned fileTimeoutSeconds = 120;         // a file that takes longer is reported as failed
-                                             // (enforced with workerCommand; 0: no limit)
-  // Process isolation (worker.h): when set, e.g. {"/path/coalesce-lint", "--worker"}, each
-  // file is analysed in a child process started with this command, so a crash or a hang
-  // in the frontend costs that file only. Empty: every file in this process.
-  std::vector<std::string> workerCommand;
+                                             // (enforced with isolateFiles; 0: no limit)
+  // Process isolation (worker.h): each file is analysed in a child process forked from
+  // this one, so a crash or a hang in the frontend costs that file only. Needs a
+  // single-threaded caller (analyze() analyses in process otherwise). Off: every file in
+  // this process, on a pool of threads.
+  bool isolateFiles = false;
   // Header reuse (issue 6): files that share their flags share one precompiled header of
   // the forced includes (the CUDA headers), built once per run. Off: every file parses
   // them itself (--no-header-cache). The results are the same either way.
   bool reuseHeaders = true;
+  // Speed (issue 6): the bodies of host functions declared in system headers are not
+  // parsed (the analysis never reads them). Off: Clang parses everything (--full-parse).
+  // The results are the same either way.
+  bool skipSystemHostBodies = true;
   // Called once per finished file (from the coordinating thread).
   std::function<void(const std::string& file, size_t done, size_t total)> progress;
 };
