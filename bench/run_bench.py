@@ -402,6 +402,15 @@ def markdown(rec, jobs):
             out.append(f"| {k.replace('_j', ' -j')} | {m[k]['wall']:.2f} | {m[k]['cpu']:.2f} | {m[k]['kib'] / 1024:.0f} | "
                        f"{s[k]['cpu_ratio']:.3f} | {s[k]['wall_ratio']:.3f} | {s[k]['mem_ratio']:.3f} | "
                        f"{s[k]['footprint_ratio']:.3f} ({s[k]['summed_rss_ratio']:.3f}) |")
+        # Run by run: whether a run costs less once an earlier one has been made (a cache
+        # between runs would show here; runs alternate their order, see the docstring).
+        runs = rec["tree"]["runs"]
+        out += ["", "Run by run, wall s / CPU s (the first run against the later ones):", "",
+                "| step | " + " | ".join(f"run {i + 1}" for i in range(len(runs))) + " |",
+                "|---|" + "---|" * len(runs)]
+        for k in m:
+            out.append(f"| {k.replace('_j', ' -j')} | " +
+                       " | ".join(f"{r[k]['wall']:.2f} / {r[k]['cpu']:.2f}" for r in runs) + " |")
     return "\n".join(out) + "\n"
 
 
