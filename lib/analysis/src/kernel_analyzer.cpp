@@ -1554,12 +1554,13 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
         for (unsigned i = 0; i < call->getNumArgs(); ++i)
           if (auto v = constantOf(call->getArg(i), env)) l.argValues[i] = *v;
         l.where = at + (env ? env->via : "");
-        // A call site knows at least what the launch as written does: it replaces it.
-        if (env && !found.empty() && found.front().where == at) found.erase(found.begin());
         const bool seen = std::any_of(found.begin(), found.end(), [&](const Launch& o) {
           return o.block == l.block && o.argValues == l.argValues;
         });
-        if (!seen) found.push_back(std::move(l));
+        if (seen) continue;  // this call site adds nothing to the launch as written
+        // A call site that fixes more than the launch as written replaces it.
+        if (env && !found.empty() && found.front().where == at) found.erase(found.begin());
+        found.push_back(std::move(l));
       }
       if (found.empty()) continue;  // no entry: the kernel gets the fallback block
       auto& list = launches[call->getDirectCallee()->getCanonicalDecl()];
