@@ -117,6 +117,27 @@ TEST_CASE("divergence: a predicted-divergent branch whose branch never diverges 
   CHECK(exitCodeFor(r, false) == kExitMismatch);
 }
 
+TEST_CASE("divergence: a data-dependent loop the analysis could not evaluate is unpredicted, not contradicted") {
+  // spmv's `for (j = rowPtr[r]; j < rowPtr[r + 1]; ++j)`: the bound is loaded per lane, so
+  // the analysis evaluates no lane and claims no split; the H200 sees the loop diverge.
+  Predictions p;
+  p.branches = {pb(21, 256, 0, 0, "loop")};
+  p.branches[0].evaluated = false;
+  Measurements m = withCounters();
+  m.instructions = {branch(21, 0x20, 518, 989, 48224)};
+  BranchComparison c = one(p, m);
+  CHECK(c.verdict == BranchVerdict::Unpredicted);
+  CHECK(hasNote(c, "could not be evaluated for every lane"));
+  VerifyReport r;
+  r.branches = {c};
+  CHECK(exitCodeFor(r, false) != kExitMismatch);
+  // A split among the lanes it could evaluate is a claim: measured uniform contradicts it.
+  p.branches[0].divergentRequests = 4;
+  m.instructions = {branch(21, 0x20, 1507, 0, 48224)};
+  c = one(p, m);
+  CHECK(c.verdict == BranchVerdict::Contradicted);
+}
+
 TEST_CASE("divergence: the share may differ while both agree that the branch diverges") {
   Predictions p;
   p.branches = {pb(10, 8, 2)};  // 0.25 predicted

@@ -31,6 +31,7 @@ using clang::Expr;  // not the symbolic Expr of symbolic.h
 
 struct Root {
   std::string name;
+  int param = -1;  // the kernel's pointer parameter it is, or -1
   model::Space space = model::Space::Global;
   int64_t alignment = 256;
   bool indirect = false;  // the pointer was loaded per lane
@@ -153,6 +154,7 @@ class Interpreter {
       if (t->isPointerType()) {
         auto r = std::make_shared<Root>();
         r->name = p->getName().str();
+        r->param = static_cast<int>(i);
         r->space = model::Space::Global;
         r->alignment = arch_.pointerAlignment;
         env_[p] = Value{nullptr, r, constant(0)};
@@ -460,6 +462,7 @@ class Interpreter {
       s.raw.bytes = static_cast<int>(piece);
       s.raw.offset = binary(Op::Add, loc.offset, constant(at0));
       s.raw.rootName = loc.root->name;
+      s.raw.rootParam = loc.root->param;
       s.raw.rootAlignment = loc.root->alignment;
       s.raw.rootIndirect = loc.root->indirect;
       s.raw.rootLoadAddress = loc.root->loadAddress;
@@ -806,6 +809,7 @@ class Interpreter {
       if (a.isPointer() && b.isPointer()) {
         auto r = std::make_shared<Root>(*a.root);
         r->name = a.root->name + " or " + b.root->name;
+        r->param = -1;
         r->alignment = std::min(a.root->alignment, b.root->alignment);
         r->indirect = r->indirect || b.root->indirect;
         // Two allocations chosen per lane: placed far apart (separate cudaMalloc
@@ -1485,7 +1489,9 @@ class Interpreter {
 
 struct Launch {
   model::Dim3 block;
+  std::optional<model::Dim3> grid;
   std::map<unsigned, int64_t> argValues;  // parameter index -> constant argument
+  std::map<unsigned, int64_t> pointerOffsets;  // pointer parameter index -> bytes past its allocation
   std::string where;                      // "file.cu:40"
 };
 
@@ -1551,11 +1557,16 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
         if (!block) continue;
         Launch l;
         l.block = *block;
-        for (unsigned i = 0; i < call->getNumArgs(); ++i)
+        l.grid = dim3Of(call->getConfig()->getArg(0), env);
+        for (unsigned i = 0; i < call->getNumArgs(); ++i) {
           if (auto v = constantOf(call->getArg(i), env)) l.argValues[i] = *v;
+          if (call->getArg(i)->getType()->isPointerType())
+            if (const int64_t off = pointerByteOffset(call->getArg(i), env); off != 0) l.pointerOffsets[i] = off;
+        }
         l.where = at + (env ? env->via : "");
         const bool seen = std::any_of(found.begin(), found.end(), [&](const Launch& o) {
-          return o.block == l.block && o.argValues == l.argValues;
+          return o.block == l.block && o.grid == l.grid && o.argValues == l.argValues &&
+                 o.pointerOffsets == l.pointerOffsets;
         });
         if (seen) continue;  // this call site adds nothing to the launch as written
         // A call site that fixes more than the launch as written replaces it.
@@ -1667,6 +1678,54 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
       if (auto cond = constantOf(c->getCond(), env, depth + 1))
         return constantOf(*cond ? c->getTrueExpr() : c->getFalseExpr(), env, depth + 1);
     return std::nullopt;
+  }
+
+  // Bytes a pointer argument lies past the start of its allocation, as far as the host code
+  // shows it: `buf + 3`, `&buf[3]`, `reinterpret_cast<const float4*>(a) + 1`, a local
+  // initialised so, or a wrapper's parameter given so at its call site. 0 when nothing is
+  // added to a pointer the code knows no more of (a cudaMalloc'd one: the stated assumption).
+  int64_t pointerByteOffset(const Expr* e, const HostEnv* env, int depth = 0) {
+    if (!e || depth > 64 || e->isValueDependent()) return 0;
+    e = e->IgnoreParens();
+    auto elementBytes = [&](const Expr* pointer) -> std::optional<int64_t> {
+      const QualType pointee = pointer->getType()->getPointeeOrArrayElementType()->getCanonicalTypeInternal();
+      if (pointee.isNull() || pointee->isIncompleteType() || pointee->isDependentType()) return std::nullopt;
+      return ctx_.getTypeSizeInChars(pointee).getQuantity();
+    };
+    if (const auto* cast = dyn_cast<CastExpr>(e)) {
+      switch (cast->getCastKind()) {
+        case CK_NoOp:
+        case CK_BitCast:
+        case CK_LValueToRValue:
+        case CK_ArrayToPointerDecay:
+          return pointerByteOffset(cast->getSubExpr(), env, depth + 1);
+        default:
+          return 0;
+      }
+    }
+    if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->isAdditiveOp() && b->getType()->isPointerType()) {
+      const bool pointerLeft = b->getLHS()->getType()->isPointerType() || b->getLHS()->getType()->isArrayType();
+      const Expr* pointer = pointerLeft ? b->getLHS() : b->getRHS();
+      auto count = constantOf(pointerLeft ? b->getRHS() : b->getLHS(), env);
+      auto bytes = elementBytes(pointer);
+      if (!count || !bytes) return 0;
+      return pointerByteOffset(pointer, env, depth + 1) + (b->getOpcode() == BO_Sub ? -1 : 1) * *count * *bytes;
+    }
+    if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf)
+      if (const auto* sub = dyn_cast<ArraySubscriptExpr>(u->getSubExpr()->IgnoreParens())) {
+        auto count = constantOf(sub->getIdx(), env);
+        auto bytes = elementBytes(sub->getBase());
+        if (!count || !bytes) return 0;
+        return pointerByteOffset(sub->getBase(), env, depth + 1) + *count * *bytes;
+      }
+    if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
+      if (const auto* arg = argumentOf(e, env); arg && !isReassigned(ref->getDecl()))
+        return pointerByteOffset(arg->expr, arg->env, depth + 1);
+      if (const auto* var = dyn_cast<VarDecl>(ref->getDecl());
+          var && !isa<ParmVarDecl>(var) && var->isLocalVarDecl() && var->getInit() && !isReassigned(var))
+        return pointerByteOffset(var->getInit(), env, depth + 1);
+    }
+    return 0;
   }
 
   bool isReassigned(const ValueDecl* decl) {
@@ -1964,11 +2023,16 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
         c.block.detail = "block " + std::to_string(l.block.x) + "x" + std::to_string(l.block.y) + "x" +
                          std::to_string(l.block.z) + " from the launch at " + l.where;
         c.blockKnown = true;
+        c.grid = l.grid;
         for (const auto& [index, value] : l.argValues)
           if (auto p = paramSymbols.find(index); p != paramSymbols.end()) {
             c.symbolValues[p->second] = value;
             c.symbolValueSources[p->second] = "the launch at " + l.where;
           }
+        for (const auto& [index, bytes] : l.pointerOffsets) {
+          c.pointerByteOffsets[static_cast<int>(index)] = bytes;
+          c.pointerOffsetSources[static_cast<int>(index)] = "the launch at " + l.where;
+        }
         contexts.push_back(std::move(c));
       }
     } else {

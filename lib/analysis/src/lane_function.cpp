@@ -30,6 +30,8 @@ struct Evaluator {
   const SymbolTable& symbols;
   const model::Arch& arch;
   std::set<std::string> assumptions;
+  // The block whose threads stand for the grid's: see evaluateLanes.
+  int64_t blockIdx[3] = {0, 0, 0};
   bool usedRepresentative = false;
   std::set<int> representativeSymbols;
   bool guardAssumed = false;
@@ -72,6 +74,14 @@ struct Evaluator {
     }
   }
 
+  // The grid: the launch's when it is known, else a large one; and the chosen block.
+  void bindGrid(Bindings& b) const {
+    for (int d = 0; d < 3; ++d) {
+      b.gridDim[d] = launch.grid ? dimOf(*launch.grid, d) : 1024;
+      b.blockIdx[d] = blockIdx[d];
+    }
+  }
+
   // Bindings used to evaluate lane-varying, non-affine parts: representative values
   // for what is still unknown (said in the assumptions).
   model::Dim3 block() const { return launch.block.dim; }
@@ -81,7 +91,7 @@ struct Evaluator {
     Bindings b;
     const Dim3 d = block();
     b.blockDim[0] = d.x; b.blockDim[1] = d.y; b.blockDim[2] = d.z;
-    b.gridDim[0] = b.gridDim[1] = b.gridDim[2] = 1024;
+    bindGrid(b);
     for (const auto& [id, v] : launch.symbolValues) b.symbols[id] = v;
     for (size_t id = 0; id < symbols.size(); ++id)
       if (symbols[static_cast<int>(id)].value) b.symbols[static_cast<int>(id)] = *symbols[static_cast<int>(id)].value;
@@ -95,7 +105,7 @@ struct Evaluator {
     Bindings b;
     const Dim3 d = block();
     b.blockDim[0] = d.x; b.blockDim[1] = d.y; b.blockDim[2] = d.z;
-    b.gridDim[0] = b.gridDim[1] = b.gridDim[2] = 1024;
+    bindGrid(b);
     for (int sid : relevant) {
       if (auto it = iteration.find(sid); it != iteration.end()) b.symbols[sid] = it->second;
       else if (auto lv = launch.symbolValues.find(sid); lv != launch.symbolValues.end()) b.symbols[sid] = lv->second;
@@ -115,6 +125,9 @@ struct Evaluator {
   model::UniformOffset uniformBase(const std::vector<ExprRef>& uniformAddends, bool& gather) {
     model::UniformOffset base;
     int64_t unknown = raw.rootAlignment;
+    // A pointer the launch passes as `buf + k`: k's bytes past the allocation's alignment.
+    if (auto it = launch.pointerByteOffsets.find(raw.rootParam); raw.rootParam >= 0 && it != launch.pointerByteOffsets.end())
+      base.constant += ((it->second % raw.rootAlignment) + raw.rootAlignment) % raw.rootAlignment;
     for (const ExprRef& a : uniformAddends) {
       auto form = linearize(a);
       if (!form) continue;  // cannot happen for uniform parts (opaque terms)
@@ -550,20 +563,22 @@ BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& laun
   return out;
 }
 
-LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
-                         const model::Arch& arch) {
+namespace {
+
+// One block's worth of an access: its figures over the loop iterations, with the evaluator
+// (and its assumptions) that made them.
+LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model::Arch& arch) {
   LaneResult result;
-  Evaluator ev(raw, launch, symbols, arch);
   collectSymbols(raw.offset, ev.relevant);
   for (const auto& g : raw.guards) collectSymbols(g, ev.relevant);
   if (raw.rootLoadAddress) collectSymbols(raw.rootLoadAddress, ev.relevant);
-  auto combos = iterationCombos(raw, symbols, ev.launchBindings(), ev.assumptions);
+  auto combos = iterationCombos(raw, ev.symbols, ev.launchBindings(), ev.assumptions);
   bool first = true;
   for (const auto& combo : combos) {
     auto p = ev.patternFor(combo);
     model::Access access{raw.space, raw.kind, raw.bytes, std::move(p.pattern)};
     result.indirectRowGather = result.indirectRowGather || p.gather;
-    AccessFigures f = model::analyzeAccess(access, launch.block.dim, arch);
+    AccessFigures f = model::analyzeAccess(access, ev.launch.block.dim, arch);
     if (first) {
       result.access = access;
       result.figures.sectorRange = f.sectorRange;
@@ -576,13 +591,48 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   }
   finishCases(result.figures.global);
   finishCases(result.figures.shared);
+  return result;
+}
+
+bool anyRequest(const LaneResult& r) {
+  return (r.figures.global && r.figures.global->aligned.requests > 0) ||
+         (r.figures.shared && r.figures.shared->aligned.requests > 0);
+}
+
+}  // namespace
+
+LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
+                         const model::Arch& arch) {
+  // Which block stands for the grid: one inside it (blockIdx 1 along every axis the grid
+  // may extend on), not the first, whose edge guards (`i >= 1`, `x > 0`) leave lanes idle
+  // that the grid's other blocks use; the first block when the access does nothing there
+  // (`if (blockIdx.x == 0)`) or the grid is one block along an axis.
+  Evaluator ev(raw, launch, symbols, arch);
+  for (int d = 0; d < 3; ++d) ev.blockIdx[d] = launch.grid && dimOf(*launch.grid, d) <= 1 ? 0 : 1;
+  LaneResult result = evaluateLanesInBlock(raw, ev, arch);
+  if (!anyRequest(result) && (ev.blockIdx[0] || ev.blockIdx[1] || ev.blockIdx[2])) {
+    Evaluator first(raw, launch, symbols, arch);
+    LaneResult inFirst = evaluateLanesInBlock(raw, first, arch);
+    if (anyRequest(inFirst)) {
+      result = std::move(inFirst);
+      std::swap(ev.assumptions, first.assumptions);
+      std::swap(ev.representativeSymbols, first.representativeSymbols);
+    }
+  }
 
   // Say what the figures rest on.
   auto& notes = ev.assumptions;
   for (const auto& n : raw.notes) notes.insert(n);
-  if (raw.space == model::Space::Global && !raw.rootIndirect && raw.rootAlignment >= 32)
-    notes.insert("assumes '" + raw.rootName + "' is " + std::to_string(raw.rootAlignment) +
-                 "-byte aligned, as cudaMalloc returns");
+  const auto offsetAtLaunch = launch.pointerByteOffsets.find(raw.rootParam);
+  if (raw.space == model::Space::Global && !raw.rootIndirect && raw.rootAlignment >= 32) {
+    if (raw.rootParam >= 0 && offsetAtLaunch != launch.pointerByteOffsets.end())
+      notes.insert("'" + raw.rootName + "' is " + std::to_string(offsetAtLaunch->second) + " bytes past the start of " +
+                   "its allocation (" + launch.pointerOffsetSources.at(raw.rootParam) +
+                   "), which is taken to be " + std::to_string(raw.rootAlignment) + "-byte aligned, as cudaMalloc returns");
+    else
+      notes.insert("assumes '" + raw.rootName + "' is " + std::to_string(raw.rootAlignment) +
+                   "-byte aligned, as cudaMalloc returns");
+  }
   if (result.access.pattern.kind == model::PatternKind::Indirect)
     notes.insert("the address depends on data loaded from memory: figures are the range from a broadcast to one sector per lane");
   if (result.access.pattern.kind == model::PatternKind::Unknown)

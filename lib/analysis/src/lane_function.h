@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ struct RawAccess {
   int bytes = 4;
   ExprRef offset;                // byte offset from the root pointer
   std::string rootName;          // the array or pointer parameter, for assumptions
+  int rootParam = -1;            // the kernel's pointer parameter the root is, or -1
   int64_t rootAlignment = 256;   // bytes the root is known to be aligned to
   bool rootIndirect = false;     // the pointer itself was loaded per lane
   ExprRef rootLoadAddress;       // ...from this offset: warp-uniform under some launches
@@ -32,8 +34,13 @@ struct RawAccess {
 struct LaunchContext {
   BlockShape block;
   bool blockKnown = false;             // false: blockDim is an unknown multiple of 32
+  std::optional<model::Dim3> grid;     // the launch's grid, when its size is known
   std::map<int, int64_t> symbolValues;  // parameters fixed by the launch or --assume
   std::map<int, std::string> symbolValueSources;  // "the launch at f.cu:40", "--assume"
+  // Pointer parameters the launch passes as an offset into their allocation (`buf + 3`):
+  // bytes past the allocation's start, by parameter index, and where that was seen.
+  std::map<int, int64_t> pointerByteOffsets;
+  std::map<int, std::string> pointerOffsetSources;
 };
 
 struct LaneResult {

@@ -16,6 +16,7 @@ std::string_view toString(BranchVerdict v) {
     case BranchVerdict::Confirmed: return "confirmed";
     case BranchVerdict::Contradicted: return "contradicted";
     case BranchVerdict::NoCounter: return "no-counter";
+    case BranchVerdict::Unpredicted: return "unpredicted";
   }
   return "?";
 }
@@ -244,6 +245,9 @@ std::vector<BranchComparison> compareBranches(const Predictions& predictions, co
                                          : "branch counters not collected and no lane count to compare");
     } else {
       c.verdict = *measuredDivergent == predictedDivergent ? BranchVerdict::Confirmed : BranchVerdict::Contradicted;
+      // "No split among the lanes that could be evaluated" is no claim when some could not
+      // (a loop bound loaded per lane): the measurement has nothing to contradict.
+      if (!b.evaluated && !predictedDivergent) c.verdict = BranchVerdict::Unpredicted;
       if (c.targetsDivergent && c.lanesDivergent && *c.targetsDivergent != *c.lanesDivergent)
         c.notes.push_back(fmt::format("the evidence disagrees: branch targets {}, lanes {}",
                                       *c.targetsDivergent ? "divergent" : "uniform",

@@ -34,7 +34,8 @@ std::string summaryLine(const VerifyReport& r) {
   if (!r.branches.empty()) {
     s += fmt::format("; {} branch{}", r.branches.size(), r.branches.size() == 1 ? "" : "es");
     first = true;
-    for (BranchVerdict v : {BranchVerdict::Confirmed, BranchVerdict::Contradicted, BranchVerdict::NoCounter}) {
+    for (BranchVerdict v : {BranchVerdict::Confirmed, BranchVerdict::Contradicted, BranchVerdict::NoCounter,
+                           BranchVerdict::Unpredicted}) {
       const size_t n = r.count(v);
       if (!n) continue;
       s += fmt::format("{} {} {}", first ? ":" : ",", n, toString(v));
@@ -157,7 +158,8 @@ std::string formatJson(const VerifyReport& r, int exitCode) {
   if (!r.branches.empty()) {
     ordered_json bs;
     bs["branches"] = r.branches.size();
-    for (BranchVerdict v : {BranchVerdict::Confirmed, BranchVerdict::Contradicted, BranchVerdict::NoCounter})
+    for (BranchVerdict v : {BranchVerdict::Confirmed, BranchVerdict::Contradicted, BranchVerdict::NoCounter,
+                           BranchVerdict::Unpredicted})
       bs[std::string(toString(v))] = r.count(v);
     j["branch_summary"] = bs;
     ordered_json branches = ordered_json::array();

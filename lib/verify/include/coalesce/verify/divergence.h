@@ -36,6 +36,8 @@ enum class BranchVerdict {
   Confirmed,     // measured divergence (or its absence) agrees with the prediction
   Contradicted,  // the prediction says divergent and the counters say uniform, or the reverse
   NoCounter,     // no counter speaks for the branch
+  Unpredicted,   // the analysis could not evaluate the condition (data-dependent) and found no
+                 // split among the lanes it could: it made no claim to confirm or contradict
 };
 std::string_view toString(BranchVerdict v);
 
