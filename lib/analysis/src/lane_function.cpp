@@ -1,6 +1,7 @@
 #include "lane_function.h"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <set>
 
@@ -594,6 +595,38 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
   return result;
 }
 
+// Adds one block's figures standing for `blocks` blocks of the grid (weights by requests).
+template <class F>
+void addBlocks(std::optional<model::AlignmentCases<F>>& sum, std::optional<model::AlignmentCases<F>> part,
+               int64_t blocks) {
+  if (!part) return;
+  for (F* f : {&part->aligned, &part->best, &part->worst}) f->requests *= blocks;
+  mergeCases(sum, part);
+}
+
+// The blocks that stand for a known grid when an access's guards depend on the block
+// index: along each axis the first, one inside (standing for all but the first and the
+// last) and the last, each with the number of blocks it stands for.
+std::vector<std::pair<std::array<int64_t, 3>, int64_t>> edgeBlocks(const model::Dim3& grid) {
+  std::vector<std::pair<std::array<int64_t, 3>, int64_t>> out{{{0, 0, 0}, 1}};
+  for (int d = 0; d < 3; ++d) {
+    const int64_t g = dimOf(grid, d);
+    std::vector<std::pair<int64_t, int64_t>> axis;
+    if (g <= 1) axis = {{0, 1}};
+    else if (g == 2) axis = {{0, 1}, {1, 1}};
+    else axis = {{0, 1}, {1, g - 2}, {g - 1, 1}};
+    std::vector<std::pair<std::array<int64_t, 3>, int64_t>> next;
+    for (const auto& [idx, count] : out)
+      for (const auto& [i, c] : axis) {
+        auto at = idx;
+        at[static_cast<size_t>(d)] = i;
+        next.push_back({at, count * c});
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
 bool anyRequest(const LaneResult& r) {
   return (r.figures.global && r.figures.global->aligned.requests > 0) ||
          (r.figures.shared && r.figures.shared->aligned.requests > 0);
@@ -617,6 +650,39 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
       result = std::move(inFirst);
       std::swap(ev.assumptions, first.assumptions);
       std::swap(ev.representativeSymbols, first.representativeSymbols);
+    }
+  }
+
+  // Over a known grid, guards that depend on the block index (`i < n` with n not a
+  // multiple of the block, `x >= 1`) idle lanes in the edge blocks only: the figures then
+  // average the whole grid, each edge block weighing one block and the inside block the
+  // rest, which is what the hardware's counters add up to.
+  const bool guardsUseBlock = std::any_of(raw.guards.begin(), raw.guards.end(), [](const ExprRef& g) {
+    return containsOp(g, Op::BlockIdx) || containsOp(g, Op::GridDim);
+  });
+  if (launch.grid && guardsUseBlock && anyRequest(result)) {
+    const auto blocks = edgeBlocks(*launch.grid);
+    if (blocks.size() > 1) {
+      std::optional<model::AlignmentCases<model::GlobalFigures>> global;
+      std::optional<model::AlignmentCases<model::SharedFigures>> shared;
+      for (const auto& [idx, count] : blocks) {
+        Evaluator edge(raw, launch, symbols, arch);
+        for (int d = 0; d < 3; ++d) edge.blockIdx[d] = idx[static_cast<size_t>(d)];
+        const LaneResult r = evaluateLanesInBlock(raw, edge, arch);
+        addBlocks(global, r.figures.global, count);
+        addBlocks(shared, r.figures.shared, count);
+      }
+      finishCases(global);
+      finishCases(shared);
+      const bool differs = (global && result.figures.global &&
+                            global->aligned.sectorsPerRequest != result.figures.global->aligned.sectorsPerRequest) ||
+                           (shared && result.figures.shared &&
+                            shared->aligned.wavefronts != result.figures.shared->aligned.wavefronts);
+      if (differs)
+        ev.assumptions.insert("averaged over the grid of " + std::to_string(launch.grid->volume()) +
+                              " blocks: the guards idle lanes in its edge blocks");
+      if (global) result.figures.global = global;
+      if (shared) result.figures.shared = shared;
     }
   }
 
