@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "../analysis/temp_dir.h"
+#include "corpus.h"
 #include "coalesce/analysis/analyze.h"
 #include "coalesce/analysis/worker.h"  // recordsToJson: every field of every record
 
@@ -16,14 +17,6 @@ namespace fs = std::filesystem;
 using namespace coalesce;
 
 namespace {
-
-std::vector<std::string> cuFiles(const fs::path& dir) {
-  std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".cu") files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 // Temporary files of the run go to a folder of the test's own ($TMPDIR), so that the test
 // can see the precompiled header while files are analysed, and that none is left after.
@@ -81,9 +74,7 @@ std::vector<std::string> differencesWithAndWithout(const analysis::AnalysisReque
 
 TEST_CASE("header cache: kernels/examples and test/golden/inputs, same records with and without") {
   analysis::AnalysisRequest request;
-  request.inputs = cuFiles(fs::path(COALESCE_SOURCE_DIR) / "kernels" / "examples");
-  for (const auto& f : cuFiles(fs::path(COALESCE_SOURCE_DIR) / "test" / "golden" / "inputs"))
-    request.inputs.push_back(f);
+  request.inputs = test::examplesAndInputs();
   request.jobs = 2;
   CHECK(differencesWithAndWithout(request, 1) == std::vector<std::string>{});
 }

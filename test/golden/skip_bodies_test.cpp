@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "../analysis/temp_dir.h"
+#include "corpus.h"
 #include "coalesce/analysis/analyze.h"
 #include "coalesce/analysis/worker.h"  // recordsToJson: every field of every record
 
@@ -15,14 +16,6 @@ namespace fs = std::filesystem;
 using namespace coalesce;
 
 namespace {
-
-std::vector<std::string> cuFiles(const fs::path& dir) {
-  std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".cu") files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 // What differs between runs with and without skipping, both with and without the shared
 // header PCH (its build skips the same bodies): empty when nothing does.
@@ -51,9 +44,7 @@ std::vector<std::string> differencesWithAndWithoutSkipping(analysis::AnalysisReq
 
 TEST_CASE("skipping system-header host bodies: kernels/examples and test/golden/inputs, same records") {
   analysis::AnalysisRequest request;
-  request.inputs = cuFiles(fs::path(COALESCE_SOURCE_DIR) / "kernels" / "examples");
-  for (const auto& f : cuFiles(fs::path(COALESCE_SOURCE_DIR) / "test" / "golden" / "inputs"))
-    request.inputs.push_back(f);
+  request.inputs = test::examplesAndInputs();
   request.jobs = 2;
   CHECK(differencesWithAndWithoutSkipping(request) == std::vector<std::string>{});
 }
