@@ -13,7 +13,11 @@ __global__ void gemvThreadPerRow(const float* __restrict__ A, const float* __res
   int row = blockIdx.x * blockDim.x + threadIdx.x;
   const float* Ab = A + (size_t)b * M * K;
   float s = 0.0f;
-  for (int k = 0; k < K; ++k) s += Ab[(size_t)row * K + k] * x[b * K + k];
+  for (int k = 0; k < K; ++k) {
+    float a = Ab[(size_t)row * K + k];
+    float xv = x[b * K + k];
+    s += a * xv;
+  }
   y[b * M + row] = s;
 }
 

@@ -24,7 +24,8 @@ __global__ void prescanPlain(float* g_odata, const float* g_idata, int n) {
     if (thid < d) {
       int ai = offset * (2 * thid + 1) - 1;
       int bi = offset * (2 * thid + 2) - 1;
-      temp[bi] += temp[ai];
+      float va = temp[ai];
+      temp[bi] += va;
     }
     offset *= 2;
   }
@@ -51,10 +52,8 @@ __global__ void prescanPadded(float* g_odata, const float* g_idata, int n) {
   const float* in = g_idata + blockIdx.x * n;
   float* out = g_odata + blockIdx.x * n;
   int offset = 1;
-  int ai = thid;
-  int bi = thid + (n / 2);
-  int bankOffsetA = CONFLICT_FREE_OFFSET(ai);
-  int bankOffsetB = CONFLICT_FREE_OFFSET(bi);
+  int ai = thid, bi = thid + (n / 2);
+  int bankOffsetA = CONFLICT_FREE_OFFSET(ai), bankOffsetB = CONFLICT_FREE_OFFSET(bi);
   temp[ai + bankOffsetA] = in[ai];
   temp[bi + bankOffsetB] = in[bi];
   for (int d = n >> 1; d > 0; d >>= 1) {
@@ -62,9 +61,9 @@ __global__ void prescanPadded(float* g_odata, const float* g_idata, int n) {
     if (thid < d) {
       int a = offset * (2 * thid + 1) - 1;
       int b = offset * (2 * thid + 2) - 1;
-      a += CONFLICT_FREE_OFFSET(a);
-      b += CONFLICT_FREE_OFFSET(b);
-      temp[b] += temp[a];
+      a += CONFLICT_FREE_OFFSET(a); b += CONFLICT_FREE_OFFSET(b);
+      float va = temp[a];
+      temp[b] += va;
     }
     offset *= 2;
   }
@@ -75,8 +74,7 @@ __global__ void prescanPadded(float* g_odata, const float* g_idata, int n) {
     if (thid < d) {
       int a = offset * (2 * thid + 1) - 1;
       int b = offset * (2 * thid + 2) - 1;
-      a += CONFLICT_FREE_OFFSET(a);
-      b += CONFLICT_FREE_OFFSET(b);
+      a += CONFLICT_FREE_OFFSET(a); b += CONFLICT_FREE_OFFSET(b);
       float t = temp[a];
       temp[a] = temp[b];
       temp[b] += t;
@@ -97,8 +95,7 @@ __global__ void hillisSteeleDB(float* g_odata, const float* g_idata) {
   temp[thid] = (thid > 0) ? in[thid - 1] : 0.0f;
   __syncthreads();
   for (int offset = 1; offset < HS_N; offset *= 2) {
-    pout = 1 - pout;
-    pin = 1 - pout;
+    pout = 1 - pout; pin = 1 - pout;
     float cur = temp[pin * HS_N + thid];
     if (thid >= offset) cur += temp[pin * HS_N + thid - offset];
     temp[pout * HS_N + thid] = cur;
@@ -108,8 +105,7 @@ __global__ void hillisSteeleDB(float* g_odata, const float* g_idata) {
 }
 
 int main() {
-  const int blocks = 128;
-  const int n = 1024;
+  const int blocks = 128, n = 1024;
   const size_t total = (size_t)blocks * n;
   float *in, *out;
   CK(cudaMalloc(&in, total * sizeof(float)));

@@ -30,7 +30,10 @@ __global__ void softmaxRows(const float* __restrict__ x, float* __restrict__ y, 
   red[tid] = sum;
   __syncthreads();
   for (int s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (tid < s) red[tid] += red[tid + s];
+    if (tid < s) {
+      float other = red[tid + s];
+      red[tid] += other;
+    }
     __syncthreads();
   }
   float inv = 1.0f / red[0];

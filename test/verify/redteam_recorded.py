@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""The analysis against the H200 on programs written without looking at it (test/gpu_redteam/).
+"""The analysis against the H200 on programs written without looking at it.
 
-Predicts every program with the built tool, compares the predictions with the measurements
-recorded on the H200 (test/verify/data/redteam/, COMMAND.txt says how they were made) through
-`coalesce-lint verify --measurements`, and checks that the lines that disagree are exactly the
-ones listed, with their reasons, in known_disagreements.txt: a new disagreement fails, and so
-does a listed one that no longer happens (the list must stay true).
+For one recorded set (test/verify/data/<set>/: programs.txt names the programs, COMMAND.txt
+says how the measurements were made), predicts the programs with the built tool, compares
+the predictions with the measurements recorded on the H200 through `coalesce-lint verify
+--measurements`, and checks that the lines that disagree are exactly the ones listed, with
+their reasons, in known_disagreements.txt: a new disagreement fails, and so does a listed one
+that no longer happens (the list must stay true).
 
-    redteam_recorded.py --binary build/tools/coalesce-lint/coalesce-lint --source-dir .
+    redteam_recorded.py --binary build/tools/coalesce-lint/coalesce-lint --source-dir . --set redteam
 """
 import argparse
 import glob
@@ -22,18 +23,24 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", required=True)
     ap.add_argument("--source-dir", required=True)
+    ap.add_argument("--set", default="redteam", help="folder of test/verify/data/")
+    ap.add_argument("--min-match", type=int, default=300, help="fewest matching lines accepted")
     a = ap.parse_args()
     src = os.path.abspath(a.source_dir)
-    data = os.path.join(src, "test", "verify", "data", "redteam")
+    data = os.path.join(src, "test", "verify", "data", a.set)
     measurements = sorted(glob.glob(os.path.join(data, "measurements_*.json")))
-    programs = sorted(glob.glob(os.path.join(src, "test", "gpu_redteam", "*.cu")))
+    with open(os.path.join(data, "programs.txt")) as f:
+        inputs = [line.strip() for line in f if line.strip()]
+    programs = []
+    for i in inputs:
+        programs += sorted(glob.glob(os.path.join(src, i, "*.cu"))) if i.endswith("/") else [os.path.join(src, i)]
     if len(measurements) != len(programs) or len(programs) < 20:
         sys.exit(f"expected one recorded measurement per program: {len(measurements)} for {len(programs)}")
     with tempfile.TemporaryDirectory() as tmp:
         pred = os.path.join(tmp, "predictions.json")
         out = os.path.join(tmp, "verify.json")
         # Relative paths from the repository root, as on the H200.
-        r = subprocess.run([a.binary, "--format=json", "-q", "-o", pred, "test/gpu_redteam/"], cwd=src,
+        r = subprocess.run([a.binary, "--format=json", "-q", "-o", pred, *inputs], cwd=src,
                            capture_output=True, text=True, timeout=600)
         if r.returncode not in (0, 1):
             sys.exit(f"prediction failed (exit {r.returncode}): {r.stderr}")
@@ -64,7 +71,7 @@ def main():
         print(f"NEW DISAGREEMENT: {x}")
     for x in gone:
         print(f"LISTED BUT NO LONGER SO (update known_disagreements.txt): {x}")
-    if s["match"] < 300:
+    if s["match"] < a.min_match:
         print(f"too few matching lines: {s['match']}")
         return 1
     return 1 if new or gone else 0

@@ -6,6 +6,7 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMap.h>
 #include <clang/AST/RecordLayout.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/StmtCXX.h>
@@ -1342,6 +1343,7 @@ class Interpreter {
       return step;
     };
     std::vector<int> geometricIds;
+    std::map<const VarDecl*, int> geometricOf;  // geometric induction variables, by symbol
     std::map<const VarDecl*, ExprRef> steps;  // arithmetic induction variables
     for (const VarDecl* v : modified) {
       auto itEntry = entry.find(v);
@@ -1387,6 +1389,7 @@ class Interpreter {
         });
         env_[v] = intValue(symbol(gid));
         geometricIds.push_back(gid);
+        geometricOf[v] = gid;
         continue;
       }
       env_[v] = intValue(isUniform(start) && isUniform(after.v) ? opaque(v->getNameAsString()) : leaf(Op::Varying));
@@ -1438,6 +1441,17 @@ class Interpreter {
       if (steps.count(v)) continue;
       auto it = env_.find(v);
       if (it == env_.end()) continue;
+      // A geometric one (offset *= 2) ends at its value when the loop's condition fails,
+      // known per launch when the loop's bounds are (a Blelloch scan's down-sweep starts
+      // from the offset its up-sweep ended with).
+      if (auto g = geometricOf.find(v); g != geometricOf.end()) {
+        SymbolInfo exit;
+        exit.name = v->getNameAsString();
+        exit.exitOf = g->second;
+        exit.loopText = loopText;
+        it->second = intValue(symbol(symbols_.add(exit)));
+        continue;
+      }
       if (it->second.isPointer()) {
         auto r = std::make_shared<Root>(*it->second.root);
         if (!isUniform(it->second.off)) r->indirect = true;
@@ -1552,7 +1566,15 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
     for (const auto& [call, holder] : pendingLaunches_) {
       const std::string at = locationText(call->getBeginLoc());
       std::vector<Launch> found;
+      const std::vector<std::pair<const Expr*, bool>> conditions = enclosingConditions(call, holder);
       for (const HostEnv* env : environmentsOf(holder, kCallerDepth)) {
+        // `if (which == 0) k<<<...>>>()` in a wrapper: a call site whose arguments make an
+        // enclosing condition false does not launch here.
+        const bool skipped = std::any_of(conditions.begin(), conditions.end(), [&](const auto& c) {
+          auto v = constantOf(c.first, env);
+          return v && (*v != 0) != c.second;
+        });
+        if (skipped) continue;
         auto block = dim3Of(call->getConfig()->getArg(1), env);
         if (!block) continue;
         Launch l;
@@ -1637,6 +1659,21 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
     return out;
   }
 
+  // The `if` conditions around `call` inside `holder`, each with the value it must have
+  // for the call to run (true in the then-branch, false in the else-branch).
+  std::vector<std::pair<const Expr*, bool>> enclosingConditions(const Stmt* call, const FunctionDecl* holder) {
+    std::vector<std::pair<const Expr*, bool>> out;
+    if (!holder || !holder->getBody()) return out;
+    ParentMap parents(holder->getBody());
+    for (const Stmt* child = call, *parent = parents.getParent(call); parent;
+         child = parent, parent = parents.getParent(parent))
+      if (const auto* ifs = dyn_cast<IfStmt>(parent)) {
+        if (child == ifs->getThen()) out.push_back({ifs->getCond(), true});
+        else if (child == ifs->getElse()) out.push_back({ifs->getCond(), false});
+      }
+    return out;
+  }
+
   // A parameter's argument at the call site `env` stands for, if it has one.
   static const HostEnv::Arg* argumentOf(const Expr* e, const HostEnv* env) {
     if (!env) return nullptr;
@@ -1671,9 +1708,19 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
         case BO_Rem: return *rr ? std::optional<int64_t>(*l % *rr) : std::nullopt;
         case BO_Shl: return *rr >= 0 && *rr < 63 ? std::optional<int64_t>(*l << *rr) : std::nullopt;
         case BO_Shr: return *rr >= 0 && *rr < 63 ? std::optional<int64_t>(*l >> *rr) : std::nullopt;
+        case BO_EQ: return *l == *rr;
+        case BO_NE: return *l != *rr;
+        case BO_LT: return *l < *rr;
+        case BO_GT: return *l > *rr;
+        case BO_LE: return *l <= *rr;
+        case BO_GE: return *l >= *rr;
+        case BO_LAnd: return *l && *rr;
+        case BO_LOr: return *l || *rr;
         default: return std::nullopt;
       }
     }
+    if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_LNot)
+      if (auto v = constantOf(u->getSubExpr(), env, depth + 1)) return !*v;
     if (const auto* c = dyn_cast<ConditionalOperator>(e))
       if (auto cond = constantOf(c->getCond(), env, depth + 1))
         return constantOf(*cond ? c->getTrueExpr() : c->getFalseExpr(), env, depth + 1);

@@ -22,6 +22,9 @@ void collectSymbols(const ExprRef& e, std::set<int>& out) {
 }
 
 std::vector<int64_t> loopValues(int id, const SymbolTable& symbols, const Bindings& base, bool& exact);
+std::vector<int> loopGroup(int id, const SymbolTable& symbols);
+std::vector<std::map<int, int64_t>> loopIterations(const std::vector<int>& group, const SymbolTable& symbols,
+                                                   const Bindings& base, bool& exact);
 
 struct Evaluator {
   Evaluator(const RawAccess& r, const LaunchContext& l, const SymbolTable& s, const model::Arch& a)
@@ -51,10 +54,36 @@ struct Evaluator {
     return n;
   }
 
+  std::map<int, std::optional<int64_t>> exitCache;
+
+  // The value a geometric loop variable has when its loop ends under this launch, when
+  // its bounds make it known (nothing while it is being worked out: no recursion).
+  std::optional<int64_t> exitValue(int exitId) {
+    if (auto it = exitCache.find(exitId); it != exitCache.end()) return it->second;
+    exitCache[exitId] = std::nullopt;
+    const int var = symbols[exitId].exitOf;
+    bool exact = false;
+    const auto iterations = loopIterations(loopGroup(var, symbols), symbols, launchBindings(), exact);
+    std::optional<int64_t> value;
+    if (exact && iterations.empty()) {
+      value = evaluate(symbols[var].loopInit, launchBindings());  // the loop never ran
+    } else if (exact && iterations.back().count(var)) {
+      Bindings last = launchBindings();
+      for (const auto& [id, v] : iterations.back()) last.symbols[id] = v;
+      value = evaluate(symbols[var].loopNext, last);
+    }
+    exitCache[exitId] = value;
+    return value;
+  }
+
   // Leaves the launch fixes: blockDim when known, parameters with known values, trip
   // counts of loops with known bounds.
   ExprRef fixLaunch(const ExprRef& leaf) {
     if (leaf->op == Op::BlockDim && launch.blockKnown) return constant(dimOf(launch.block.dim, leaf->value));
+    if (leaf->op == Op::Symbol && symbols[leaf->symbolId].exitOf >= 0) {
+      if (auto v = exitValue(leaf->symbolId)) return constant(*v);
+      return nullptr;
+    }
     if (leaf->op == Op::Symbol && symbols[leaf->symbolId].tripOf >= 0) {
       if (auto n = tripCount(symbols[leaf->symbolId].tripOf)) return constant(*n);
       return nullptr;
@@ -88,7 +117,7 @@ struct Evaluator {
   model::Dim3 block() const { return launch.block.dim; }
 
   // What the launch fixes, as bindings (no thread, no loop values).
-  Bindings launchBindings() const {
+  Bindings launchBindings() {
     Bindings b;
     const Dim3 d = block();
     b.blockDim[0] = d.x; b.blockDim[1] = d.y; b.blockDim[2] = d.z;
@@ -96,6 +125,9 @@ struct Evaluator {
     for (const auto& [id, v] : launch.symbolValues) b.symbols[id] = v;
     for (size_t id = 0; id < symbols.size(); ++id)
       if (symbols[static_cast<int>(id)].value) b.symbols[static_cast<int>(id)] = *symbols[static_cast<int>(id)].value;
+    for (size_t id = 0; id < symbols.size(); ++id)
+      if (symbols[static_cast<int>(id)].exitOf >= 0)
+        if (auto v = exitValue(static_cast<int>(id))) b.symbols[static_cast<int>(id)] = *v;
     return b;
   }
 
@@ -355,34 +387,177 @@ std::vector<int64_t> loopValues(int id, const SymbolTable& symbols, const Bindin
 
 // Loop symbols in the address or guards: their iterations are enumerated (up to a cap)
 // and the figures averaged per warp request, as the hardware's counters add up.
+// The symbols of one loop: its iteration counter and its geometric variables (`d >>= 1`,
+// `offset *= 2`), which share its condition and advance together.
+std::vector<int> loopGroup(int id, const SymbolTable& symbols) {
+  const SymbolInfo& s = symbols[id];
+  std::vector<int> group;
+  for (size_t other = 0; other < symbols.size(); ++other) {
+    const SymbolInfo& o = symbols[static_cast<int>(other)];
+    if (o.kind == SymbolInfo::Kind::LoopVar && s.loopCond && o.loopCond == s.loopCond) group.push_back(static_cast<int>(other));
+  }
+  if (group.empty()) group.push_back(id);
+  return group;
+}
+
+// One loop's iterations under `base`: the values its symbols take together, while its
+// condition holds (for thread-dependent conditions, while it holds for the first or the
+// last thread of the block). Capped; `exact` says whether the loop ended within the cap.
+std::vector<std::map<int, int64_t>> loopIterations(const std::vector<int>& group, const SymbolTable& symbols,
+                                                   const Bindings& base, bool& exact) {
+  std::vector<std::map<int, int64_t>> out;
+  exact = false;
+  std::map<int, int64_t> state;
+  std::vector<int> members;  // those whose first value is known; the others stay unbound
+  for (int id : group) {
+    const SymbolInfo& s = symbols[id];
+    if (s.loopNext) {
+      auto x = evaluate(s.loopInit, base);
+      if (!x) continue;
+      state[id] = *x;
+    } else {
+      state[id] = 0;  // the iteration counter
+    }
+    members.push_back(id);
+  }
+  if (members.empty()) return out;
+  const SymbolInfo& head = symbols[group.front()];
+  Bindings first = base, last = base;
+  for (int d = 0; d < 3; ++d) {
+    first.tid[d] = 0;
+    last.tid[d] = base.blockDim[d] - 1;
+  }
+  while (static_cast<int64_t>(out.size()) < kMaxLoopValues) {
+    for (const auto& [id, v] : state) first.symbols[id] = last.symbols[id] = v;
+    std::optional<int64_t> c1 = head.loopCond ? evaluate(head.loopCond, first) : std::nullopt;
+    std::optional<int64_t> c2 = head.loopCond ? evaluate(head.loopCond, last) : std::nullopt;
+    if (head.testAfter) out.push_back(state);  // a do-while runs its body before the test
+    if (!c1 && !c2) return out;  // the bound is not known: what was listed
+    if (!(c1.value_or(0) || c2.value_or(0))) {
+      exact = true;
+      return out;
+    }
+    if (!head.testAfter) out.push_back(state);
+    std::map<int, int64_t> next = state;
+    bool moved = false;
+    for (int id : members) {
+      const SymbolInfo& s = symbols[id];
+      if (!s.loopNext) {
+        ++next[id];
+        moved = true;
+        continue;
+      }
+      auto n = evaluate(s.loopNext, first);
+      if (!n) return out;
+      moved = moved || *n != state[id];
+      next[id] = *n;
+    }
+    if (!moved) return out;
+    state = std::move(next);
+  }
+  return out;
+}
+
+// Loop symbols in the address or guards: their iterations are enumerated (up to a cap)
+// and the figures averaged per warp request, as the hardware's counters add up.
 std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const SymbolTable& symbols,
                                                     const Bindings& base, std::set<std::string>& notes) {
   std::set<int> used;
   collectSymbols(raw.offset, used);
   for (const auto& g : raw.guards) collectSymbols(g, used);
-  std::vector<std::map<int, int64_t>> combos{{}};
-  for (int id : used) {
-    const SymbolInfo& s = symbols[id];
-    if (s.kind != SymbolInfo::Kind::LoopVar || base.symbols.count(id)) continue;
-    bool exact = false;
-    std::vector<int64_t> values = loopValues(id, symbols, base, exact);
-    if (values.empty() && !s.loopNext) {
-      // Unknown trip count: a sample of the first iterations, enough to cover every
-      // alignment period of a small stride.
-      for (int64_t k = 0; k < 64; ++k) values.push_back(k);
+  // The loops to enumerate: those whose symbols the address and guards use, and the outer
+  // loops their bounds depend on (`for (j = k >> 1; j > 0; j >>= 1)` inside a loop over
+  // k), outer ones first, so that an inner loop runs its own bounds under every outer
+  // iteration. A loop's symbols (its counter, its geometric variables) go in lockstep.
+  auto isLoop = [&](int id) { return symbols[id].kind == SymbolInfo::Kind::LoopVar && !base.symbols.count(id); };
+  std::vector<std::vector<int>> groups;
+  std::map<int, size_t> groupOf;
+  std::vector<int> todo(used.begin(), used.end());
+  while (!todo.empty()) {
+    const int id = todo.back();
+    todo.pop_back();
+    if (!isLoop(id) || groupOf.count(id)) continue;
+    std::vector<int> group = loopGroup(id, symbols);
+    for (int member : group) groupOf[member] = groups.size();
+    for (int member : group) {
+      const SymbolInfo& s = symbols[member];
+      std::set<int> deps;
+      for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond})
+        if (e) collectSymbols(e, deps);
+      for (int dep : deps) todo.push_back(dep);
     }
-    if (values.empty()) continue;
+    groups.push_back(std::move(group));
+  }
+  auto dependsOn = [&](size_t g) {
+    std::set<size_t> out;
+    for (int member : groups[g]) {
+      const SymbolInfo& s = symbols[member];
+      std::set<int> deps;
+      for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond})
+        if (e) collectSymbols(e, deps);
+      for (int dep : deps)
+        if (auto it = groupOf.find(dep); it != groupOf.end() && it->second != g) out.insert(it->second);
+    }
+    return out;
+  };
+  std::vector<size_t> order;
+  std::vector<bool> placed(groups.size(), false);
+  while (order.size() < groups.size()) {
+    bool progressed = false;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      if (placed[g]) continue;
+      const std::set<size_t> deps = dependsOn(g);
+      if (std::all_of(deps.begin(), deps.end(), [&](size_t d) { return placed[d]; })) {
+        order.push_back(g);
+        placed[g] = progressed = true;
+      }
+    }
+    if (!progressed)  // bounds that depend on each other: in the order found
+      for (size_t g = 0; g < groups.size(); ++g)
+        if (!placed[g]) order.push_back(g), placed[g] = true;
+  }
+
+  std::vector<std::map<int, int64_t>> combos{{}};
+  for (size_t g : order) {
+    const std::vector<int>& group = groups[g];
+    const SymbolInfo& s = symbols[group.front()];
+    const bool arithmetic = std::none_of(group.begin(), group.end(), [&](int id) { return symbols[id].loopNext; });
     std::vector<std::map<int, int64_t>> next;
-    for (const auto& c : combos)
-      for (int64_t v : values) {
+    size_t listed = 0;
+    bool allExact = true, sampled = false;
+    for (const auto& c : combos) {
+      Bindings b = base;
+      for (const auto& [sid, v] : c) b.symbols[sid] = v;
+      bool exact = false;
+      std::vector<std::map<int, int64_t>> iterations = loopIterations(group, symbols, b, exact);
+      if (iterations.empty() && arithmetic) {
+        // Unknown trip count: a sample of the first iterations, enough to cover every
+        // alignment period of a small stride.
+        for (int64_t k = 0; k < 64; ++k) {
+          std::map<int, int64_t> it;
+          for (int id : group) it[id] = k;
+          iterations.push_back(std::move(it));
+        }
+        sampled = true;
+      }
+      allExact = allExact && exact;
+      if (iterations.empty()) {  // not enumerable: the loop is left unbound, as before
+        next.push_back(c);
+        continue;
+      }
+      listed += iterations.size();
+      for (const auto& it : iterations) {
         if (next.size() >= kMaxIterationCombos) break;
         auto n = c;
-        n[id] = v;
+        for (const auto& [id, v] : it) n[id] = v;
         next.push_back(std::move(n));
       }
+    }
     combos = std::move(next);
-    notes.insert("averaged over " + std::string(exact ? "the " : "a sample of ") + std::to_string(values.size()) +
-                 " iterations of `" + s.loopText + "`");
+    if (listed > 0)
+      notes.insert("averaged over " + std::string(allExact && !sampled ? "the " : "a sample of ") +
+                   std::to_string(listed) + " iterations of `" + s.loopText + "`" +
+                   (order.size() > 1 && g != order.front() ? " (over the outer loops)" : ""));
   }
   return combos;
 }
@@ -657,10 +832,12 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   // multiple of the block, `x >= 1`) idle lanes in the edge blocks only: the figures then
   // average the whole grid, each edge block weighing one block and the inside block the
   // rest, which is what the hardware's counters add up to.
+  // The same for clamps on the block index in the address (`min(max(x - R, 0), w - 1)`).
   const bool guardsUseBlock = std::any_of(raw.guards.begin(), raw.guards.end(), [](const ExprRef& g) {
     return containsOp(g, Op::BlockIdx) || containsOp(g, Op::GridDim);
   });
-  if (launch.grid && guardsUseBlock && anyRequest(result)) {
+  const bool addressBendsOnBlock = containsOp(raw.offset, Op::BlockIdx) && !linearize(raw.offset);
+  if (launch.grid && (guardsUseBlock || addressBendsOnBlock) && anyRequest(result)) {
     const auto blocks = edgeBlocks(*launch.grid);
     if (blocks.size() > 1) {
       std::optional<model::AlignmentCases<model::GlobalFigures>> global;
@@ -680,7 +857,7 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
                             shared->aligned.wavefronts != result.figures.shared->aligned.wavefronts);
       if (differs)
         ev.assumptions.insert("averaged over the grid of " + std::to_string(launch.grid->volume()) +
-                              " blocks: the guards idle lanes in its edge blocks");
+                              " blocks: its edge blocks run part of their lanes or clamp their addresses");
       if (global) result.figures.global = global;
       if (shared) result.figures.shared = shared;
     }

@@ -64,6 +64,7 @@ struct SymbolInfo {
   ExprRef loopCond;               // the loop continues while this is non-zero
   bool testAfter = false;         // do-while: the condition is tested after each iteration
   int tripOf = -1;                // the number of iterations of the loop whose counter is this id
+  int exitOf = -1;                // the value geometric loop variable `exitOf` has when its loop ends
   std::string loopText;           // for assumptions
 };
 
