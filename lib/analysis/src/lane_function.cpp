@@ -21,7 +21,6 @@ void collectSymbols(const ExprRef& e, std::set<int>& out) {
   for (const auto& a : e->args) collectSymbols(a, out);
 }
 
-std::vector<int64_t> loopValues(int id, const SymbolTable& symbols, const Bindings& base, bool& exact);
 std::vector<int> loopGroup(int id, const SymbolTable& symbols);
 std::vector<std::map<int, int64_t>> loopIterations(const std::vector<int>& group, const SymbolTable& symbols,
                                                    const Bindings& base, bool& exact);
@@ -47,9 +46,9 @@ struct Evaluator {
     auto it = tripCache.find(counterId);
     if (it != tripCache.end()) return it->second;
     bool exact = false;
-    std::vector<int64_t> values = loopValues(counterId, symbols, launchBindings(), exact);
+    const auto iterations = loopIterations(loopGroup(counterId, symbols), symbols, launchBindings(), exact);
     std::optional<int64_t> n;
-    if (exact) n = static_cast<int64_t>(values.size());
+    if (exact) n = static_cast<int64_t>(iterations.size());
     tripCache[counterId] = n;
     return n;
   }
@@ -346,47 +345,6 @@ struct Evaluator {
 
 constexpr int64_t kMaxLoopValues = 128;
 
-// The values a loop symbol takes under this launch: run the loop's own update while
-// its condition holds (for thread-dependent conditions, while it holds for the first
-// or the last thread of the block). nullopt-free and capped; `exact` says whether the
-// loop ended within the cap.
-std::vector<int64_t> loopValues(int id, const SymbolTable& symbols, const Bindings& base, bool& exact) {
-  const SymbolInfo& s = symbols[id];
-  std::vector<int64_t> values;
-  exact = false;
-  const bool geometric = s.loopNext != nullptr;
-  std::optional<int64_t> x = geometric ? evaluate(s.loopInit, base) : std::optional<int64_t>(0);
-  if (!x) return values;
-  Bindings first = base, last = base;
-  for (int d = 0; d < 3; ++d) {
-    first.tid[d] = 0;
-    last.tid[d] = base.blockDim[d] - 1;
-  }
-  while (static_cast<int64_t>(values.size()) < kMaxLoopValues) {
-    first.symbols[id] = last.symbols[id] = *x;
-    std::optional<int64_t> c1 = s.loopCond ? evaluate(s.loopCond, first) : std::nullopt;
-    std::optional<int64_t> c2 = s.loopCond ? evaluate(s.loopCond, last) : std::nullopt;
-    if (s.testAfter) values.push_back(*x);  // a do-while runs its body before the test
-    if (!c1 && !c2) return values;  // the bound is not known: a sample of what was listed
-    if (!(c1.value_or(0) || c2.value_or(0))) {
-      exact = true;
-      return values;
-    }
-    if (!s.testAfter) values.push_back(*x);
-    if (geometric) {
-      first.symbols[id] = *x;
-      auto n = evaluate(s.loopNext, first);
-      if (!n || *n == *x) return values;
-      x = n;
-    } else {
-      x = *x + 1;
-    }
-  }
-  return values;
-}
-
-// Loop symbols in the address or guards: their iterations are enumerated (up to a cap)
-// and the figures averaged per warp request, as the hardware's counters add up.
 // The symbols of one loop: its iteration counter and its geometric variables (`d >>= 1`,
 // `offset *= 2`), which share its condition and advance together.
 std::vector<int> loopGroup(int id, const SymbolTable& symbols) {
