@@ -34,7 +34,7 @@ def main():
     programs = []
     for i in inputs:
         programs += sorted(glob.glob(os.path.join(src, i, "*.cu"))) if i.endswith("/") else [os.path.join(src, i)]
-    if len(measurements) != len(programs) or len(programs) < 20:
+    if len(measurements) != len(programs) or len(programs) < 10:
         sys.exit(f"expected one recorded measurement per program: {len(measurements)} for {len(programs)}")
     with tempfile.TemporaryDirectory() as tmp:
         pred = os.path.join(tmp, "predictions.json")

@@ -444,12 +444,49 @@ class Interpreter {
     return intValue(loc.root->indirect ? leaf(Op::LaneLoad) : unary(Op::LaneLoad, loc.offset));
   }
 
+  // ---- values the compiler keeps in registers --------------------------------------------
+  // nvcc does not load again what this thread has just loaded or stored at the same address
+  // (`float& r = a[i]; r += 1.0f; ... + r`, `x[i] * x[i]`), so the analysis does not count
+  // such a load either. Conservatively: same root, same address expression, same guards,
+  // and nothing in between that may change memory (any store, an atomic, a barrier or a
+  // fence); never for volatile locations.
+  struct Available {
+    RootRef root;
+    ExprRef offset;
+    std::vector<ExprRef> guards;
+    int64_t bytes;
+  };
+  std::vector<Available> available_;
+
+  static bool sameExpr(const ExprRef& a, const ExprRef& b) {
+    if (a == b) return true;
+    if (!a || !b || a->op != b->op || a->value != b->value || a->symbolId != b->symbolId ||
+        a->args.size() != b->args.size() || a->size > 256)
+      return false;
+    // Each of these stands for a value of its own (loaded, or not followable).
+    if (a->op == Op::UniformLoad || a->op == Op::LaneLoad || a->op == Op::Varying) return false;
+    for (size_t i = 0; i < a->args.size(); ++i)
+      if (!sameExpr(a->args[i], b->args[i])) return false;
+    return true;
+  }
+
+  bool inRegister(const MemLoc& loc, int64_t bytes) const {
+    return std::any_of(available_.begin(), available_.end(), [&](const Available& v) {
+      return v.root == loc.root && v.bytes == bytes && v.guards.size() == guards_.size() &&
+             std::equal(v.guards.begin(), v.guards.end(), guards_.begin()) && sameExpr(v.offset, loc.offset);
+    });
+  }
+
   void record(model::AccessKind kind, const MemLoc& loc, const Expr* site) {
     if (!recording_ || stack_.empty()) return;
     clang::SourceLocation at = sm_.getExpansionLoc(site->getBeginLoc());
     if (at.isInvalid() || sm_.isInSystemHeader(at)) return;
     QualType t = loc.type.getCanonicalType().getUnqualifiedType();
     const int64_t size = sizeOf(t);
+    const bool isVolatile = loc.type.isVolatileQualified();
+    if (kind == model::AccessKind::Load && !isVolatile && inRegister(loc, size)) return;
+    if (kind != model::AccessKind::Load) available_.clear();
+    if (kind != model::AccessKind::Atomic && !isVolatile) available_.push_back({loc.root, loc.offset, guards_, size});
     // Records copied whole: the compiler moves them in pieces of their alignment.
     int64_t piece = size;
     if (t->isRecordType()) piece = std::min<int64_t>({alignOf(t), 16, size});
@@ -922,6 +959,8 @@ class Interpreter {
     }
     const FunctionDecl* fn = call->getDirectCallee();
     const std::string name = fn ? fn->getNameAsString() : std::string();
+    // Memory other threads wrote may be read after these: nothing stays in registers.
+    if (isBarrier(call) || name == "__syncwarp" || name.rfind("__threadfence", 0) == 0) available_.clear();
     if (isBarrier(call) && userCode(call))
       barriers.push_back(BarrierRecord{currentGuards(), text(call->getSourceRange()), stack_.back()->getNameAsString(),
                                        sm_.getExpansionLoc(call->getBeginLoc())});
@@ -1503,6 +1542,7 @@ class Interpreter {
 
 struct Launch {
   model::Dim3 block;
+  bool blockKnown = true;  // false: the block is not a constant here; the fallback shape is used
   std::optional<model::Dim3> grid;
   std::map<unsigned, int64_t> argValues;  // parameter index -> constant argument
   std::map<unsigned, int64_t> pointerOffsets;  // pointer parameter index -> bytes past its allocation
@@ -1576,9 +1616,11 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
         });
         if (skipped) continue;
         auto block = dim3Of(call->getConfig()->getArg(1), env);
-        if (!block) continue;
         Launch l;
-        l.block = *block;
+        // A block the host computes at run time: the kernel still gets this launch's
+        // arguments and pointer offsets, over the fallback block shape.
+        l.blockKnown = block.has_value();
+        if (block) l.block = *block;
         l.grid = dim3Of(call->getConfig()->getArg(0), env);
         for (unsigned i = 0; i < call->getNumArgs(); ++i) {
           if (auto v = constantOf(call->getArg(i), env)) l.argValues[i] = *v;
@@ -1587,7 +1629,7 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
         }
         l.where = at + (env ? env->via : "");
         const bool seen = std::any_of(found.begin(), found.end(), [&](const Launch& o) {
-          return o.block == l.block && o.grid == l.grid && o.argValues == l.argValues &&
+          return o.blockKnown == l.blockKnown && o.block == l.block && o.grid == l.grid && o.argValues == l.argValues &&
                  o.pointerOffsets == l.pointerOffsets;
         });
         if (seen) continue;  // this call site adds nothing to the launch as written
@@ -2063,14 +2105,26 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
     std::vector<LaunchContext> contexts;
     auto it = walker.launches.find(fn->getCanonicalDecl());
     if (it != walker.launches.end()) {
+      // Launches whose block is computed at run time count only when no launch gives one.
+      const bool anyBlockKnown =
+          std::any_of(it->second.begin(), it->second.end(), [](const Launch& l) { return l.blockKnown; });
       for (const Launch& l : it->second) {
+        if (anyBlockKnown && !l.blockKnown) continue;
         LaunchContext c;
-        c.block.dim = l.block;
-        c.block.source = BlockSource::Launch;
-        c.block.detail = "block " + std::to_string(l.block.x) + "x" + std::to_string(l.block.y) + "x" +
-                         std::to_string(l.block.z) + " from the launch at " + l.where;
-        c.blockKnown = true;
-        c.grid = l.grid;
+        if (l.blockKnown) {
+          c.block.dim = l.block;
+          c.block.source = BlockSource::Launch;
+          c.block.detail = "block " + std::to_string(l.block.x) + "x" + std::to_string(l.block.y) + "x" +
+                           std::to_string(l.block.z) + " from the launch at " + l.where;
+          c.blockKnown = true;
+          c.grid = l.grid;
+        } else {
+          c = fallbackContexts(fn, options, ctx, interp.threadDimsUsed).front();
+          const std::string why = "the launch at " + l.where + " computes its block at run time";
+          const std::string none = "no launch found";
+          if (c.block.detail.rfind(none, 0) == 0) c.block.detail.replace(0, none.size(), why);
+          else c.block.detail += " (" + why + ")";
+        }
         for (const auto& [index, value] : l.argValues)
           if (auto p = paramSymbols.find(index); p != paramSymbols.end()) {
             c.symbolValues[p->second] = value;

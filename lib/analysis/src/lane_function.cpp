@@ -739,15 +739,25 @@ void addBlocks(std::optional<model::AlignmentCases<F>>& sum, std::optional<model
 
 // The blocks that stand for a known grid when an access's guards depend on the block
 // index: along each axis the first, one inside (standing for all but the first and the
-// last) and the last, each with the number of blocks it stands for.
-std::vector<std::pair<std::array<int64_t, 3>, int64_t>> edgeBlocks(const model::Dim3& grid) {
+// last) and the last, each with the weight of the blocks it stands for. With `inside`
+// above 1 (a 1D grid whose address bends on the block index: `blockIdx.x & 1 ? i : 2 * i`),
+// that many consecutive blocks share the inside's weight, so that patterns repeating every
+// few blocks are averaged; weights are then scaled by `inside` to stay whole.
+std::vector<std::pair<std::array<int64_t, 3>, int64_t>> edgeBlocks(const model::Dim3& grid, int64_t inside) {
   std::vector<std::pair<std::array<int64_t, 3>, int64_t>> out{{{0, 0, 0}, 1}};
   for (int d = 0; d < 3; ++d) {
     const int64_t g = dimOf(grid, d);
     std::vector<std::pair<int64_t, int64_t>> axis;
-    if (g <= 1) axis = {{0, 1}};
-    else if (g == 2) axis = {{0, 1}, {1, 1}};
-    else axis = {{0, 1}, {1, g - 2}, {g - 1, 1}};
+    if (g <= 1) {
+      axis = {{0, 1}};
+    } else if (d == 0 && inside > 1 && g > inside + 1) {
+      axis = {{0, inside}, {g - 1, inside}};
+      for (int64_t k = 1; k <= inside; ++k) axis.push_back({k, g - 2});
+    } else if (g == 2) {
+      axis = {{0, 1}, {1, 1}};
+    } else {
+      axis = {{0, 1}, {1, g - 2}, {g - 1, 1}};
+    }
     std::vector<std::pair<std::array<int64_t, 3>, int64_t>> next;
     for (const auto& [idx, count] : out)
       for (const auto& [i, c] : axis) {
@@ -796,7 +806,8 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   });
   const bool addressBendsOnBlock = containsOp(raw.offset, Op::BlockIdx) && !linearize(raw.offset);
   if (launch.grid && (guardsUseBlock || addressBendsOnBlock) && anyRequest(result)) {
-    const auto blocks = edgeBlocks(*launch.grid);
+    const bool oneDimensional = launch.grid->y == 1 && launch.grid->z == 1;
+    const auto blocks = edgeBlocks(*launch.grid, addressBendsOnBlock && oneDimensional ? 8 : 1);
     if (blocks.size() > 1) {
       std::optional<model::AlignmentCases<model::GlobalFigures>> global;
       std::optional<model::AlignmentCases<model::SharedFigures>> shared;

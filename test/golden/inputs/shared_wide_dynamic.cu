@@ -29,15 +29,15 @@ __global__ void sharedVec(const float4* __restrict__ in, float4* __restrict__ ou
   out[blockIdx.x * 128 + t] = make_float4(v.x * w.x, v.y * w.y, v.z, v.w);  // expect: global store sectors=16 ideal=16 eta=1.00
 }
 
-// Dynamic shared memory split in two float arrays of 2 * blockDim.x each (block 256): the
-// second starts 2048 bytes in. b[t * 2] is a 2-way conflict.
+// Dynamic shared memory split in two float arrays of 2 * blockDim.x each (block 256): 2nd one 2048 B
+// in. b[t * 2]: 2-way conflict. a[t], just stored, is not loaded again (no load on the H200 either).
 __global__ void carvedDynamic(const float* __restrict__ in, float* __restrict__ out) {
   extern __shared__ float smem[];
   float* a = smem;
   float* b = smem + 2 * blockDim.x;
   int t = threadIdx.x;
   a[t] = in[blockIdx.x * blockDim.x + t];  // expect: shared store wavefronts=1 ideal=1 degree=1 ; global load sectors=4 ideal=4 eta=1.00
-  b[t * 2] = a[t];  // expect: shared store wavefronts=2 ideal=1 degree=2 ; shared load wavefronts=1 ideal=1 degree=1
+  b[t * 2] = a[t];  // expect: shared store wavefronts=2 ideal=1 degree=2
   __syncthreads();
   out[blockIdx.x * blockDim.x + t] = b[(t * 2 + 2) % (2 * blockDim.x)];  // expect: global store sectors=4 ideal=4 eta=1.00 ; shared load wavefronts=2 ideal=1 degree=2
 }
