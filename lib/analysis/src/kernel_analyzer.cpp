@@ -1559,7 +1559,7 @@ struct HostEnv {
     const HostEnv* env;  // the caller's; null: none
   };
   std::map<const ParmVarDecl*, Arg> params;
-  std::string via;  // "; called at a.cu:88" (outermost call last)
+  std::string via;  // ", called at a.cu:88" (outermost call last)
 };
 
 class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> {
