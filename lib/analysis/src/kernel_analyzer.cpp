@@ -1665,6 +1665,8 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
   };
   std::map<const FunctionDecl*, std::vector<CallSite>> callsOf_;
   std::deque<HostEnv> envs_;  // stable addresses: environments point at their callers'
+  std::map<std::pair<const FunctionDecl*, int>, std::vector<const HostEnv*>> envsOf_;  // environmentsOf, once
+  std::map<const FunctionDecl*, std::unique_ptr<ParentMap>> parentsOf_;               // per function holding launches
 
   // How far up the call chain parameters are followed, and how many call sites per level
   // and environments per launch at most (a launch gets one context per environment).
@@ -1684,6 +1686,9 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
     if (!fn || fn->param_empty() || depth == 0) return {nullptr};
     auto it = callsOf_.find(fn->getCanonicalDecl());
     if (it == callsOf_.end()) return {nullptr};
+    // Once per function and depth: a wrapper with several launches shares its call sites.
+    const auto key = std::make_pair(fn->getCanonicalDecl(), depth);
+    if (auto known = envsOf_.find(key); known != envsOf_.end()) return known->second;
     std::vector<const HostEnv*> out{nullptr};  // first as written: constants need no caller
     for (size_t c = 0; c < it->second.size() && c < kMaxCallSites && out.size() < kMaxEnvironments; ++c) {
       const CallSite& site = it->second[c];
@@ -1698,6 +1703,7 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
         out.push_back(&envs_.back());
       }
     }
+    envsOf_[key] = out;
     return out;
   }
 
@@ -1706,7 +1712,9 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
   std::vector<std::pair<const Expr*, bool>> enclosingConditions(const Stmt* call, const FunctionDecl* holder) {
     std::vector<std::pair<const Expr*, bool>> out;
     if (!holder || !holder->getBody()) return out;
-    ParentMap parents(holder->getBody());
+    auto& cached = parentsOf_[holder];
+    if (!cached) cached = std::make_unique<ParentMap>(holder->getBody());
+    const ParentMap& parents = *cached;
     for (const Stmt* child = call, *parent = parents.getParent(call); parent;
          child = parent, parent = parents.getParent(parent))
       if (const auto* ifs = dyn_cast<IfStmt>(parent)) {

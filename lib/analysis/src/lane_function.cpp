@@ -27,7 +27,11 @@ std::vector<std::map<int, int64_t>> loopIterations(const std::vector<int>& group
 
 struct Evaluator {
   Evaluator(const RawAccess& r, const LaunchContext& l, const SymbolTable& s, const model::Arch& a)
-      : raw(r), launch(l), symbols(s), arch(a) {}
+      : raw(r), launch(l), symbols(s), arch(a) {
+    collectSymbols(raw.offset, relevant);
+    for (const auto& g : raw.guards) collectSymbols(g, relevant);
+    if (raw.rootLoadAddress) collectSymbols(raw.rootLoadAddress, relevant);
+  }
   const RawAccess& raw;
   const LaunchContext& launch;
   const SymbolTable& symbols;
@@ -239,21 +243,28 @@ struct Evaluator {
     return true;
   }
 
+  // `e` in one loop iteration: the iteration's values and what the launch fixes put in,
+  // then the loads that are warp-uniform under `rep` resolved.
+  ExprRef atIteration(const ExprRef& e, const std::map<int, int64_t>& iteration, const Bindings& rep) {
+    return resolveWarpUniformLoads(substitute(e, [&](const ExprRef& leaf) -> ExprRef {
+                                     if (leaf->op == Op::Symbol)
+                                       if (auto it = iteration.find(leaf->symbolId); it != iteration.end())
+                                         return constant(it->second);
+                                     return fixLaunch(leaf);
+                                   }),
+                                   rep);
+  }
+
   Pattern patternFor(const std::map<int, int64_t>& iteration) {
     Pattern out;
-    auto fixIteration = [&](const ExprRef& leaf) -> ExprRef {
-      if (leaf->op == Op::Symbol)
-        if (auto it = iteration.find(leaf->symbolId); it != iteration.end()) return constant(it->second);
-      return fixLaunch(leaf);
-    };
     Bindings rep = representative(iteration);
-    const ExprRef offset = resolveWarpUniformLoads(substitute(raw.offset, fixIteration), rep);
+    const ExprRef offset = atIteration(raw.offset, iteration, rep);
     std::vector<ExprRef> guards;
-    for (const auto& g : raw.guards) guards.push_back(resolveWarpUniformLoads(substitute(g, fixIteration), rep));
+    for (const auto& g : raw.guards) guards.push_back(atIteration(g, iteration, rep));
 
     // A pointer loaded from a table at a warp-uniform address is a per-warp base.
-    const bool rootIndirect = raw.rootIndirect && !(raw.rootLoadAddress &&
-                                                    warpUniform(resolveWarpUniformLoads(substitute(raw.rootLoadAddress, fixIteration), rep), rep));
+    const bool rootIndirect =
+        raw.rootIndirect && !(raw.rootLoadAddress && warpUniform(atIteration(raw.rootLoadAddress, iteration, rep), rep));
     if (rootIndirect || containsOp(offset, Op::LaneLoad)) {
       out.pattern = model::LanePattern::makeIndirect();
       return out;
@@ -592,24 +603,16 @@ ConditionFigures evaluateCondition(const ExprRef& condition, const RawAccess& gu
   RawAccess raw = guarded;
   raw.offset = condition;
   Evaluator ev(raw, launch, symbols, arch);
-  collectSymbols(raw.offset, ev.relevant);
-  for (const auto& g : raw.guards) collectSymbols(g, ev.relevant);
-  if (raw.rootLoadAddress) collectSymbols(raw.rootLoadAddress, ev.relevant);
   const Dim3 d = launch.block.dim;
   const int64_t warps = model::warpCount(d, arch);
   const bool partialLast = d.volume() % arch.warpSize != 0;
   out.onlyPartialWarps = true;
   for (const auto& combo : iterationCombos(raw, symbols, ev.launchBindings(), ev.assumptions)) {
     Bindings rep = ev.representative(combo);
-    auto fix = [&](const ExprRef& leafExpr) -> ExprRef {
-      if (leafExpr->op == Op::Symbol)
-        if (auto it = combo.find(leafExpr->symbolId); it != combo.end()) return constant(it->second);
-      return ev.fixLaunch(leafExpr);
-    };
-    const ExprRef cond = ev.resolveWarpUniformLoads(substitute(condition, fix), rep);
+    const ExprRef cond = ev.atIteration(condition, combo, rep);
     out.threadDependent = out.threadDependent || dependsOnThread(cond);
     std::vector<ExprRef> guards;
-    for (const auto& g : raw.guards) guards.push_back(ev.resolveWarpUniformLoads(substitute(g, fix), rep));
+    for (const auto& g : raw.guards) guards.push_back(ev.atIteration(g, combo, rep));
     const std::vector<bool> active = ev.activeMask(guards, rep);
     for (int64_t w = 0; w < warps; ++w) {
       std::optional<int64_t> first;
@@ -648,21 +651,13 @@ BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& laun
   RawAccess raw = guarded;
   raw.offset = constant(0);
   Evaluator ev(raw, launch, symbols, arch);
-  collectSymbols(raw.offset, ev.relevant);
-  for (const auto& g : raw.guards) collectSymbols(g, ev.relevant);
-  if (raw.rootLoadAddress) collectSymbols(raw.rootLoadAddress, ev.relevant);
   const Dim3 d = launch.block.dim;
   for (const auto& combo : iterationCombos(raw, symbols, ev.launchBindings(), ev.assumptions)) {
     Bindings rep = ev.representative(combo);
-    auto fix = [&](const ExprRef& leafExpr) -> ExprRef {
-      if (leafExpr->op == Op::Symbol)
-        if (auto it = combo.find(leafExpr->symbolId); it != combo.end()) return constant(it->second);
-      return ev.fixLaunch(leafExpr);
-    };
     // Guards in order: each one is asked only of the threads the outer ones let through.
     std::vector<bool> alive(static_cast<size_t>(d.volume()), true);
     for (size_t g = 0; g < raw.guards.size(); ++g) {
-      const ExprRef guard = ev.resolveWarpUniformLoads(substitute(raw.guards[g], fix), rep);
+      const ExprRef guard = ev.atIteration(raw.guards[g], combo, rep);
       if (!dependsOnThread(guard)) continue;  // uniform over the block
       std::optional<bool> first;
       bool unknown = false, split = false;
@@ -703,9 +698,6 @@ namespace {
 // (and its assumptions) that made them.
 LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model::Arch& arch) {
   LaneResult result;
-  collectSymbols(raw.offset, ev.relevant);
-  for (const auto& g : raw.guards) collectSymbols(g, ev.relevant);
-  if (raw.rootLoadAddress) collectSymbols(raw.rootLoadAddress, ev.relevant);
   auto combos = iterationCombos(raw, ev.symbols, ev.launchBindings(), ev.assumptions);
   bool first = true;
   for (const auto& combo : combos) {
