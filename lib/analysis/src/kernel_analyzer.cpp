@@ -1825,10 +1825,13 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
     return 0;
   }
 
+  // Whether the variable is assigned, bumped or has its address taken anywhere in its
+  // function (one walk of the body per variable: launch resolution asks again and again).
   bool isReassigned(const ValueDecl* decl) {
+    if (auto known = reassigned_.find(decl); known != reassigned_.end()) return known->second;
     const auto* var = dyn_cast<VarDecl>(decl);
     const auto* fn = var ? dyn_cast<FunctionDecl>(var->getDeclContext()) : nullptr;
-    if (!fn || !fn->getBody()) return true;
+    if (!fn || !fn->getBody()) return reassigned_[decl] = true;
     bool found = false;
     std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
       if (!s || found) return;
@@ -1842,8 +1845,9 @@ class TranslationUnitWalker : public RecursiveASTVisitor<TranslationUnitWalker> 
       for (const Stmt* c : s->children()) scan(c);
     };
     scan(fn->getBody());
-    return found;
+    return reassigned_[decl] = found;
   }
+  std::map<const ValueDecl*, bool> reassigned_;
 
   // A block argument: an integer, dim3(x, y, z), or a dim3 local built from constants
   // (or from the parameters `env` gives values to).
