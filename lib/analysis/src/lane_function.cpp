@@ -12,8 +12,6 @@ namespace {
 using model::AccessFigures;
 using model::Dim3;
 
-constexpr size_t kMaxIterationCombos = 256;
-
 int64_t dimOf(const Dim3& d, int64_t i) { return i == 0 ? d.x : i == 1 ? d.y : d.z; }
 
 void collectSymbols(const ExprRef& e, std::set<int>& out) {
@@ -110,7 +108,7 @@ struct Evaluator {
   // The grid: the launch's when it is known, else a large one; and the chosen block.
   void bindGrid(Bindings& b) const {
     for (int d = 0; d < 3; ++d) {
-      b.gridDim[d] = launch.grid ? dimOf(*launch.grid, d) : 1024;
+      b.gridDim[d] = launch.grid ? dimOf(*launch.grid, d) : kAssumedGridDim;
       b.blockIdx[d] = blockIdx[d];
     }
   }
@@ -353,8 +351,6 @@ struct Evaluator {
     return out;
   }
 };
-
-constexpr int64_t kMaxLoopValues = 128;
 
 // The symbols of one loop: its iteration counter and its geometric variables (`d >>= 1`,
 // `offset *= 2`), which share its condition and advance together.
@@ -799,7 +795,7 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   const bool addressBendsOnBlock = containsOp(raw.offset, Op::BlockIdx) && !linearize(raw.offset);
   if (launch.grid && (guardsUseBlock || addressBendsOnBlock) && anyRequest(result)) {
     const bool oneDimensional = launch.grid->y == 1 && launch.grid->z == 1;
-    const auto blocks = edgeBlocks(*launch.grid, addressBendsOnBlock && oneDimensional ? 8 : 1);
+    const auto blocks = edgeBlocks(*launch.grid, addressBendsOnBlock && oneDimensional ? kBendingBlocksAveraged : 1);
     if (blocks.size() > 1) {
       std::optional<model::AlignmentCases<model::GlobalFigures>> global;
       std::optional<model::AlignmentCases<model::SharedFigures>> shared;

@@ -10,6 +10,7 @@
 
 #include "coalesce/model/access_model.h"
 #include "coalesce/report/records.h"
+#include "analysis_policy.h"
 #include "symbolic.h"
 
 namespace coalesce::analysis {
@@ -49,11 +50,6 @@ struct LaneResult {
   std::vector<std::string> assumptions;
   bool indirectRowGather = false;
 };
-
-// Default for a runtime scalar that scales a lane stride when nothing fixes it.
-inline constexpr int64_t kAssumedRuntimeValue = 4096;
-// Default block when nothing fixes it: 1D, and blockDim.x a multiple of 32.
-inline constexpr int64_t kAssumedBlockX = 256;
 
 LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
                          const model::Arch& arch);

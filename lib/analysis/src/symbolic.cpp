@@ -19,7 +19,7 @@ bool isLeafOp(Op op) {
 }
 
 ExprRef make(Op op, std::vector<ExprRef> args, int64_t value = 0, int symbolId = -1) {
-  auto e = std::make_shared<Expr>();
+  auto e = std::make_shared<SymExpr>();
   e->op = op;
   e->value = value;
   e->symbolId = symbolId;
@@ -35,7 +35,7 @@ ExprRef make(Op op, std::vector<ExprRef> args, int64_t value = 0, int symbolId =
     const uint64_t varying = (uint64_t{1} << static_cast<int>(Op::ThreadIdx)) |
                              (uint64_t{1} << static_cast<int>(Op::LaneLoad)) |
                              (uint64_t{1} << static_cast<int>(Op::Varying));
-    auto u = std::make_shared<Expr>();
+    auto u = std::make_shared<SymExpr>();
     u->op = (e->opsBelow & varying) ? Op::Varying : Op::UniformLoad;
     u->opsBelow = uint64_t{1} << static_cast<int>(u->op);
     return u;

@@ -31,10 +31,10 @@ enum class Op {
   Select,      // args: cond, then, else
 };
 
-struct Expr;
-using ExprRef = std::shared_ptr<const Expr>;
+struct SymExpr;
+using ExprRef = std::shared_ptr<const SymExpr>;
 
-struct Expr {
+struct SymExpr {
   Op op = Op::Const;
   int64_t value = 0;  // Const: the value; ThreadIdx/BlockIdx/BlockDim/GridDim: the dimension
   int symbolId = -1;  // Symbol: index into the SymbolTable

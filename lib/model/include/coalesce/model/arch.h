@@ -17,6 +17,7 @@ struct Arch {
   int sharedBanks = 32;        // shared-memory banks
   int bankWidthBytes = 4;      // bytes per bank per cycle
   int pointerAlignment = 256;  // cudaMalloc's guaranteed alignment, in bytes
+  int maxThreadsPerBlock = 1024;  // the largest block a launch may ask for
   // Lane data one shared-memory wavefront can return when the phases of a wide access
   // each read a single address (measured on the H200: a uniform LDS.64 is 1 wavefront,
   // a uniform LDS.128 is 2).

@@ -1,0 +1,40 @@
+// The analysis' policy constants, named in one place: what it assumes when nothing fixes a
+// value, and how far it follows code before it stops. Hardware numbers are not here: they
+// live in model::Arch (lib/model/include/coalesce/model/arch.h).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace coalesce::analysis {
+
+// ---- assumptions, each stated in the figures that rest on it --------------------------
+// A runtime scalar that scales a lane stride when nothing fixes it (--assume overrides).
+inline constexpr int64_t kAssumedRuntimeValue = 4096;
+// The block when nothing fixes it: 1D, blockDim.x a multiple of the warp size.
+inline constexpr int64_t kAssumedBlockX = 256;
+// gridDim along an axis the launch does not fix.
+inline constexpr int64_t kAssumedGridDim = 1024;
+// Two allocations chosen per lane (`c ? a : b`) are placed this many bytes apart: aligned,
+// and far enough that their sectors never meet (separate cudaMalloc buffers).
+inline constexpr int64_t kFarApartBytes = int64_t{1} << 40;
+
+// ---- how far code is followed ----------------------------------------------------------
+// Nested inlined __device__ calls (deeper calls are opaque).
+inline constexpr size_t kMaxInlineDepth = 12;
+// Host code: callers followed up from a launch's wrapper, call sites per level, and
+// environments (hence launch contexts) per launch (launch_collector.cpp).
+inline constexpr int kCallerDepth = 3;
+inline constexpr size_t kMaxCallSites = 16;
+inline constexpr size_t kMaxEnvironments = 32;
+// Comment lines above a kernel searched for a `coalesce-lint: block=` annotation.
+inline constexpr int kAnnotationLinesAbove = 5;
+
+// ---- samples (lane_function.cpp) ---------------------------------------------------------
+// Values listed per loop variable, and combinations of iterations over nested loops.
+inline constexpr int64_t kMaxLoopValues = 128;
+inline constexpr size_t kMaxIterationCombos = 256;
+// Consecutive inside blocks averaged in a 1D grid whose address bends on the block index.
+inline constexpr int64_t kBendingBlocksAveraged = 8;
+
+}  // namespace coalesce::analysis

@@ -1,0 +1,203 @@
+// The CUDA built-ins a call may name, as one table: atomics, cache-hinted loads and stores,
+// warp shuffles, vector constructors, integer min/max, cooperative groups' thread identity.
+// Only callees declared in system headers (the CUDA toolkit's, Clang's wrappers, the
+// built-in headers and prelude in lib/analysis/resources/) or built into the compiler count:
+// a user's own function of the same name is inlined like any other.
+#include <clang/AST/DeclTemplate.h>
+
+#include "interpreter.h"
+
+namespace coalesce::analysis {
+
+using namespace clang;
+
+namespace {
+
+bool isAtomicName(StringRef name) {
+  return name.starts_with("atomic") || name.starts_with("__atomic") || name.starts_with("__nv_atomic");
+}
+
+// One row of the table: which callees it covers, and what a call to one evaluates to.
+struct IntrinsicRule {
+  const char* covers;  // for readers: the names the matcher takes
+  bool (*matches)(StringRef name, const CallExpr* call);
+  Value (Interpreter::*evaluate)(const CallExpr* call, const std::string& name);
+};
+
+}  // namespace
+
+// The table. Matchers look at the name and the argument count only; each handler evaluates
+// every argument, so side effects in them are seen whatever the row.
+std::optional<Value> Interpreter::cudaIntrinsic(const CallExpr* call, const FunctionDecl* fn, const std::string& name) {
+  static const IntrinsicRule kRules[] = {
+      {"atomicAdd, atomicCAS, __atomic*, __nv_atomic*: a read-modify-write of *arg0",
+       [](StringRef n, const CallExpr* c) { return isAtomicName(n) && c->getNumArgs() >= 1; },
+       &Interpreter::atomicCall},
+      {"__stcs, __stcg, __stwt, __stwb: cache-hinted stores",
+       [](StringRef n, const CallExpr* c) {
+         return n.starts_with("__st") && n.size() >= 5 && c->getNumArgs() == 2 && c->getArg(0)->getType()->isPointerType();
+       },
+       &Interpreter::hintedStore},
+      {"__shfl_sync, __shfl_up_sync, __shfl_down_sync, __shfl_xor_sync",
+       [](StringRef n, const CallExpr* c) {
+         return n.starts_with("__shfl") && n.contains("sync") && c->getNumArgs() >= 3;
+       },
+       &Interpreter::shuffle},
+      {"make_int2, make_float4, ...: a register record of the arguments",
+       [](StringRef n, const CallExpr* c) { return n.starts_with("make_") && c->getType()->isRecordType(); },
+       &Interpreter::makeVector},
+      {"__ldg, __ldcg, __ldca, __ldcs, __ldcv, __ldlu: cache-hinted loads",
+       [](StringRef n, const CallExpr* c) {
+         return (n == "__ldg" || n.starts_with("__ldc") || n.starts_with("__ldlu")) && c->getNumArgs() == 1;
+       },
+       &Interpreter::hintedLoad},
+      {"min, max, umin, umax, __mul24, __umul24 on integers",
+       [](StringRef n, const CallExpr* c) {
+         return (n == "min" || n == "max" || n == "umin" || n == "umax" || n == "__mul24" || n == "__umul24") &&
+                c->getNumArgs() == 2 && c->getType()->isIntegralOrEnumerationType();
+       },
+       &Interpreter::integerMinMax},
+  };
+  if (!fn) return std::nullopt;
+  const clang::SourceLocation declared = fn->getLocation();
+  if (declared.isValid() && !sm_.isInSystemHeader(sm_.getExpansionLoc(declared))) return std::nullopt;
+  for (const IntrinsicRule& rule : kRules)
+    if (rule.matches(name, call)) return (this->*rule.evaluate)(call, name);
+  return cooperativeGroups(call);
+}
+
+Value Interpreter::atomicCall(const CallExpr* call, const std::string&) {
+  auto ptr = pointerOf(call->getArg(0));
+  for (unsigned i = 1; i < call->getNumArgs(); ++i) eval(call->getArg(i));
+  if (ptr) {
+    QualType t = call->getArg(0)->getType()->getPointeeType();
+    record(model::AccessKind::Atomic, MemLoc{ptr->root, ptr->off, t}, call);
+  }
+  return intValue(leaf(Op::Varying));
+}
+
+Value Interpreter::hintedStore(const CallExpr* call, const std::string&) {
+  eval(call->getArg(1));
+  if (auto ptr = pointerOf(call->getArg(0)))
+    record(model::AccessKind::Store, MemLoc{ptr->root, ptr->off, call->getArg(0)->getType()->getPointeeType()}, call);
+  return intValue(constant(0));
+}
+
+// __shfl_sync(mask, v, srcLane): every lane gets lane srcLane's value, so a uniform source
+// lane makes it warp-uniform; the other shuffles keep only uniform values.
+Value Interpreter::shuffle(const CallExpr* call, const std::string& name) {
+  eval(call->getArg(0));
+  Value v = eval(call->getArg(1));
+  ExprRef lane = asInt(eval(call->getArg(2)));
+  for (unsigned i = 3; i < call->getNumArgs(); ++i) eval(call->getArg(i));
+  if (uniformValue(v)) return v.v ? v : intValue(opaque("shfl"));
+  if (name == "__shfl_sync" && isUniform(lane)) return intValue(leaf(Op::UniformLoad));
+  return intValue(leaf(Op::Varying));
+}
+
+Value Interpreter::makeVector(const CallExpr* call, const std::string&) {
+  auto obj = std::make_shared<StructValue>();
+  unsigned i = 0;
+  if (const RecordDecl* rec = call->getType()->getAsRecordDecl())
+    for (const FieldDecl* f : rec->fields()) {
+      if (i >= call->getNumArgs()) break;
+      obj->fields[f] = eval(call->getArg(i++));
+    }
+  for (; i < call->getNumArgs(); ++i) eval(call->getArg(i));
+  Value v;
+  v.object = obj;
+  return v;
+}
+
+Value Interpreter::hintedLoad(const CallExpr* call, const std::string&) {
+  if (auto ptr = pointerOf(call->getArg(0))) {
+    MemLoc loc{ptr->root, ptr->off, call->getArg(0)->getType()->getPointeeType()};
+    record(model::AccessKind::Load, loc, call);
+    return loaded(loc);
+  }
+  return intValue(leaf(Op::Varying));
+}
+
+Value Interpreter::integerMinMax(const CallExpr* call, const std::string& name) {
+  ExprRef a = asInt(eval(call->getArg(0))), b = asInt(eval(call->getArg(1)));
+  const Op op = (name == "min" || name == "umin") ? Op::Min : (name == "max" || name == "umax") ? Op::Max : Op::Mul;
+  return intValue(binary(op, a, b));
+}
+
+// A block-wide barrier: __syncthreads and its variants, cooperative groups' block sync.
+// Compiler built-ins (no declaration in a header), so matched by name.
+bool isBlockBarrier(const CallExpr* call) {
+  const FunctionDecl* fn = call->getDirectCallee();
+  if (!fn) return false;
+  const std::string name = fn->getNameAsString();
+  if (name == "__syncthreads" || name == "__syncthreads_count" || name == "__syncthreads_and" ||
+      name == "__syncthreads_or" || name == "__barrier_sync")
+    return true;
+  // Cooperative groups: block.sync(), cg::sync(block), this_thread_block().sync().
+  auto blockGroup = [](QualType t) {
+    const CXXRecordDecl* rec = t->getAsCXXRecordDecl();
+    return rec && rec->getName() == "thread_block";
+  };
+  if (name == "sync") {
+    if (const auto* m = dyn_cast<CXXMemberCallExpr>(call)) return blockGroup(m->getImplicitObjectArgument()->getType());
+    if (call->getNumArgs() == 1) return blockGroup(call->getArg(0)->getType().getNonReferenceType());
+  }
+  return false;
+}
+
+// Barriers and fences: memory other threads wrote may be read after them, so nothing stays
+// in registers; a barrier in the user's code is an event of its own.
+void Interpreter::synchronisation(const CallExpr* call, const std::string& name) {
+  const bool barrier = isBlockBarrier(call);
+  if (barrier || name == "__syncwarp" || name.rfind("__threadfence", 0) == 0) state_.available.clear();
+  if (barrier && userCode(call))
+    events_.barriers.push_back(SeenBarrier{currentGuards(), text(call->getSourceRange()),
+                                           state_.stack.back()->getNameAsString(), sm_.getExpansionLoc(call->getBeginLoc())});
+}
+
+// Cooperative groups' thread identity, for the block and for tiles.
+std::optional<Value> Interpreter::cooperativeGroups(const CallExpr* call) {
+  const auto* m = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+  if (!m) return std::nullopt;
+  // The group's own type: the object's (block.thread_rank() may call a static member
+  // of a base class), else the method's class.
+  const CXXRecordDecl* rec = m->getParent();
+  if (const auto* member = dyn_cast<CXXMemberCallExpr>(call))
+    if (const CXXRecordDecl* objType = member->getImplicitObjectArgument()->getType()->getAsCXXRecordDecl()) rec = objType;
+  if (const auto* callee = dyn_cast<MemberExpr>(call->getCallee()->IgnoreParenImpCasts()))
+    if (const CXXRecordDecl* objType = callee->getBase()->getType()->getAsCXXRecordDecl()) rec = objType;
+  if (!rec || !sm_.isInSystemHeader(sm_.getExpansionLoc(m->getLocation()))) return std::nullopt;
+  const std::string cls = rec->getNameAsString(), name = m->getNameAsString();
+  auto linear = [&] {
+    ExprRef tx = leaf(Op::ThreadIdx, 0), ty = leaf(Op::ThreadIdx, 1), tz = leaf(Op::ThreadIdx, 2);
+    ExprRef bx = leaf(Op::BlockDim, 0), by = leaf(Op::BlockDim, 1);
+    return binary(Op::Add, tx, binary(Op::Mul, bx, binary(Op::Add, ty, binary(Op::Mul, by, tz))));
+  };
+  if (cls == "thread_block" && name == "thread_rank") return intValue(linear());
+  if (cls == "thread_block" && (name == "size" || name == "num_threads"))
+    return intValue(binary(Op::Mul, leaf(Op::BlockDim, 0), binary(Op::Mul, leaf(Op::BlockDim, 1), leaf(Op::BlockDim, 2))));
+  if (cls == "thread_block" && name == "thread_index") {
+    Value v;
+    v.builtin = Op::ThreadIdx;
+    return v;
+  }
+  if (cls == "thread_block" && name == "group_index") {
+    Value v;
+    v.builtin = Op::BlockIdx;
+    return v;
+  }
+  if (cls.find("thread_block_tile") != std::string::npos || cls.find("tiled_partition") != std::string::npos ||
+      cls == "coalesced_group") {
+    // A tile's size is its template argument; thread_rank is the linear id modulo it.
+    int64_t size = arch_.warpSize;
+    if (const auto* spec = dyn_cast<ClassTemplateSpecializationDecl>(rec))
+      if (spec->getTemplateArgs().size() >= 1 && spec->getTemplateArgs()[0].getKind() == TemplateArgument::Integral)
+        size = spec->getTemplateArgs()[0].getAsIntegral().getExtValue();
+    if (name == "thread_rank") return intValue(binary(Op::Rem, linear(), constant(size)));
+    if (name == "meta_group_rank") return intValue(binary(Op::Div, linear(), constant(size)));
+    if (name == "size" || name == "num_threads") return intValue(constant(size));
+  }
+  return std::nullopt;
+}
+
+}  // namespace coalesce::analysis

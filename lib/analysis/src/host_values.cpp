@@ -1,0 +1,203 @@
+#include "host_values.h"
+
+#include <clang/AST/ExprCXX.h>
+
+#include <functional>
+
+namespace coalesce::analysis {
+
+using namespace clang;
+
+const HostEnv::Arg* argumentOf(const Expr* e, const HostEnv* env) {
+  if (!env) return nullptr;
+  const auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+  const auto* parm = ref ? dyn_cast<ParmVarDecl>(ref->getDecl()) : nullptr;
+  auto it = parm ? env->params.find(parm) : env->params.end();
+  return it == env->params.end() ? nullptr : &it->second;
+}
+
+std::optional<int64_t> HostValues::constantOf(const Expr* e, const HostEnv* env, int depth) {
+  if (!e || e->isValueDependent() || depth > kMaxDepth) return std::nullopt;
+  Expr::EvalResult r;
+  if (e->getType()->isIntegralOrEnumerationType() && e->EvaluateAsInt(r, ctx_) && r.Val.isInt())
+    return r.Val.getInt().getExtValue();
+  e = e->IgnoreParenImpCasts();
+  if (const auto* arg = argumentOf(e, env); arg && !isReassigned(cast<DeclRefExpr>(e)->getDecl()))
+    return constantOf(arg->expr, arg->env, depth + 1);
+  // A local initialised with a constant and never assigned again.
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e))
+    if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->isLocalVarDecl() && var->getInit())
+      if (!isReassigned(var)) return constantOf(var->getInit(), env, depth + 1);
+  // Arithmetic over what the above resolves: (n + threads - 1) / threads.
+  if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->getType()->isIntegerType()) {
+    auto l = constantOf(b->getLHS(), env, depth + 1);
+    auto rr = l ? constantOf(b->getRHS(), env, depth + 1) : std::nullopt;
+    if (!rr) return std::nullopt;
+    switch (b->getOpcode()) {
+      case BO_Add: return *l + *rr;
+      case BO_Sub: return *l - *rr;
+      case BO_Mul: return *l * *rr;
+      case BO_Div: return *rr ? std::optional<int64_t>(*l / *rr) : std::nullopt;
+      case BO_Rem: return *rr ? std::optional<int64_t>(*l % *rr) : std::nullopt;
+      case BO_Shl: return *rr >= 0 && *rr < 63 ? std::optional<int64_t>(*l << *rr) : std::nullopt;
+      case BO_Shr: return *rr >= 0 && *rr < 63 ? std::optional<int64_t>(*l >> *rr) : std::nullopt;
+      case BO_EQ: return *l == *rr;
+      case BO_NE: return *l != *rr;
+      case BO_LT: return *l < *rr;
+      case BO_GT: return *l > *rr;
+      case BO_LE: return *l <= *rr;
+      case BO_GE: return *l >= *rr;
+      case BO_LAnd: return *l && *rr;
+      case BO_LOr: return *l || *rr;
+      default: return std::nullopt;
+    }
+  }
+  if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_LNot)
+    if (auto v = constantOf(u->getSubExpr(), env, depth + 1)) return !*v;
+  if (const auto* c = dyn_cast<ConditionalOperator>(e))
+    if (auto cond = constantOf(c->getCond(), env, depth + 1))
+      return constantOf(*cond ? c->getTrueExpr() : c->getFalseExpr(), env, depth + 1);
+  return std::nullopt;
+}
+
+// Bytes a pointer argument lies past the start of its allocation, as far as the host code
+// shows it: `buf + 3`, `&buf[3]`, `reinterpret_cast<const float4*>(a) + 1`, a local
+// initialised so, or a wrapper's parameter given so at its call site. 0 when nothing is
+// added to a pointer the code knows no more of (a cudaMalloc'd one: the stated assumption).
+int64_t HostValues::pointerByteOffset(const Expr* e, const HostEnv* env, int depth) {
+  if (!e || depth > kMaxDepth || e->isValueDependent()) return 0;
+  e = e->IgnoreParens();
+  auto elementBytes = [&](const Expr* pointer) -> std::optional<int64_t> {
+    const QualType pointee = pointer->getType()->getPointeeOrArrayElementType()->getCanonicalTypeInternal();
+    if (pointee.isNull() || pointee->isIncompleteType() || pointee->isDependentType()) return std::nullopt;
+    return ctx_.getTypeSizeInChars(pointee).getQuantity();
+  };
+  if (const auto* cast = dyn_cast<CastExpr>(e)) {
+    switch (cast->getCastKind()) {
+      case CK_NoOp:
+      case CK_BitCast:
+      case CK_LValueToRValue:
+      case CK_ArrayToPointerDecay:
+        return pointerByteOffset(cast->getSubExpr(), env, depth + 1);
+      default:
+        return 0;
+    }
+  }
+  if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->isAdditiveOp() && b->getType()->isPointerType()) {
+    const bool pointerLeft = b->getLHS()->getType()->isPointerType() || b->getLHS()->getType()->isArrayType();
+    const Expr* pointer = pointerLeft ? b->getLHS() : b->getRHS();
+    auto count = constantOf(pointerLeft ? b->getRHS() : b->getLHS(), env);
+    auto bytes = elementBytes(pointer);
+    if (!count || !bytes) return 0;
+    return pointerByteOffset(pointer, env, depth + 1) + (b->getOpcode() == BO_Sub ? -1 : 1) * *count * *bytes;
+  }
+  if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf)
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(u->getSubExpr()->IgnoreParens())) {
+      auto count = constantOf(sub->getIdx(), env);
+      auto bytes = elementBytes(sub->getBase());
+      if (!count || !bytes) return 0;
+      return pointerByteOffset(sub->getBase(), env, depth + 1) + *count * *bytes;
+    }
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
+    if (const auto* arg = argumentOf(e, env); arg && !isReassigned(ref->getDecl()))
+      return pointerByteOffset(arg->expr, arg->env, depth + 1);
+    if (const auto* var = dyn_cast<VarDecl>(ref->getDecl());
+        var && !isa<ParmVarDecl>(var) && var->isLocalVarDecl() && var->getInit() && !isReassigned(var))
+      return pointerByteOffset(var->getInit(), env, depth + 1);
+  }
+  return 0;
+}
+
+// Whether the variable is assigned, bumped or has its address taken anywhere in its
+// function (one walk of the body per variable: launch resolution asks again and again).
+bool HostValues::isReassigned(const ValueDecl* decl) {
+  if (auto known = reassigned_.find(decl); known != reassigned_.end()) return known->second;
+  const auto* var = dyn_cast<VarDecl>(decl);
+  const auto* fn = var ? dyn_cast<FunctionDecl>(var->getDeclContext()) : nullptr;
+  if (!fn || !fn->getBody()) return reassigned_[decl] = true;
+  bool found = false;
+  std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
+    if (!s || found) return;
+    auto hits = [&](const Expr* e) {
+      const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+      return r && r->getDecl() == var;
+    };
+    if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && hits(b->getLHS())) found = true;
+    if (const auto* u = dyn_cast<UnaryOperator>(s))
+      if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) && hits(u->getSubExpr())) found = true;
+    for (const Stmt* c : s->children()) scan(c);
+  };
+  scan(fn->getBody());
+  return reassigned_[decl] = found;
+}
+
+// A block argument: an integer, dim3(x, y, z), or a dim3 local built from constants
+// (or from the parameters `env` gives values to).
+std::optional<model::Dim3> HostValues::dim3Of(const Expr* e, const HostEnv* env, int depth) {
+  if (depth > kMaxDepth) return std::nullopt;
+  e = e->IgnoreParenImpCasts();
+  if (const auto* mte = dyn_cast<MaterializeTemporaryExpr>(e)) return dim3Of(mte->getSubExpr(), env, depth + 1);
+  if (const auto* bt = dyn_cast<CXXBindTemporaryExpr>(e)) return dim3Of(bt->getSubExpr(), env, depth + 1);
+  if (const auto* fc = dyn_cast<CXXFunctionalCastExpr>(e)) return dim3Of(fc->getSubExpr(), env, depth + 1);
+  if (const auto* ctor = dyn_cast<CXXConstructExpr>(e)) {
+    if (ctor->getConstructor()->isCopyOrMoveConstructor() && ctor->getNumArgs() == 1)
+      return dim3Of(ctor->getArg(0), env, depth + 1);
+    model::Dim3 d;
+    int64_t* dims[3] = {&d.x, &d.y, &d.z};
+    for (unsigned i = 0; i < ctor->getNumArgs() && i < 3; ++i) {
+      if (isa<CXXDefaultArgExpr>(ctor->getArg(i))) continue;
+      auto v = constantOf(ctor->getArg(i), env);
+      if (!v) return std::nullopt;
+      *dims[i] = *v;
+    }
+    return d;
+  }
+  if (const auto* list = dyn_cast<InitListExpr>(e)) {
+    model::Dim3 d;
+    int64_t* dims[3] = {&d.x, &d.y, &d.z};
+    for (unsigned i = 0; i < list->getNumInits() && i < 3; ++i) {
+      auto v = constantOf(list->getInit(i), env);
+      if (!v) return std::nullopt;
+      *dims[i] = *v;
+    }
+    return d;
+  }
+  if (const auto* arg = argumentOf(e, env); arg && !isReassigned(cast<DeclRefExpr>(e)->getDecl()))
+    return dim3Of(arg->expr, arg->env, depth + 1);
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e))
+    if (const auto* var = dyn_cast<VarDecl>(ref->getDecl());
+        var && !isa<ParmVarDecl>(var) && var->getInit() && !isReassigned(var)) {
+      std::optional<model::Dim3> d = dim3Of(var->getInit(), env, depth + 1);
+      // dim3 threads; threads.x = 32; threads.y = 8;  (Rodinia writes launches so)
+      if (d && !applyMemberAssignments(var, *d, env)) return std::nullopt;
+      return d;
+    }
+  if (auto v = constantOf(e, env)) return model::Dim3{*v, 1, 1};
+  return std::nullopt;
+}
+
+// Applies `var.x = constant` assignments in the variable's function; false when one
+// assigns something not constant (or the member is assigned more than once).
+bool HostValues::applyMemberAssignments(const VarDecl* var, model::Dim3& d, const HostEnv* env) {
+  const auto* fn = dyn_cast<FunctionDecl>(var->getDeclContext());
+  if (!fn || !fn->getBody()) return true;
+  bool ok = true;
+  int assigned[3] = {0, 0, 0};
+  std::function<void(const Stmt*)> scan = [&](const Stmt* st) {
+    if (!st) return;
+    if (const auto* b = dyn_cast<BinaryOperator>(st); b && b->isAssignmentOp())
+      if (const auto* m = dyn_cast<MemberExpr>(b->getLHS()->IgnoreParenImpCasts()))
+        if (const auto* r = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()); r && r->getDecl() == var) {
+          const std::string name = m->getMemberDecl()->getNameAsString();
+          const int k = name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1;
+          auto v = b->getOpcode() == BO_Assign ? constantOf(b->getRHS(), env) : std::nullopt;
+          if (k < 0 || !v || ++assigned[k] > 1) ok = false;
+          else (k == 0 ? d.x : k == 1 ? d.y : d.z) = *v;
+        }
+    for (const Stmt* c : st->children()) scan(c);
+  };
+  scan(fn->getBody());
+  return ok;
+}
+
+}  // namespace coalesce::analysis

@@ -1,0 +1,60 @@
+// Values the host code shows for a launch's arguments: integer constants (through locals,
+// arithmetic, ?: and the parameters of wrappers, read at their call sites), dim3 block and
+// grid shapes (including Rodinia's member-by-member `threads.x = 16;`), and the bytes a
+// pointer argument lies past the start of its allocation (`buf + 3`).
+#pragma once
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "coalesce/model/access_model.h"
+
+namespace coalesce::analysis {
+
+// Host-side values of the parameters of the function a launch sits in, taken from one of
+// its call sites: `void run(float* p, int threads) { k<<<g, threads>>>(p); }` called as
+// run(p, 128). Arguments are read lazily, in the caller's own environment (which may come
+// from its callers in turn).
+struct HostEnv {
+  struct Arg {
+    const clang::Expr* expr;
+    const HostEnv* env;  // the caller's; null: none
+  };
+  std::map<const clang::ParmVarDecl*, Arg> params;
+  std::string via;  // ", called at a.cu:88" (outermost call last)
+};
+
+class HostValues {
+ public:
+  explicit HostValues(clang::ASTContext& ctx) : ctx_(ctx) {}
+
+  // An integer constant, or nullopt.
+  std::optional<int64_t> constantOf(const clang::Expr* e, const HostEnv* env = nullptr, int depth = 0);
+  // Bytes a pointer argument lies past the start of its allocation, as far as the host code
+  // shows it; 0 when nothing is added to a pointer the code knows no more of (a cudaMalloc'd
+  // one: the stated assumption).
+  int64_t pointerByteOffset(const clang::Expr* e, const HostEnv* env, int depth = 0);
+  // A block or grid argument: an integer, dim3(x, y, z), or a dim3 local built from constants.
+  std::optional<model::Dim3> dim3Of(const clang::Expr* e, const HostEnv* env, int depth = 0);
+
+ private:
+  clang::ASTContext& ctx_;
+  std::map<const clang::ValueDecl*, bool> reassigned_;
+
+  // How deep expressions, locals and wrapper parameters are followed.
+  static constexpr int kMaxDepth = 64;
+
+  bool isReassigned(const clang::ValueDecl* decl);
+  bool applyMemberAssignments(const clang::VarDecl* var, model::Dim3& d, const HostEnv* env);
+};
+
+// A parameter's argument at the call site `env` stands for, if it has one.
+const HostEnv::Arg* argumentOf(const clang::Expr* e, const HostEnv* env);
+
+}  // namespace coalesce::analysis

@@ -1,0 +1,182 @@
+// Calls: the dispatch of a call expression (record assignment, CUDA intrinsics, inlining,
+// opaque callees), and the inlining of __device__ functions, methods, lambdas and
+// constructors with their arguments bound.
+#include <algorithm>
+
+#include "interpreter.h"
+
+namespace coalesce::analysis {
+
+using namespace clang;
+
+Value Interpreter::callExpr(const CallExpr* call) {
+  if (const auto* op = dyn_cast<CXXOperatorCallExpr>(call); op && op->getOperator() == OO_Equal && op->getNumArgs() == 2) {
+    // Record assignment through the implicit operator=: a store of the whole record,
+    // and a load of the right side when it is memory bound to the const reference.
+    Value r = readRecord(op->getArg(1));
+    if (auto loc = location(op->getArg(0))) {
+      record(model::AccessKind::Store, *loc, op->getArg(0));
+      return r;
+    }
+    return updateVariable(op->getArg(0), [&](const Value&) { return r; }, true);
+  }
+  const FunctionDecl* fn = call->getDirectCallee();
+  const std::string name = fn ? fn->getNameAsString() : std::string();
+  synchronisation(call, name);
+  if (const auto* member = dyn_cast<CXXMemberCallExpr>(call)) {
+    const CXXMethodDecl* method = member->getMethodDecl();
+    if (method && isa<CXXConversionDecl>(method)) return eval(member->getImplicitObjectArgument());
+  }
+  if (auto v = cudaIntrinsic(call, fn, name)) return *v;
+  if (inlinable(fn)) return inlineCall(fn, call);
+  return opaqueCall(call, fn, name);
+}
+
+// Not inlined: a method or a user function with no body may read anything (thread identity
+// included), so its result is lane-varying; a header function (math, conversions) depends
+// only on its arguments.
+Value Interpreter::opaqueCall(const CallExpr* call, const FunctionDecl* fn, const std::string& name) {
+  bool pureOfArgs = fn && !isa<CXXMethodDecl>(fn) && sm_.isInSystemHeader(sm_.getExpansionLoc(fn->getLocation()));
+  for (const char* reads : {"__activemask", "__lanemask", "clock", "__globaltimer", "__nanosleep", "__lane_id"})
+    if (name.rfind(reads, 0) == 0) pureOfArgs = false;
+  if (const auto* member = dyn_cast<CXXMemberCallExpr>(call)) eval(member->getImplicitObjectArgument());
+  std::vector<ExprRef> inputs;
+  for (const Expr* arg : call->arguments()) {
+    Value v = eval(arg);
+    inputs.push_back(uniformValue(v) ? constant(0) : leaf(Op::Varying));
+  }
+  if (!pureOfArgs) return intValue(leaf(Op::Varying));
+  return intValue(opaqueLike(inputs, name.empty() ? "call" : name));
+}
+
+// Inlines a __device__ function, method or lambda: parameters bound to the arguments,
+// `this` to the object, reference parameters written back to the caller's variables.
+Value Interpreter::inlineCall(const FunctionDecl* fn, const CallExpr* call) {
+  const FunctionDecl* def = nullptr;
+  fn->hasBody(def);
+  if (!def) def = fn;
+  Frame frame;
+  frame.returnsReference = def->getReturnType()->isReferenceType();
+  // The object of a method call: memory (p[i].get()) or a register object (v.get()).
+  const Expr* objectExpr = nullptr;
+  std::vector<const Expr*> args(call->arg_begin(), call->arg_end());
+  if (const auto* member = dyn_cast<CXXMemberCallExpr>(call)) {
+    objectExpr = member->getImplicitObjectArgument();
+  } else if (isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(fn) && !args.empty()) {
+    objectExpr = args.front();
+    args.erase(args.begin());
+  }
+  if (objectExpr) {
+    const Expr* obj = objectExpr->IgnoreParenImpCasts();
+    if (const auto* mte = dyn_cast<MaterializeTemporaryExpr>(obj)) obj = mte->getSubExpr()->IgnoreParenImpCasts();
+    if (objectExpr->getType()->isPointerType()) {
+      frame.self = eval(objectExpr);
+    } else if (auto loc = location(obj)) {
+      frame.self = Value{nullptr, loc->root, loc->offset};
+    } else {
+      frame.self = eval(obj);
+    }
+  }
+  std::vector<Value> values;
+  std::vector<const Expr*> writeBack(args.size(), nullptr);
+  for (unsigned i = 0; i < args.size(); ++i) {
+    const Expr* arg = args[i];
+    if (i < def->getNumParams() && def->getParamDecl(i)->getType()->isReferenceType()) {
+      const Expr* inner = arg->IgnoreParenImpCasts();
+      if (auto loc = location(inner)) {
+        values.push_back(Value{nullptr, loc->root, loc->offset});
+        continue;
+      }
+      // A register variable passed by reference: the callee's writes come back.
+      writeBack[i] = inner;
+    }
+    values.push_back(eval(arg));
+  }
+  for (unsigned i = 0; i < def->getNumParams() && i < values.size(); ++i) {
+    // A reference parameter bound to memory stays a location; one bound to a register
+    // is that register's value.
+    state_.env[def->getParamDecl(i)] = values[i];
+  }
+  frame.guardDepth = state_.guards.size();
+  state_.frames.push_back(frame);
+  state_.stack.push_back(fn->getCanonicalDecl());
+  walk(def->getBody());
+  state_.stack.pop_back();
+  Frame done = state_.frames.back();
+  state_.frames.pop_back();
+  for (unsigned i = 0; i < writeBack.size() && i < def->getNumParams(); ++i)
+    if (writeBack[i]) {
+      auto it = state_.env.find(def->getParamDecl(i));
+      if (it != state_.env.end()) assignRegister(writeBack[i], it->second);
+    }
+  if (objectExpr && done.self && !done.self->isPointer() && !objectExpr->getType()->isPointerType())
+    assignRegister(objectExpr, *done.self);
+  if (done.returns.empty()) return intValue(leaf(Op::Varying));
+  // The first return whose condition holds wins: fold from the last.
+  Value result = done.returns.back().second;
+  for (size_t i = done.returns.size() - 1; i-- > 0;) result = merge(done.returns[i].first, done.returns[i].second, result);
+  return result;
+}
+
+Value Interpreter::construct(const CXXConstructExpr* ctor) {
+  const CXXConstructorDecl* cd = ctor->getConstructor();
+  // A copy of a record from memory (Particle q = p[i]; float4 v = a[i];) is a load.
+  if (ctor->getNumArgs() == 1 && cd->isCopyOrMoveConstructor()) {
+    const Expr* arg = ctor->getArg(0)->IgnoreParenImpCasts();
+    if (const auto* mte = dyn_cast<MaterializeTemporaryExpr>(arg)) arg = mte->getSubExpr()->IgnoreParenImpCasts();
+    if (auto loc = location(arg)) {
+      record(model::AccessKind::Load, *loc, arg);
+      return loaded(*loc);
+    }
+    return eval(arg);
+  }
+  // dim3 d = blockDim; uint3 t(threadIdx): the built-in passes through.
+  if (ctor->getNumArgs() == 1) {
+    Value v = eval(ctor->getArg(0));
+    if (v.builtin || v.object) return v;
+    if (!inlinable(cd)) return intValue(opaqueLike({asInt(v)}, "value"));
+    return inlineConstructor(cd, {v});
+  }
+  if (inlinable(cd)) {
+    std::vector<Value> args;
+    for (const Expr* a : ctor->arguments()) args.push_back(eval(a));
+    return inlineConstructor(cd, args);
+  }
+  return generic(ctor);
+}
+
+bool Interpreter::inlinable(const FunctionDecl* fn) const {
+  const FunctionDecl* def = nullptr;
+  return fn && fn->hasBody(def) && def && state_.stack.size() < kMaxInlineDepth &&
+         std::find(state_.stack.begin(), state_.stack.end(), fn->getCanonicalDecl()) == state_.stack.end() &&
+         !sm_.isInSystemHeader(sm_.getExpansionLoc(def->getLocation()));
+}
+
+Value Interpreter::inlineConstructor(const CXXConstructorDecl* cd, const std::vector<Value>& args) {
+  const FunctionDecl* defFn = nullptr;
+  cd->hasBody(defFn);
+  const auto* def = dyn_cast_or_null<CXXConstructorDecl>(defFn);
+  if (!def) return intValue(leaf(Op::Varying));
+  for (unsigned i = 0; i < def->getNumParams() && i < args.size(); ++i) state_.env[def->getParamDecl(i)] = args[i];
+  Frame f;
+  f.guardDepth = state_.guards.size();
+  Value self;
+  self.object = std::make_shared<StructValue>();
+  f.self = self;
+  state_.frames.push_back(f);
+  state_.stack.push_back(cd->getCanonicalDecl());
+  for (const CXXCtorInitializer* init : def->inits()) {
+    if (!init->isMemberInitializer() || !init->getInit()) continue;
+    Value v = eval(init->getInit());
+    auto copy = std::make_shared<StructValue>(*state_.frames.back().self->object);
+    copy->fields[init->getMember()] = v;
+    state_.frames.back().self->object = copy;
+  }
+  walk(def->getBody());
+  state_.stack.pop_back();
+  Value out = *state_.frames.back().self;
+  state_.frames.pop_back();
+  return out;
+}
+
+}  // namespace coalesce::analysis

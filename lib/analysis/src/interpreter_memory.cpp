@@ -1,0 +1,208 @@
+// Memory: the location an lvalue designates (root + byte offset), the value a load gives,
+// and the recording of every access with the guards in force. Also what nvcc keeps in
+// registers, which is not loaded again.
+#include <clang/AST/Attr.h>
+
+#include <algorithm>
+
+#include "builtin_variables.h"
+#include "interpreter.h"
+
+namespace coalesce::analysis {
+
+using namespace clang;
+
+namespace {
+
+// Larger address expressions are not compared (the comparison would cost more than it saves).
+constexpr uint64_t kMaxComparedSize = 256;
+
+bool sameExpr(const ExprRef& a, const ExprRef& b) {
+  if (a == b) return true;
+  if (!a || !b || a->op != b->op || a->value != b->value || a->symbolId != b->symbolId ||
+      a->args.size() != b->args.size() || a->size > kMaxComparedSize)
+    return false;
+  // Each of these stands for a value of its own (loaded, or not followable).
+  if (a->op == Op::UniformLoad || a->op == Op::LaneLoad || a->op == Op::Varying) return false;
+  for (size_t i = 0; i < a->args.size(); ++i)
+    if (!sameExpr(a->args[i], b->args[i])) return false;
+  return true;
+}
+
+}  // namespace
+
+// ---- memory -----------------------------------------------------------------------
+std::optional<Value> Interpreter::pointerOf(const Expr* e) {
+  Value v = eval(e);
+  if (v.isPointer()) return v;
+  return std::nullopt;
+}
+
+// The memory an lvalue designates; nullopt for a register variable (or unknown).
+std::optional<MemLoc> Interpreter::location(const Expr* e) {
+  e = e->IgnoreParens();
+  if (const auto* ice = dyn_cast<ImplicitCastExpr>(e))
+    if (ice->getCastKind() == CK_NoOp || ice->getCastKind() == CK_LValueBitCast) return location(ice->getSubExpr());
+  if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) {
+    auto base = pointerOf(sub->getBase());
+    ExprRef idx = asInt(eval(sub->getIdx()));
+    if (!base) return std::nullopt;
+    const int64_t elem = sizeOf(sub->getType());
+    return MemLoc{base->root, binary(Op::Add, base->off, binary(Op::Mul, idx, constant(elem))), sub->getType()};
+  }
+  if (const auto* un = dyn_cast<UnaryOperator>(e); un && un->getOpcode() == UO_Deref) {
+    auto base = pointerOf(un->getSubExpr());
+    if (!base) return std::nullopt;
+    return MemLoc{base->root, base->off, un->getType()};
+  }
+  if (const auto* mem = dyn_cast<MemberExpr>(e)) {
+    if (builtinVariable(mem)) return std::nullopt;
+    const auto* field = dyn_cast<FieldDecl>(mem->getMemberDecl());
+    std::optional<MemLoc> base;
+    if (mem->isArrow()) {
+      if (isa<CXXThisExpr>(mem->getBase()->IgnoreParenImpCasts()) &&
+          (state_.frames.empty() || !state_.frames.back().self || !state_.frames.back().self->isPointer()))
+        return std::nullopt;  // a field of a register object
+      if (auto p = pointerOf(mem->getBase())) base = MemLoc{p->root, p->off, mem->getBase()->getType()->getPointeeType()};
+    } else {
+      base = location(mem->getBase());
+    }
+    if (!base || !field || field->isBitField()) return std::nullopt;
+    const int64_t offsetBytes = static_cast<int64_t>(ctx_.getFieldOffset(field) / 8);
+    const std::string owner = field->getParent()->getNameAsString();
+    return MemLoc{base->root, binary(Op::Add, base->offset, constant(offsetBytes)), mem->getType(),
+                  (owner.empty() ? std::string("(anonymous)") : owner) + "::" + field->getNameAsString()};
+  }
+  if (const auto* call = dyn_cast<CallExpr>(e); call && call->getCallReturnType(ctx_)->isReferenceType()) {
+    // An accessor returning a reference (at(r, c), operator()): the memory it names.
+    Value v = callExpr(call);
+    if (v.isPointer()) return MemLoc{v.root, v.off, call->getType()};
+    return std::nullopt;
+  }
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
+    const auto* var = dyn_cast<VarDecl>(ref->getDecl());
+    if (!var) return std::nullopt;
+    if (var->getType()->isReferenceType()) {
+      auto it = state_.env.find(var);
+      if (it != state_.env.end() && it->second.isPointer()) return MemLoc{it->second.root, it->second.off, ref->getType()};
+      return std::nullopt;
+    }
+    const bool memoryVar = var->hasAttr<CUDASharedAttr>() || var->hasAttr<CUDAConstantAttr>() ||
+                           (var->hasAttr<CUDADeviceAttr>() && var->hasGlobalStorage()) ||
+                           var->getType()->isArrayType();
+    if (!memoryVar) return std::nullopt;
+    return MemLoc{rootForVar(var), constant(0), ref->getType()};
+  }
+  return std::nullopt;
+}
+
+Value Interpreter::loaded(const MemLoc& loc) {
+  const bool uniform = !loc.root->indirect && isUniform(loc.offset);
+  if (loc.type->isPointerType()) {
+    auto r = std::make_shared<Root>();
+    r->name = "a pointer loaded from '" + loc.root->name + "'";
+    r->space = model::Space::Global;
+    r->alignment = std::max<int64_t>(1, alignOf(loc.type->getPointeeType()));
+    r->indirect = !uniform;
+    if (!uniform && !loc.root->indirect) r->loadAddress = loc.offset;
+    return Value{nullptr, r, constant(0)};
+  }
+  // A lane-varying load keeps its address: under a known block shape it may turn out
+  // warp-uniform (rows[blockIdx.x * 8 + threadIdx.x / 32]), and then its value is too.
+  if (uniform) return intValue(leaf(Op::UniformLoad));
+  return intValue(loc.root->indirect ? leaf(Op::LaneLoad) : unary(Op::LaneLoad, loc.offset));
+}
+
+// ---- values the compiler keeps in registers --------------------------------------------
+// nvcc does not load again what this thread has just loaded or stored at the same address
+// (`float& r = a[i]; r += 1.0f; ... + r`, `x[i] * x[i]`), so the analysis does not count
+// such a load either. Conservatively: same root, same address expression, same guards,
+// and nothing in between that may change memory (any store, an atomic, a barrier or a
+// fence); never for volatile locations.
+bool Interpreter::inRegister(const MemLoc& loc, int64_t bytes) const {
+  return std::any_of(state_.available.begin(), state_.available.end(), [&](const AvailableValue& v) {
+    return v.root == loc.root && v.bytes == bytes && v.guards.size() == state_.guards.size() &&
+           std::equal(v.guards.begin(), v.guards.end(), state_.guards.begin()) && sameExpr(v.offset, loc.offset);
+  });
+}
+
+void Interpreter::record(model::AccessKind kind, const MemLoc& loc, const Expr* site) {
+  if (!state_.recording || state_.stack.empty()) return;
+  clang::SourceLocation at = sm_.getExpansionLoc(site->getBeginLoc());
+  if (at.isInvalid() || sm_.isInSystemHeader(at)) return;
+  QualType t = loc.type.getCanonicalType().getUnqualifiedType();
+  const int64_t size = sizeOf(t);
+  const bool isVolatile = loc.type.isVolatileQualified();
+  if (kind == model::AccessKind::Load && !isVolatile && inRegister(loc, size)) return;
+  if (kind != model::AccessKind::Load) state_.available.clear();
+  if (kind != model::AccessKind::Atomic && !isVolatile) state_.available.push_back({loc.root, loc.offset, state_.guards, size});
+  // Records copied whole: the compiler moves them in pieces of their alignment.
+  int64_t piece = size;
+  if (t->isRecordType()) piece = std::min<int64_t>({alignOf(t), 16, size});
+  if (piece <= 0) piece = size > 0 ? size : 1;
+  std::string element = loc.field.empty() ? loc.type.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy())
+                                          : loc.field;
+  for (int64_t at0 = 0; at0 < std::max<int64_t>(size, 1); at0 += piece) {
+    SeenAccess s;
+    s.raw.space = loc.root->space;
+    s.raw.kind = kind;
+    s.raw.bytes = static_cast<int>(piece);
+    s.raw.offset = binary(Op::Add, loc.offset, constant(at0));
+    s.raw.rootName = loc.root->name;
+    s.raw.rootParam = loc.root->param;
+    s.raw.rootAlignment = loc.root->alignment;
+    s.raw.rootIndirect = loc.root->indirect;
+    s.raw.rootLoadAddress = loc.root->loadAddress;
+    if (loc.root->separateAllocations)
+      s.raw.notes.push_back("'" + loc.root->name + "' are taken to be separate allocations");
+    s.raw.guards = state_.guards;
+    s.raw.guardTexts = state_.guardTexts;
+    s.loc = at;
+    s.expression = text(site->getSourceRange());
+    s.elementType = element;
+    s.function = state_.stack.back()->getNameAsString();
+    events_.accesses.push_back(std::move(s));
+  }
+}
+
+RawAccess Interpreter::currentGuards() const {
+  RawAccess g;
+  g.guards = state_.guards;
+  g.guardTexts = state_.guardTexts;
+  return g;
+}
+
+bool Interpreter::userCode(const Stmt* s) const {
+  if (!state_.recording || state_.stack.empty()) return false;
+  clang::SourceLocation at = sm_.getExpansionLoc(s->getBeginLoc());
+  return at.isValid() && !sm_.isInSystemHeader(at);
+}
+
+void Interpreter::recordBranch(const char* kind, const ExprRef& cond, const Expr* condExpr, const Stmt* at) {
+  if (!userCode(at)) return;
+  SeenBranch b{currentGuards(), cond, kind, condExpr ? text(condExpr->getSourceRange()) : std::string(),
+                 state_.stack.back()->getNameAsString(), sm_.getExpansionLoc(at->getBeginLoc())};
+  events_.branches.push_back(std::move(b));
+}
+
+Value Interpreter::readLvalue(const Expr* e) {
+  if (auto loc = location(e->IgnoreParens())) {
+    record(model::AccessKind::Load, *loc, e->IgnoreParens());
+    return loaded(*loc);
+  }
+  return eval(e);
+}
+
+// A record-typed operand bound by reference: a load when it designates memory.
+Value Interpreter::readRecord(const Expr* e) {
+  const Expr* inner = e->IgnoreParenImpCasts();
+  if (const auto* mte = dyn_cast<MaterializeTemporaryExpr>(inner)) inner = mte->getSubExpr()->IgnoreParenImpCasts();
+  if (inner->isGLValue())
+    if (auto loc = location(inner)) {
+      record(model::AccessKind::Load, *loc, inner);
+      return loaded(*loc);
+    }
+  return eval(e);
+}
+
+}  // namespace coalesce::analysis

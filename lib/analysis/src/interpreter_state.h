@@ -1,0 +1,142 @@
+// The abstract interpreter's values and its whole state, in one place (as the Clang Static
+// Analyzer keeps its engine's state in ProgramState). Values are symbolic: integers as
+// expressions over threadIdx, the block and the parameters (symbolic.h), pointers as a root
+// plus a byte offset, records held in registers as their fields. The state is what the
+// walk over one kernel carries from statement to statement; the events are what it saw
+// (memory accesses, branches, barriers), turned into records by record_builder.cpp.
+#pragma once
+
+#include <clang/AST/Decl.h>
+#include <clang/AST/Type.h>
+#include <clang/Basic/SourceLocation.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "coalesce/model/access_model.h"
+#include "lane_function.h"
+#include "symbolic.h"
+
+namespace coalesce::analysis {
+
+// What a pointer points into: a kernel parameter, a __shared__/__constant__/__device__
+// array, a local array, or a pointer loaded from memory.
+struct Root {
+  std::string name;
+  int param = -1;  // the kernel's pointer parameter it is, or -1
+  model::Space space = model::Space::Global;
+  int64_t alignment = 256;
+  bool indirect = false;  // the pointer was loaded per lane
+  ExprRef loadAddress;    // indirect: where it was loaded from (warp-uniform under some launches)
+  bool separateAllocations = false;  // "a or b" chosen per lane
+};
+using RootRef = std::shared_ptr<const Root>;
+
+struct StructValue;
+using ObjectRef = std::shared_ptr<const StructValue>;
+
+// A symbolic value: an integer expression, a pointer (root + byte offset), a CUDA
+// built-in variable used whole (uint3 t = threadIdx), or a record held in registers.
+struct Value {
+  Value() = default;
+  Value(ExprRef value, RootRef r, ExprRef offset) : v(std::move(value)), root(std::move(r)), off(std::move(offset)) {}
+  ExprRef v;
+  RootRef root;
+  ExprRef off;
+  std::optional<Op> builtin;
+  ObjectRef object;
+  bool isPointer() const { return root != nullptr; }
+};
+
+// A record in registers: the values of its fields. A kernel parameter of record type is
+// "lazy": its fields become roots and symbols the first time they are read.
+struct StructValue {
+  std::map<const clang::FieldDecl*, Value> fields;
+  std::string name;
+  bool lazyParam = false;
+};
+
+// The memory an lvalue designates.
+struct MemLoc {
+  MemLoc(RootRef r, ExprRef o, clang::QualType t, std::string f = {})
+      : root(std::move(r)), offset(std::move(o)), type(t), field(std::move(f)) {}
+  RootRef root;
+  ExprRef offset;
+  clang::QualType type;
+  std::string field;  // "Particle::x" when the location is a field of a record
+};
+
+using Env = std::map<const clang::VarDecl*, Value>;
+
+// One frame per inlined call: the guards in force at entry and each return seen, with
+// the condition under which it is taken.
+struct Frame {
+  size_t guardDepth = 0;
+  std::vector<std::pair<ExprRef, Value>> returns;
+  std::optional<Value> self;  // `this`: a pointer to memory, or a register object
+  bool returnsReference = false;
+};
+
+// A value this thread has just loaded or stored: nvcc keeps it in a register
+// (interpreter_memory.cpp, "values the compiler keeps in registers").
+struct AvailableValue {
+  RootRef root;
+  ExprRef offset;
+  std::vector<ExprRef> guards;
+  int64_t bytes;
+};
+
+// Everything the walk carries from statement to statement.
+struct InterpreterState {
+  Env env;                                        // register variables
+  std::map<const clang::VarDecl*, RootRef> roots;  // memory variables (shared, constant, local arrays)
+  std::vector<ExprRef> guards;                    // conditions in force (each non-zero where a lane runs)
+  std::vector<std::string> guardTexts;            // their source text, for assumptions
+  std::vector<const clang::FunctionDecl*> stack;  // the kernel, then each inlined callee
+  std::vector<Frame> frames;                      // one per inlined call
+  std::map<std::pair<const StructValue*, const clang::FieldDecl*>, Value> lazyFields;
+  // Conditions under which the innermost loop is left (break, return), added to its
+  // condition once the body has been walked: (condition, is a return).
+  std::vector<std::vector<std::pair<ExprRef, bool>>> loopExits;
+  // `if (c) return;` inside a loop with c the same in every iteration: what follows the
+  // loop runs only where c was false. Consumed by the enclosing block.
+  std::vector<std::pair<ExprRef, std::string>> pendingGuards;
+  bool recording = true;  // false while a loop's body is walked to learn its updates
+  std::vector<AvailableValue> available;
+};
+
+// What the walk saw: one event per memory access (a record copied whole gives one per
+// piece), branch and barrier, with the guards in force.
+struct SeenAccess {
+  RawAccess raw;
+  clang::SourceLocation loc;
+  std::string expression;
+  std::string elementType;
+  std::string function;
+};
+
+struct SeenBranch {
+  RawAccess guards;  // only the guards are used
+  ExprRef condition;
+  std::string kind, conditionText, function;
+  clang::SourceLocation loc;
+};
+
+struct SeenBarrier {
+  RawAccess guards;
+  std::string call, function;
+  clang::SourceLocation loc;
+};
+
+struct KernelEvents {
+  std::vector<SeenAccess> accesses;
+  std::vector<SeenBranch> branches;
+  std::vector<SeenBarrier> barriers;
+  bool threadDimsUsed[3] = {false, false, false};  // threadIdx.x/y/z appear in the kernel
+};
+
+}  // namespace coalesce::analysis

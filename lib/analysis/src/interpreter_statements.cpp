@@ -1,0 +1,170 @@
+// Statements: blocks (with the guards an early return, break or continue leaves on what
+// follows), declarations, returns from inlined calls, if (both sides walked, the variables
+// merged under the condition) and switch. Loops are in loop_summary.cpp.
+#include <clang/AST/Attr.h>
+
+#include "interpreter.h"
+
+namespace coalesce::analysis {
+
+using namespace clang;
+
+namespace {
+
+// How a statement always ends: falls through, or the kind of jump it ends with.
+enum class Leave { FallsThrough, Returns, Breaks, Continues };
+Leave leaves(const Stmt* s) {
+  if (!s) return Leave::FallsThrough;
+  if (isa<ReturnStmt>(s)) return Leave::Returns;
+  if (isa<BreakStmt>(s)) return Leave::Breaks;
+  if (isa<ContinueStmt>(s)) return Leave::Continues;
+  if (const auto* c = dyn_cast<CompoundStmt>(s)) return c->body_empty() ? Leave::FallsThrough : leaves(c->body_back());
+  return Leave::FallsThrough;
+}
+
+bool same(const Value& a, const Value& b) { return a.v == b.v && a.root == b.root && a.off == b.off; }
+
+}  // namespace
+
+void Interpreter::pushGuard(ExprRef g, std::string what) {
+  state_.guards.push_back(std::move(g));
+  state_.guardTexts.push_back(std::move(what));
+}
+void Interpreter::popGuard() {
+  state_.guards.pop_back();
+  state_.guardTexts.pop_back();
+}
+
+void Interpreter::walk(const Stmt* s) {
+  if (!s) return;
+  if (const auto* c = dyn_cast<CompoundStmt>(s)) return compound(c);
+  if (const auto* d = dyn_cast<DeclStmt>(s)) {
+    for (const Decl* decl : d->decls())
+      if (const auto* var = dyn_cast<VarDecl>(decl)) declare(var);
+    return;
+  }
+  if (const auto* r = dyn_cast<ReturnStmt>(s)) return returnStmt(r);
+  if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) return;  // handled by the enclosing block
+  if (const auto* iff = dyn_cast<IfStmt>(s)) {
+    ifStmt(iff);
+    return;
+  }
+  if (const auto* f = dyn_cast<ForStmt>(s)) return loop(f->getInit(), f->getCond(), f->getInc(), f->getBody(), s);
+  if (const auto* w = dyn_cast<WhileStmt>(s)) return loop(nullptr, w->getCond(), nullptr, w->getBody(), s);
+  if (const auto* dw = dyn_cast<DoStmt>(s)) return loop(nullptr, dw->getCond(), nullptr, dw->getBody(), s, true);
+  if (const auto* sw = dyn_cast<SwitchStmt>(s)) return switchStmt(sw);
+  if (const auto* e = dyn_cast<Expr>(s)) {
+    eval(e);
+    return;
+  }
+  for (const Stmt* child : s->children()) walk(child);
+}
+
+void Interpreter::compound(const CompoundStmt* c) {
+  size_t pushed = 0;
+  for (const Stmt* child : c->body()) {
+    const auto* iff = dyn_cast<IfStmt>(child);
+    const ExprRef ifCondition = iff ? ifStmt(iff) : nullptr;
+    if (!iff) walk(child);
+    for (auto& [g, what] : state_.pendingGuards) {
+      pushGuard(unary(Op::Not, g), "!(" + what + ")");
+      ++pushed;
+    }
+    state_.pendingGuards.clear();
+    // `if (i >= n) return;` (or continue, or break): what follows in this block runs
+    // only where the condition was false; a break or a return also ends the loop.
+    if (iff && !iff->getElse()) {
+      const Leave how = leaves(iff->getThen());
+      if (how != Leave::FallsThrough) {
+        pushGuard(unary(Op::Not, ifCondition), "!(" + text(iff->getCond()->getSourceRange()) + ")");
+        ++pushed;
+        if ((how == Leave::Breaks || how == Leave::Returns) && !state_.loopExits.empty())
+          state_.loopExits.back().push_back({ifCondition, how == Leave::Returns});
+      }
+    }
+  }
+  for (; pushed; --pushed) popGuard();
+}
+
+// A return from an inlined call: its value, under the guards taken since the call.
+void Interpreter::returnStmt(const ReturnStmt* r) {
+  if (state_.frames.empty()) {
+    if (r->getRetValue()) eval(r->getRetValue());
+    return;
+  }
+  Value v = intValue(constant(0));
+  if (const Expr* e = r->getRetValue()) {
+    if (state_.frames.back().returnsReference) {
+      if (auto loc = location(e->IgnoreParenImpCasts())) v = Value{nullptr, loc->root, loc->offset};
+      else v = eval(e);
+    } else {
+      v = eval(e);
+    }
+  }
+  state_.frames.back().returns.push_back({conjunction(state_.frames.back().guardDepth), v});
+}
+
+void Interpreter::switchStmt(const SwitchStmt* sw) {
+  ExprRef cond = asInt(eval(sw->getCond()));
+  // Lanes split when they disagree on the value: compare it with lane 0's, as a
+  // condition that differs exactly when the values do.
+  recordBranch("switch", cond, sw->getCond(), sw);
+  pushGuard(dependsOnThread(cond) ? leaf(Op::Varying) : constant(1), "switch (" + text(sw->getCond()->getSourceRange()) + ")");
+  walk(sw->getBody());
+  popGuard();
+}
+
+void Interpreter::declare(const VarDecl* var) {
+  if (var->hasAttr<CUDASharedAttr>() || var->isStaticLocal()) return;  // memory, found by location()
+  if (var->getType()->isArrayType()) {
+    if (const Expr* init = var->getInit()) eval(init);
+    return;
+  }
+  const Expr* init = var->getInit();
+  if (!init) {
+    state_.env[var] = intValue(leaf(Op::Varying));
+    return;
+  }
+  if (var->getType()->isReferenceType()) {
+    if (auto loc = location(init->IgnoreParenImpCasts())) {
+      state_.env[var] = Value{nullptr, loc->root, loc->offset};
+      return;
+    }
+  }
+  state_.env[var] = eval(init);
+}
+
+void Interpreter::mergeEnvs(const ExprRef& cond, const Env& thenEnv, const Env& elseEnv) {
+  Env merged = thenEnv;
+  for (auto& [var, value] : merged) {
+    auto it = elseEnv.find(var);
+    if (it == elseEnv.end()) continue;
+    if (!same(value, it->second)) value = merge(cond, value, it->second);
+  }
+  for (const auto& [var, value] : elseEnv)
+    if (!merged.count(var)) merged[var] = value;
+  state_.env = std::move(merged);
+}
+
+ExprRef Interpreter::ifStmt(const IfStmt* iff) {
+  if (iff->getInit()) walk(iff->getInit());
+  if (const VarDecl* cv = iff->getConditionVariable()) declare(cv);
+  ExprRef cond = asInt(eval(iff->getCond()));
+  recordBranch("if", cond, iff->getCond(), iff);
+  const std::string condText = text(iff->getCond()->getSourceRange());
+  const Env before = state_.env;
+  pushGuard(cond, condText);
+  walk(iff->getThen());
+  popGuard();
+  Env thenEnv = state_.env;
+  state_.env = before;
+  if (iff->getElse()) {
+    pushGuard(unary(Op::Not, cond), "!(" + condText + ")");
+    walk(iff->getElse());
+    popGuard();
+  }
+  mergeEnvs(cond, thenEnv, state_.env);
+  return cond;
+}
+
+}  // namespace coalesce::analysis

@@ -1,0 +1,79 @@
+// Launch collection: walks a translation unit (device pass) for its kernels and every
+// `<<<grid, block>>>` launch, then resolves each launch's block, grid, constant arguments
+// and pointer offsets, as written or, when they come from the parameters of the function
+// holding the launch, per call site of it (up to kCallerDepth callers, analysis_policy.h).
+#pragma once
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMap.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "coalesce/model/access_model.h"
+#include "host_values.h"
+
+namespace coalesce::analysis {
+
+// One launch of a kernel, as the host code fixes it.
+struct Launch {
+  model::Dim3 block;
+  bool blockKnown = true;  // false: the block is not a constant here; the fallback shape is used
+  std::optional<model::Dim3> grid;
+  std::map<unsigned, int64_t> argValues;       // parameter index -> constant argument
+  std::map<unsigned, int64_t> pointerOffsets;  // pointer parameter index -> bytes past its allocation
+  std::string where;                           // "file.cu:40"
+};
+
+class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
+ public:
+  explicit LaunchCollector(clang::ASTContext& ctx) : sm_(ctx.getSourceManager()), values_(ctx) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool TraverseDecl(clang::Decl* d);
+  bool VisitFunctionDecl(clang::FunctionDecl* fn);
+  bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr* call);
+  bool VisitCallExpr(clang::CallExpr* call);
+
+  // After the walk: the launches of every kernel.
+  void resolveLaunches();
+
+  std::vector<const clang::FunctionDecl*> kernels;                     // in the order they are met
+  std::map<const clang::FunctionDecl*, std::vector<Launch>> launches;  // by canonical kernel
+
+ private:
+  clang::SourceManager& sm_;
+  HostValues values_;
+  struct Walked {
+    const clang::FunctionDecl* fn;
+    bool inSystemHeader;
+  };
+  std::vector<Walked> functions_;  // the functions being walked, innermost last
+  struct PendingLaunch {
+    const clang::CUDAKernelCallExpr* call;
+    const clang::FunctionDecl* holder;  // the function it sits in
+  };
+  std::vector<PendingLaunch> pendingLaunches_;
+  struct CallSite {
+    const clang::CallExpr* call;
+    const clang::FunctionDecl* caller;
+  };
+  std::map<const clang::FunctionDecl*, std::vector<CallSite>> callsOf_;
+  std::deque<HostEnv> envs_;  // stable addresses: environments point at their callers'
+  std::map<std::pair<const clang::FunctionDecl*, int>, std::vector<const HostEnv*>> envsOf_;  // environmentsOf, once
+  std::map<const clang::FunctionDecl*, std::unique_ptr<clang::ParentMap>> parentsOf_;  // per function holding launches
+
+  std::string locationText(clang::SourceLocation loc) const;
+  std::vector<const HostEnv*> environmentsOf(const clang::FunctionDecl* fn, int depth);
+  std::vector<std::pair<const clang::Expr*, bool>> enclosingConditions(const clang::Stmt* call,
+                                                                      const clang::FunctionDecl* holder);
+};
+
+}  // namespace coalesce::analysis

@@ -1,0 +1,203 @@
+#include "record_builder.h"
+
+#include <clang/AST/Expr.h>
+#include <clang/AST/Stmt.h>
+#include <clang/Basic/SourceManager.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+
+namespace coalesce::analysis {
+
+using namespace clang;
+
+namespace {
+
+std::string kernelName(const FunctionDecl* fn, const ASTContext& ctx) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  fn->getNameForDiagnostic(os, ctx.getPrintingPolicy(), /*Qualified=*/true);
+  return os.str();
+}
+
+coalesce::SourceLocation plainLocation(const SourceManager& sm, clang::SourceLocation loc) {
+  coalesce::SourceLocation out;
+  PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(loc));
+  if (p.isInvalid()) return out;
+  out.file = p.getFilename();
+  out.line = p.getLine();
+  out.column = p.getColumn();
+  return out;
+}
+
+std::string lineTextAt(const SourceManager& sm, clang::SourceLocation loc) {
+  loc = sm.getExpansionLoc(loc);
+  bool invalid = false;
+  StringRef buffer = sm.getBufferData(sm.getFileID(loc), &invalid);
+  if (invalid) return {};
+  const unsigned offset = sm.getFileOffset(loc);
+  const size_t begin = buffer.rfind('\n', offset) == StringRef::npos ? 0 : buffer.rfind('\n', offset) + 1;
+  const size_t end = buffer.find('\n', offset);
+  return buffer.slice(begin, end == StringRef::npos ? buffer.size() : end).str();
+}
+
+double severityKey(const model::AccessFigures& f) {
+  if (f.global) return f.global->aligned.sectorsPerRequest / std::max(1e-9, f.global->aligned.idealSectors);
+  if (f.shared) return f.shared->aligned.conflictDegree;
+  return 0;
+}
+
+// The record `t` is, points to or holds elements of, when its declaration is invalid.
+const clang::RecordDecl* invalidRecordIn(clang::QualType t) {
+  for (int depth = 0; depth < 16 && !t.isNull(); ++depth) {
+    if (t->isReferenceType()) t = t.getNonReferenceType();
+    else if (t->isPointerType()) t = t->getPointeeType();
+    else if (const clang::ArrayType* a = t->getAsArrayTypeUnsafe()) t = a->getElementType();
+    else break;
+  }
+  const clang::RecordDecl* record = t.isNull() ? nullptr : t->getAsRecordDecl();
+  if (record && record->getDefinition()) record = record->getDefinition();
+  return record && record->isInvalidDecl() ? record : nullptr;
+}
+
+// "uses 'P', whose declaration has errors (a.cu:2)" for the first parameter or expression
+// of the kernel whose type involves such a record, or nothing.
+std::optional<std::string> firstUseOfInvalidRecord(const FunctionDecl* fn, const SourceManager& sm) {
+  const clang::RecordDecl* bad = nullptr;
+  for (const ParmVarDecl* p : fn->parameters())
+    if (!bad) bad = invalidRecordIn(p->getType());
+  std::vector<const clang::Stmt*> todo{fn->getBody()};
+  while (!bad && !todo.empty()) {
+    const clang::Stmt* st = todo.back();
+    todo.pop_back();
+    if (!st) continue;
+    if (const auto* e = llvm::dyn_cast<clang::Expr>(st)) bad = invalidRecordIn(e->getType());
+    for (const clang::Stmt* child : st->children()) todo.push_back(child);
+  }
+  if (!bad) return std::nullopt;
+  const coalesce::SourceLocation at = plainLocation(sm, bad->getLocation());
+  return "uses '" + bad->getNameAsString() + "', whose declaration has errors (" + at.file + ":" +
+         std::to_string(at.line) + "): its layout, and so the strides, would be made up";
+}
+
+}  // namespace
+
+KernelRecord kernelRecord(const FunctionDecl* fn, const ASTContext& ctx) {
+  KernelRecord kernel;
+  kernel.name = kernelName(fn, ctx);
+  kernel.loc = plainLocation(ctx.getSourceManager(), fn->getLocation());
+  return kernel;
+}
+
+std::optional<std::string> kernelFailure(const FunctionDecl* fn, const TranslationUnitOptions& options,
+                                         const SourceManager& sm) {
+  // A Clang error inside the kernel's body: its AST cannot be trusted.
+  const coalesce::SourceLocation first = plainLocation(sm, fn->getBeginLoc());
+  const coalesce::SourceLocation last = plainLocation(sm, fn->getEndLoc());
+  for (const auto& err : options.errors)
+    if (err.file == first.file && err.line >= first.line && err.line <= last.line)
+      return first.file + ":" + std::to_string(err.line) + ": " + err.message;
+  // A record whose declaration has errors (a field of an unknown type) has a layout Clang
+  // made up: its strides would be wrong.
+  return firstUseOfInvalidRecord(fn, sm);
+}
+
+void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, const std::vector<LaunchContext>& contexts,
+                        const SymbolTable& symbols, const model::Arch& arch, const SourceManager& sm,
+                        KernelRecord& kernel, TranslationUnitResult& out) {
+  for (const SeenAccess& s : events.accesses) {
+    AccessSite site;
+    site.loc = plainLocation(sm, s.loc);
+    site.kernel = kernel.name;
+    site.function = s.function;
+    site.expression = s.expression;
+    site.lineText = lineTextAt(sm, s.loc);
+    site.elementType = s.elementType;
+    double worst = -1;
+    for (const LaunchContext& c : contexts) {
+      LaneResult lr = evaluateLanes(s.raw, c, symbols, arch);
+      const double key = severityKey(lr.figures);
+      if (key > worst) {
+        worst = key;
+        site.access = lr.access;
+        site.figures = lr.figures;
+        site.assumptions = lr.assumptions;
+        site.indirectRowGather = lr.indirectRowGather;
+        site.block = c.block;
+      }
+    }
+    if (contexts.size() > 1)
+      site.assumptions.push_back("the kernel has " + std::to_string(contexts.size()) +
+                                 " launches; these are the worst figures, for the " + site.block.detail);
+    out.accesses.push_back(std::move(site));
+    ++kernel.accesses;
+  }
+
+  // Branches: the launch where most warp requests split.
+  for (const SeenBranch& b : events.branches) {
+    BranchSite site;
+    site.loc = plainLocation(sm, b.loc);
+    site.kernel = kernel.name;
+    site.function = b.function;
+    site.kind = b.kind;
+    site.condition = b.conditionText;
+    site.lineText = lineTextAt(sm, b.loc);
+    double worst = -1;
+    for (const LaunchContext& c : contexts) {
+      ConditionFigures f = evaluateCondition(b.condition, b.guards, c, symbols, arch, b.kind == "switch");
+      const double share = f.warpRequests ? static_cast<double>(f.divergentRequests) / f.warpRequests : 0;
+      if (share > worst) {
+        worst = share;
+        site.block = c.block;
+        site.evaluated = f.evaluated;
+        site.threadDependent = f.threadDependent;
+        site.warpRequests = f.warpRequests;
+        site.divergentRequests = f.divergentRequests;
+        site.onlyPartialWarps = f.onlyPartialWarps;
+        site.assumptions = f.assumptions;
+      }
+    }
+    out.branches.push_back(std::move(site));
+  }
+  // Barriers: divergent under any launch is divergent.
+  for (const SeenBarrier& b : events.barriers) {
+    BarrierSite site;
+    site.loc = plainLocation(sm, b.loc);
+    site.kernel = kernel.name;
+    site.function = b.function;
+    site.call = b.call;
+    site.lineText = lineTextAt(sm, b.loc);
+    site.block = contexts.front().block;
+    for (const LaunchContext& c : contexts) {
+      BarrierReach r = evaluateBarrier(b.guards, c, symbols, arch);
+      const auto rank = [](BarrierSite::Reach k) { return k == BarrierSite::Reach::Divergent ? 2 : k == BarrierSite::Reach::Unknown ? 1 : 0; };
+      const BarrierSite::Reach reach = r.kind == BarrierReach::Kind::Divergent ? BarrierSite::Reach::Divergent
+                                       : r.kind == BarrierReach::Kind::Unknown ? BarrierSite::Reach::Unknown
+                                                                               : BarrierSite::Reach::Uniform;
+      if (rank(reach) > rank(site.reach)) {
+        site.reach = reach;
+        site.condition = r.guard;
+        site.block = c.block;
+        site.assumptions = r.assumptions;
+      }
+    }
+    out.barriers.push_back(std::move(site));
+  }
+  // Pointer parameters: restrict-qualified or not, read and written.
+  for (const ParmVarDecl* p : fn->parameters()) {
+    if (!p->getType()->isPointerType()) continue;
+    PointerParam pp;
+    pp.kernel = kernel.name;
+    pp.loc = plainLocation(sm, p->getLocation());
+    pp.name = p->getNameAsString();
+    pp.isRestrict = p->getType().isRestrictQualified();
+    for (const SeenAccess& s : events.accesses) {
+      if (s.raw.rootName != pp.name || s.raw.space != model::Space::Global) continue;
+      if (s.raw.kind == model::AccessKind::Load || s.raw.kind == model::AccessKind::Atomic) pp.read = true;
+      if (s.raw.kind == model::AccessKind::Store || s.raw.kind == model::AccessKind::Atomic) pp.written = true;
+    }
+    out.pointerParams.push_back(std::move(pp));
+  }
+}
+
+}  // namespace coalesce::analysis
