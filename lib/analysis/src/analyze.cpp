@@ -19,7 +19,7 @@
 #include <algorithm>
 #include <mutex>
 
-// header reuse (issue 6)
+// header reuse (docs/architecture.md)
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/DeclCXX.h>
@@ -50,7 +50,7 @@ namespace coalesce::analysis {
 
 namespace {
 
-// Speed (issue 6): most of a file's parse is the bodies of the host functions of the
+// Speed (docs/architecture.md): most of a file's parse is the bodies of the host functions of the
 // system headers (the C++ library, the CUDA runtime's host API), which the analysis never
 // reads: it reports no kernel of a system header, inlines only device code, and finds
 // launches in the user's own files. Their bodies are skipped (as clangd skips bodies in
@@ -97,21 +97,21 @@ class ErrorCollector : public clang::DiagnosticConsumer {
 
 class Consumer : public clang::ASTConsumer {
  public:
-  // withPch: the file is parsed over a precompiled header (header reuse, issue 6).
+  // withPch: the file is parsed over a precompiled header (header reuse, docs/architecture.md).
   Consumer(TranslationUnitOptions& options, const ErrorCollector& diags, TranslationUnitResult& out, bool withPch,
            bool& analysed)
       : options_(options), diags_(diags), out_(out), withPch_(withPch), analysed_(analysed) {}
   bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
-    if (withPch_) noteInstantiationsOfPchTemplates(group);  // header reuse (issue 6)
+    if (withPch_) noteInstantiationsOfPchTemplates(group);  // header reuse (docs/architecture.md)
     return true;
   }
-  // Declarations the PCH reader hands over: not this file's (header reuse, issue 6).
+  // Declarations the PCH reader hands over: not this file's (header reuse, docs/architecture.md).
   void HandleInterestingDecl(clang::DeclGroupRef) override {}
-  // Speed (issue 6): the bodies the analysis never reads are not parsed (Action turns
+  // Speed (docs/architecture.md): the bodies the analysis never reads are not parsed (Action turns
   // skipping on).
   bool shouldSkipFunctionBody(clang::Decl* d) override { return isHostOnlySystemHeaderFunction(d); }
   void HandleTranslationUnit(clang::ASTContext& context) override {
-    if (withPch_) walkOnlyWhatThisFileAdded(context);  // header reuse (issue 6)
+    if (withPch_) walkOnlyWhatThisFileAdded(context);  // header reuse (docs/architecture.md)
     options_.errors = diags_.errors;
     out_ = analyzeTranslationUnit(context, options_);
     analysed_ = true;
@@ -124,7 +124,7 @@ class Consumer : public clang::ASTConsumer {
   const bool withPch_;
   bool& analysed_;
 
-  // ---- header reuse (issue 6): what a walk of the whole AST would reach of this file.
+  // ---- header reuse (docs/architecture.md): what a walk of the whole AST would reach of this file.
   // Without a PCH the analysis walks every declaration of the translation unit; over a PCH
   // that would read the whole PCH back. The declarations the PCH holds are the forced
   // includes' (system headers: the analysis reports no kernel of theirs); what this file's
@@ -192,7 +192,7 @@ class Action : public clang::ASTFrontendAction {
 };
 
 // =============================================================================================
-// ---- header reuse (issue 6): one precompiled header per flag set --------------------------
+// ---- header reuse (docs/architecture.md): one precompiled header per flag set --------------------------
 // Most of a file's parse is the headers every file is given before its first line: the
 // driver's CUDA runtime wrapper (and with it cuda_runtime.h and the C++ library), the
 // built-in CUDA headers in built-in mode, the compatibility prelude. With the same
@@ -405,7 +405,7 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
   options.assumedValues = request.assumedValues;
   ErrorCollector diags;
   bool ran = false;
-  const bool withPch = usesHeaderPch(job);  // header reuse (issue 6)
+  const bool withPch = usesHeaderPch(job);  // header reuse (docs/architecture.md)
   bool analysed = false;
   auto work = [&] {
     OverlayOptions overlay;
@@ -423,7 +423,7 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
   // A crash inside Clang costs this file, not the run.
   llvm::CrashRecoveryContext crc;
   const bool safe = crc.RunSafely(work);
-  // header reuse (issue 6): a PCH that could not be used, or a crash over it: without it.
+  // header reuse (docs/architecture.md): a PCH that could not be used, or a crash over it: without it.
   if (withPch && (!safe || !ran || !analysed)) return runJob(withoutHeaderPch(job), toolchain, request, arch);
   if (!safe || !ran) {
     outcome.file.status = Status::Failed;
@@ -455,7 +455,7 @@ AnalysisResult analyze(const AnalysisRequest& request) {
   const std::vector<CompileJob> jobs = collectJobs(request, toolchain, failures);
 
   llvm::CrashRecoveryContext::Enable();
-  HeaderCache headers(jobs, toolchain, request);  // header reuse (issue 6)
+  HeaderCache headers(jobs, toolchain, request);  // header reuse (docs/architecture.md)
   std::vector<WorkerOutcome> outcomes(jobs.size());
   const unsigned parallel = llvm::hardware_concurrency(request.jobs).compute_thread_count();
   size_t done = 0;
@@ -481,7 +481,7 @@ AnalysisResult analyze(const AnalysisRequest& request) {
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency(parallel));
     for (size_t i = 0; i < jobs.size(); ++i)
       pool.async([&, i] {
-        const CompileJob job = headers.prepare(jobs[i]);  // header reuse (issue 6): -include-pch
+        const CompileJob job = headers.prepare(jobs[i]);  // header reuse (docs/architecture.md): -include-pch
         outcomes[i] = runJob(job, toolchain, request, archParams);
         std::lock_guard<std::mutex> lock(progressMutex);
         finished(i);

@@ -76,7 +76,7 @@ namespace {
 
 // Plain scanning rather than std::regex, which took some 10 ms over driver_types.h in
 // every process (every file, with worker processes): a tenth of a file parsed over the
-// shared precompiled headers (issue 6). Same matches as the patterns in the comments.
+// shared precompiled headers (docs/architecture.md). Same matches as the patterns in the comments.
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
 bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 

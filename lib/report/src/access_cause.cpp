@@ -6,21 +6,6 @@
 
 namespace coalesce::report::detail {
 
-std::string_view toString(Cause c) {
-  switch (c) {
-    case Cause::None: return "none";
-    case Cause::RowGather: return "row-gather";
-    case Cause::Misaligned: return "misaligned";
-    case Cause::AosField: return "aos-field";
-    case Cause::InvertedAxes: return "inverted-axes";
-    case Cause::Strided: return "strided";
-    case Cause::ScatteredIndirect: return "scattered-indirect";
-    case Cause::SharedConflict: return "shared-conflict";
-    case Cause::WideSharedConflict: return "wide-shared-conflict";
-  }
-  return "?";
-}
-
 bool isRecordField(const AccessSite& site) {
   const std::string& t = site.elementType;
   return t.find("::") != std::string::npos || t.rfind("struct ", 0) == 0 || t.rfind("class ", 0) == 0;

@@ -22,7 +22,6 @@ enum class Cause {
   SharedConflict,      // shared, 32-bit or narrower, conflict degree > 1
   WideSharedConflict,  // shared, 64/128-bit, conflict degree > 1
 };
-std::string_view toString(Cause c);
 
 Cause classify(const AccessSite& site, const model::Arch& arch);
 

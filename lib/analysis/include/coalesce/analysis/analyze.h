@@ -31,11 +31,11 @@ struct AnalysisRequest {
   // single-threaded caller (analyze() analyses in process otherwise). Off: every file in
   // this process, on a pool of threads.
   bool isolateFiles = false;
-  // Header reuse (issue 6): files that share their flags share one precompiled header of
+  // Header reuse (docs/architecture.md): files that share their flags share one precompiled header of
   // the forced includes (the CUDA headers), built once per run. Off: every file parses
   // them itself (--no-header-cache). The results are the same either way.
   bool reuseHeaders = true;
-  // Speed (issue 6): the bodies of host functions declared in system headers are not
+  // Speed (docs/architecture.md): the bodies of host functions declared in system headers are not
   // parsed (the analysis never reads them). Off: Clang parses everything (--full-parse).
   // The results are the same either way.
   bool skipSystemHostBodies = true;

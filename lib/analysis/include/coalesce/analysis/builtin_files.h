@@ -36,7 +36,7 @@ std::string builtinCudaRoot();                       // the built-in "toolkit" (
 std::string builtinCudaIncludeDir();                 // its include/ (cuda_runtime.h, cuda.h, ...)
 std::string preludePath();                           // the compatibility prelude
 // An empty CUDA source that every overlay serves: the precompiled header of a run's forced
-// includes is built over it (header reuse, issue 6; analyze.cpp), and a PCH is valid only
+// includes is built over it (header reuse, docs/architecture.md; analyze.cpp), and a PCH is valid only
 // where the source it was built from can be found.
 std::string headerCacheSourcePath();
 

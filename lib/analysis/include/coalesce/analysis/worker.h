@@ -1,9 +1,9 @@
-// Process isolation (issue 7): each file is analysed in a child process, so that a file
+// Process isolation (docs/reliability.md): each file is analysed in a child process, so that a file
 // that crashes or hangs the Clang frontend costs that file, never the run. With
 // AnalysisRequest::isolateFiles, analyze() forks one child per file from its own,
 // single-threaded process (no exec: the child starts with the libraries loaded, the
 // toolchain found and the run's precompiled headers built, so isolation costs a fork, not
-// a program start; issue 6). The child runs the very same per-file pass the in-process
+// a program start; docs/architecture.md). The child runs the very same per-file pass the in-process
 // mode runs and writes back every field of every record it produced, doubles as their
 // bit patterns, so the records the parent reads equal the ones an in-process run makes.
 // A child that dies is reported as a failed file with the signal named; one that outlives

@@ -1,0 +1,18 @@
+// Small text helpers shared by the command-line code (command_line.cpp, flag_translation.cpp).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace coalesce::analysis::cmdline {
+
+bool startsWith(std::string_view s, std::string_view prefix);
+// `path` made absolute against `directory` (a compile database entry's), unless it is already.
+std::string absoluteIn(const std::string& directory, const std::string& path);
+std::optional<std::string> readText(const std::string& path);
+std::vector<std::string> splitList(const std::string& value);  // nvcc's comma-separated lists
+std::vector<std::string> tokenize(const std::string& text);    // shell-like words, as in response files
+
+}  // namespace coalesce::analysis::cmdline

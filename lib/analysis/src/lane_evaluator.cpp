@@ -1,0 +1,183 @@
+#include "lane_evaluator.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace coalesce::analysis::lanes {
+
+// The symbols of one loop: its iteration counter and its geometric variables (`d >>= 1`,
+// `offset *= 2`), which share its condition and advance together.
+std::vector<int> loopGroup(int id, const SymbolTable& symbols) {
+  const SymbolInfo& s = symbols[id];
+  std::vector<int> group;
+  for (size_t other = 0; other < symbols.size(); ++other) {
+    const SymbolInfo& o = symbols[static_cast<int>(other)];
+    if (o.kind == SymbolInfo::Kind::LoopVar && s.loopCond && o.loopCond == s.loopCond) group.push_back(static_cast<int>(other));
+  }
+  if (group.empty()) group.push_back(id);
+  return group;
+}
+
+// One loop's iterations under `base`: the values its symbols take together, while its
+// condition holds (for thread-dependent conditions, while it holds for the first or the
+// last thread of the block). Capped; `exact` says whether the loop ended within the cap.
+std::vector<std::map<int, int64_t>> loopIterations(const std::vector<int>& group, const SymbolTable& symbols,
+                                                   const Bindings& base, bool& exact) {
+  std::vector<std::map<int, int64_t>> out;
+  exact = false;
+  std::map<int, int64_t> state;
+  std::vector<int> members;  // those whose first value is known; the others stay unbound
+  for (int id : group) {
+    const SymbolInfo& s = symbols[id];
+    if (s.loopNext) {
+      auto x = evaluate(s.loopInit, base);
+      if (!x) continue;
+      state[id] = *x;
+    } else {
+      state[id] = 0;  // the iteration counter
+    }
+    members.push_back(id);
+  }
+  if (members.empty()) return out;
+  const SymbolInfo& head = symbols[group.front()];
+  Bindings first = base, last = base;
+  for (int d = 0; d < 3; ++d) {
+    first.tid[d] = 0;
+    last.tid[d] = base.blockDim[d] - 1;
+  }
+  while (static_cast<int64_t>(out.size()) < kMaxLoopValues) {
+    for (const auto& [id, v] : state) first.symbols[id] = last.symbols[id] = v;
+    std::optional<int64_t> c1 = head.loopCond ? evaluate(head.loopCond, first) : std::nullopt;
+    std::optional<int64_t> c2 = head.loopCond ? evaluate(head.loopCond, last) : std::nullopt;
+    if (head.testAfter) out.push_back(state);  // a do-while runs its body before the test
+    if (!c1 && !c2) return out;  // the bound is not known: what was listed
+    if (!(c1.value_or(0) || c2.value_or(0))) {
+      exact = true;
+      return out;
+    }
+    if (!head.testAfter) out.push_back(state);
+    std::map<int, int64_t> next = state;
+    bool moved = false;
+    for (int id : members) {
+      const SymbolInfo& s = symbols[id];
+      if (!s.loopNext) {
+        ++next[id];
+        moved = true;
+        continue;
+      }
+      auto n = evaluate(s.loopNext, first);
+      if (!n) return out;
+      moved = moved || *n != state[id];
+      next[id] = *n;
+    }
+    if (!moved) return out;
+    state = std::move(next);
+  }
+  return out;
+}
+
+// Loop symbols in the address or guards: their iterations are enumerated (up to a cap)
+// and the figures averaged per warp request, as the hardware's counters add up.
+std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const SymbolTable& symbols,
+                                                    const Bindings& base, std::set<std::string>& notes) {
+  std::set<int> used;
+  collectSymbols(raw.offset, used);
+  for (const auto& g : raw.guards) collectSymbols(g, used);
+  // The loops to enumerate: those whose symbols the address and guards use, and the outer
+  // loops their bounds depend on (`for (j = k >> 1; j > 0; j >>= 1)` inside a loop over
+  // k), outer ones first, so that an inner loop runs its own bounds under every outer
+  // iteration. A loop's symbols (its counter, its geometric variables) go in lockstep.
+  auto isLoop = [&](int id) { return symbols[id].kind == SymbolInfo::Kind::LoopVar && !base.symbols.count(id); };
+  std::vector<std::vector<int>> groups;
+  std::map<int, size_t> groupOf;
+  std::vector<int> todo(used.begin(), used.end());
+  while (!todo.empty()) {
+    const int id = todo.back();
+    todo.pop_back();
+    if (!isLoop(id) || groupOf.count(id)) continue;
+    std::vector<int> group = loopGroup(id, symbols);
+    for (int member : group) groupOf[member] = groups.size();
+    for (int member : group) {
+      const SymbolInfo& s = symbols[member];
+      std::set<int> deps;
+      for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond})
+        if (e) collectSymbols(e, deps);
+      for (int dep : deps) todo.push_back(dep);
+    }
+    groups.push_back(std::move(group));
+  }
+  auto dependsOn = [&](size_t g) {
+    std::set<size_t> out;
+    for (int member : groups[g]) {
+      const SymbolInfo& s = symbols[member];
+      std::set<int> deps;
+      for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond})
+        if (e) collectSymbols(e, deps);
+      for (int dep : deps)
+        if (auto it = groupOf.find(dep); it != groupOf.end() && it->second != g) out.insert(it->second);
+    }
+    return out;
+  };
+  std::vector<size_t> order;
+  std::vector<bool> placed(groups.size(), false);
+  while (order.size() < groups.size()) {
+    bool progressed = false;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      if (placed[g]) continue;
+      const std::set<size_t> deps = dependsOn(g);
+      if (std::all_of(deps.begin(), deps.end(), [&](size_t d) { return placed[d]; })) {
+        order.push_back(g);
+        placed[g] = progressed = true;
+      }
+    }
+    if (!progressed)  // bounds that depend on each other: in the order found
+      for (size_t g = 0; g < groups.size(); ++g)
+        if (!placed[g]) order.push_back(g), placed[g] = true;
+  }
+
+  std::vector<std::map<int, int64_t>> combos{{}};
+  for (size_t g : order) {
+    const std::vector<int>& group = groups[g];
+    const SymbolInfo& s = symbols[group.front()];
+    const bool arithmetic = std::none_of(group.begin(), group.end(), [&](int id) { return symbols[id].loopNext; });
+    std::vector<std::map<int, int64_t>> next;
+    size_t listed = 0;
+    bool allExact = true, sampled = false;
+    for (const auto& c : combos) {
+      Bindings b = base;
+      for (const auto& [sid, v] : c) b.symbols[sid] = v;
+      bool exact = false;
+      std::vector<std::map<int, int64_t>> iterations = loopIterations(group, symbols, b, exact);
+      if (iterations.empty() && arithmetic) {
+        // Unknown trip count: a sample of the first iterations, enough to cover every
+        // alignment period of a small stride.
+        for (int64_t k = 0; k < 64; ++k) {
+          std::map<int, int64_t> it;
+          for (int id : group) it[id] = k;
+          iterations.push_back(std::move(it));
+        }
+        sampled = true;
+      }
+      allExact = allExact && exact;
+      if (iterations.empty()) {  // not enumerable: the loop is left unbound, as before
+        next.push_back(c);
+        continue;
+      }
+      listed += iterations.size();
+      for (const auto& it : iterations) {
+        if (next.size() >= kMaxIterationCombos) break;
+        auto n = c;
+        for (const auto& [id, v] : it) n[id] = v;
+        next.push_back(std::move(n));
+      }
+    }
+    combos = std::move(next);
+    if (listed > 0)
+      notes.insert("averaged over " + std::string(allExact && !sampled ? "the " : "a sample of ") +
+                   std::to_string(listed) + " iterations of `" + s.loopText + "`" +
+                   (order.size() > 1 && g != order.front() ? " (over the outer loops)" : ""));
+  }
+  return combos;
+}
+
+}  // namespace coalesce::analysis::lanes

@@ -1,0 +1,369 @@
+// The per-lane evaluator of one access under one launch context: binds the launch's block,
+// grid and known values, lists loop iterations, and gives each of the 32 lanes of a warp its
+// address (lane_function.cpp drives it over warps, blocks and iterations). Clang-free.
+#pragma once
+
+#include <map>
+#include <numeric>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lane_function.h"
+
+namespace coalesce::analysis::lanes {
+
+using model::AccessFigures;
+using model::Dim3;
+
+inline int64_t dimOf(const Dim3& d, int64_t i) { return i == 0 ? d.x : i == 1 ? d.y : d.z; }
+
+inline void collectSymbols(const ExprRef& e, std::set<int>& out) {
+  if (e->op == Op::Symbol) out.insert(e->symbolId);
+  for (const auto& a : e->args) collectSymbols(a, out);
+}
+
+// The symbols of one loop: its iteration counter and its geometric variables (`d >>= 1`,
+// `offset *= 2`), which share its condition and advance together.
+std::vector<int> loopGroup(int id, const SymbolTable& symbols);
+// The values a loop group takes under `base`, in order; `exact`: every iteration listed
+// (no sample, the bounds known).
+std::vector<std::map<int, int64_t>> loopIterations(const std::vector<int>& group, const SymbolTable& symbols,
+                                                   const Bindings& base, bool& exact);
+// The iterations of every loop the address or guards use, outer loops first, each inner loop
+// listed under every outer iteration (up to kMaxIterationCombos); what was listed or
+// sampled is said in `notes`.
+std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const SymbolTable& symbols,
+                                                    const Bindings& base, std::set<std::string>& notes);
+
+struct Evaluator {
+  Evaluator(const RawAccess& r, const LaunchContext& l, const SymbolTable& s, const model::Arch& a)
+      : raw(r), launch(l), symbols(s), arch(a) {
+    collectSymbols(raw.offset, relevant);
+    for (const auto& g : raw.guards) collectSymbols(g, relevant);
+    if (raw.rootLoadAddress) collectSymbols(raw.rootLoadAddress, relevant);
+  }
+  const RawAccess& raw;
+  const LaunchContext& launch;
+  const SymbolTable& symbols;
+  const model::Arch& arch;
+  std::set<std::string> assumptions;
+  // The block whose threads stand for the grid's: see evaluateLanes.
+  int64_t blockIdx[3] = {0, 0, 0};
+  bool usedRepresentative = false;
+  std::set<int> representativeSymbols;
+  bool guardAssumed = false;
+
+  std::map<int, std::optional<int64_t>> tripCache;
+
+  // The trip count of a loop under this launch, when its bounds make it exact.
+  std::optional<int64_t> tripCount(int counterId) {
+    auto it = tripCache.find(counterId);
+    if (it != tripCache.end()) return it->second;
+    bool exact = false;
+    const auto iterations = loopIterations(loopGroup(counterId, symbols), symbols, launchBindings(), exact);
+    std::optional<int64_t> n;
+    if (exact) n = static_cast<int64_t>(iterations.size());
+    tripCache[counterId] = n;
+    return n;
+  }
+
+  std::map<int, std::optional<int64_t>> exitCache;
+
+  // The value a geometric loop variable has when its loop ends under this launch, when
+  // its bounds make it known (nothing while it is being worked out: no recursion).
+  std::optional<int64_t> exitValue(int exitId) {
+    if (auto it = exitCache.find(exitId); it != exitCache.end()) return it->second;
+    exitCache[exitId] = std::nullopt;
+    const int var = symbols[exitId].exitOf;
+    bool exact = false;
+    const auto iterations = loopIterations(loopGroup(var, symbols), symbols, launchBindings(), exact);
+    std::optional<int64_t> value;
+    if (exact && iterations.empty()) {
+      value = evaluate(symbols[var].loopInit, launchBindings());  // the loop never ran
+    } else if (exact && iterations.back().count(var)) {
+      Bindings last = launchBindings();
+      for (const auto& [id, v] : iterations.back()) last.symbols[id] = v;
+      value = evaluate(symbols[var].loopNext, last);
+    }
+    exitCache[exitId] = value;
+    return value;
+  }
+
+  // Leaves the launch fixes: blockDim when known, parameters with known values, trip
+  // counts of loops with known bounds.
+  ExprRef fixLaunch(const ExprRef& leaf) {
+    if (leaf->op == Op::BlockDim && launch.blockKnown) return constant(dimOf(launch.block.dim, leaf->value));
+    if (leaf->op == Op::Symbol && symbols[leaf->symbolId].exitOf >= 0) {
+      if (auto v = exitValue(leaf->symbolId)) return constant(*v);
+      return nullptr;
+    }
+    if (leaf->op == Op::Symbol && symbols[leaf->symbolId].tripOf >= 0) {
+      if (auto n = tripCount(symbols[leaf->symbolId].tripOf)) return constant(*n);
+      return nullptr;
+    }
+    if (leaf->op == Op::Symbol) {
+      auto it = launch.symbolValues.find(leaf->symbolId);
+      if (it != launch.symbolValues.end()) return constant(it->second);
+      if (symbols[leaf->symbolId].value) return constant(*symbols[leaf->symbolId].value);
+    }
+    return nullptr;
+  }
+
+  int64_t leafAlignment(const ExprRef& leaf) const {
+    switch (leaf->op) {
+      case Op::BlockDim: return leaf->value == 0 ? 32 : 1;  // assumed: blockDim.x a multiple of 32
+      case Op::Symbol: return symbols[leaf->symbolId].alignment;
+      default: return 1;
+    }
+  }
+
+  // The grid: the launch's when it is known, else a large one; and the chosen block.
+  void bindGrid(Bindings& b) const {
+    for (int d = 0; d < 3; ++d) {
+      b.gridDim[d] = launch.grid ? dimOf(*launch.grid, d) : kAssumedGridDim;
+      b.blockIdx[d] = blockIdx[d];
+    }
+  }
+
+  // Bindings used to evaluate lane-varying, non-affine parts: representative values
+  // for what is still unknown (said in the assumptions).
+  model::Dim3 block() const { return launch.block.dim; }
+
+  // What the launch fixes, as bindings (no thread, no loop values).
+  Bindings launchBindings() {
+    Bindings b;
+    const Dim3 d = block();
+    b.blockDim[0] = d.x; b.blockDim[1] = d.y; b.blockDim[2] = d.z;
+    bindGrid(b);
+    for (const auto& [id, v] : launch.symbolValues) b.symbols[id] = v;
+    for (size_t id = 0; id < symbols.size(); ++id)
+      if (symbols[static_cast<int>(id)].value) b.symbols[static_cast<int>(id)] = *symbols[static_cast<int>(id)].value;
+    for (size_t id = 0; id < symbols.size(); ++id)
+      if (symbols[static_cast<int>(id)].exitOf >= 0)
+        if (auto v = exitValue(static_cast<int>(id))) b.symbols[static_cast<int>(id)] = *v;
+    return b;
+  }
+
+  // The symbols the access's address and guards mention: the only ones worth binding.
+  std::set<int> relevant;
+
+  Bindings representative(const std::map<int, int64_t>& iteration) {
+    Bindings b;
+    const Dim3 d = block();
+    b.blockDim[0] = d.x; b.blockDim[1] = d.y; b.blockDim[2] = d.z;
+    bindGrid(b);
+    for (int sid : relevant) {
+      if (auto it = iteration.find(sid); it != iteration.end()) b.symbols[sid] = it->second;
+      else if (auto lv = launch.symbolValues.find(sid); lv != launch.symbolValues.end()) b.symbols[sid] = lv->second;
+      else if (symbols[sid].value) b.symbols[sid] = *symbols[sid].value;
+      else if (symbols[sid].kind == SymbolInfo::Kind::LoopVar) b.symbols[sid] = 0;
+      else b.symbols[sid] = kAssumedRuntimeValue;
+    }
+    return b;
+  }
+
+  struct Pattern {
+    model::LanePattern pattern;
+    bool gather = false;
+  };
+
+  // The uniform part of an address -> constant + unknown multiple of an alignment.
+  model::UniformOffset uniformBase(const std::vector<ExprRef>& uniformAddends, bool& gather) {
+    model::UniformOffset base;
+    int64_t unknown = raw.rootAlignment;
+    // A pointer the launch passes as `buf + k`: k's bytes past the allocation's alignment.
+    if (auto it = launch.pointerByteOffsets.find(raw.rootParam); raw.rootParam >= 0 && it != launch.pointerByteOffsets.end())
+      base.constant += ((it->second % raw.rootAlignment) + raw.rootAlignment) % raw.rootAlignment;
+    for (const ExprRef& a : uniformAddends) {
+      auto form = linearize(a);
+      if (!form) continue;  // cannot happen for uniform parts (opaque terms)
+      base.constant += form->constant;
+      for (const AffineTerm& t : form->terms) {
+        if (containsOp(t.leaf, Op::UniformLoad)) gather = true;
+        const int64_t div = knownDivisor(t.leaf, [&](const ExprRef& l) { return leafAlignment(l); });
+        const int64_t termAlign = div == 0 ? 0 : std::abs(t.coef) * div;
+        unknown = std::gcd(unknown, termAlign);
+      }
+    }
+    base.unknownAlignment = unknown == 0 ? 0 : unknown;
+    // An alignment that is a multiple of the model's period is as good as known; the
+    // model checks that itself.
+    return base;
+  }
+
+  // Per-thread activity from the guards (nullopt: the guard could not be evaluated).
+  std::vector<bool> activeMask(const std::vector<ExprRef>& guards, Bindings b) {
+    const Dim3 d = block();
+    std::vector<bool> active(static_cast<size_t>(d.volume()), true);
+    if (guards.empty()) return active;
+    for (int64_t linear = 0; linear < d.volume(); ++linear) {
+      const model::ThreadIdx t = model::threadFromLinear(d, linear);
+      b.tid[0] = t.x; b.tid[1] = t.y; b.tid[2] = t.z;
+      for (size_t g = 0; g < guards.size(); ++g) {
+        auto v = evaluate(guards[g], b);
+        if (!v) {
+          guardAssumed = true;
+          assumptions.insert("assumes every lane passes `" + raw.guardTexts[g] + "` (it depends on values not known statically)");
+          continue;
+        }
+        if (*v == 0) {
+          active[static_cast<size_t>(linear)] = false;
+          break;
+        }
+      }
+    }
+    return active;
+  }
+
+  // A load whose address is the same for every lane of each warp (under this block
+  // shape) yields a warp-uniform value: data-dependent, but not scattered.
+  ExprRef resolveWarpUniformLoads(const ExprRef& e, const Bindings& rep) {
+    if (e->args.empty()) return e;
+    if (e->op == Op::LaneLoad) {
+      const ExprRef address = resolveWarpUniformLoads(e->args[0], rep);
+      if (warpUniform(address, rep)) return leaf(Op::UniformLoad);
+      return unary(Op::LaneLoad, address);
+    }
+    bool changed = false;
+    std::vector<ExprRef> args;
+    for (const auto& a : e->args) {
+      args.push_back(resolveWarpUniformLoads(a, rep));
+      changed = changed || args.back() != a;
+    }
+    if (!changed) return e;
+    if (e->op == Op::Select) return select(args[0], args[1], args[2]);
+    if (args.size() == 1) return unary(e->op, args[0]);
+    return binary(e->op, args[0], args[1]);
+  }
+
+  bool warpUniform(const ExprRef& address, Bindings b) {
+    if (!dependsOnThread(address)) return true;
+    if (containsOp(address, Op::LaneLoad) || containsOp(address, Op::Varying)) return false;
+    const Dim3 d = block();
+    for (int64_t w = 0; w < model::warpCount(d, arch); ++w) {
+      std::optional<int64_t> first;
+      for (const model::ThreadIdx& t : model::warpThreads(d, w, arch)) {
+        b.tid[0] = t.x; b.tid[1] = t.y; b.tid[2] = t.z;
+        auto v = evaluate(address, b);
+        if (!v) return false;
+        if (!first) first = v;
+        else if (*first != *v) return false;
+      }
+    }
+    return true;
+  }
+
+  // `e` in one loop iteration: the iteration's values and what the launch fixes put in,
+  // then the loads that are warp-uniform under `rep` resolved.
+  ExprRef atIteration(const ExprRef& e, const std::map<int, int64_t>& iteration, const Bindings& rep) {
+    return resolveWarpUniformLoads(substitute(e, [&](const ExprRef& leaf) -> ExprRef {
+                                     if (leaf->op == Op::Symbol)
+                                       if (auto it = iteration.find(leaf->symbolId); it != iteration.end())
+                                         return constant(it->second);
+                                     return fixLaunch(leaf);
+                                   }),
+                                   rep);
+  }
+
+  Pattern patternFor(const std::map<int, int64_t>& iteration) {
+    Pattern out;
+    Bindings rep = representative(iteration);
+    const ExprRef offset = atIteration(raw.offset, iteration, rep);
+    std::vector<ExprRef> guards;
+    for (const auto& g : raw.guards) guards.push_back(atIteration(g, iteration, rep));
+
+    // A pointer loaded from a table at a warp-uniform address is a per-warp base.
+    const bool rootIndirect =
+        raw.rootIndirect && !(raw.rootLoadAddress && warpUniform(atIteration(raw.rootLoadAddress, iteration, rep), rep));
+    if (rootIndirect || containsOp(offset, Op::LaneLoad)) {
+      out.pattern = model::LanePattern::makeIndirect();
+      return out;
+    }
+    if (containsOp(offset, Op::Varying)) {
+      out.pattern = model::LanePattern::makeUnknown();
+      return out;
+    }
+    // Split the address into a warp-uniform base and a lane part. An affine address
+    // splits term by term; otherwise the top-level addends split by uniformity.
+    std::vector<ExprRef> uniformParts, laneParts;
+    model::AffineLanes lanes;
+    bool affine = false;
+    auto form = linearize(offset);
+    if (!form) {
+      // tx * width with width unknown: take the stated large value for the parameters that
+      // scale lanes, so the address stays affine (the rules read its thread axes).
+      std::set<int> scaling;
+      for (const ExprRef& a : addends(offset))
+        if (dependsOnThread(a)) collectSymbols(a, scaling);
+      ExprRef fixed = substitute(offset, [&](const ExprRef& l) -> ExprRef {
+        if (l->op == Op::Symbol && scaling.count(l->symbolId) && symbols[l->symbolId].kind == SymbolInfo::Kind::Param)
+          return constant(kAssumedRuntimeValue);
+        return nullptr;
+      });
+      if ((form = linearize(fixed)))
+        for (int id : scaling)
+          if (symbols[id].kind == SymbolInfo::Kind::Param) representativeSymbols.insert(id);
+    }
+    if (form) {
+      affine = true;
+      uniformParts.push_back(constant(form->constant));
+      for (const AffineTerm& t : form->terms) {
+        if (t.leaf->op == Op::ThreadIdx) {
+          (t.leaf->value == 0 ? lanes.cx : t.leaf->value == 1 ? lanes.cy : lanes.cz) += t.coef;
+          laneParts.push_back(binary(Op::Mul, t.leaf, constant(t.coef)));
+        } else if (isUniform(t.leaf)) {
+          uniformParts.push_back(binary(Op::Mul, t.leaf, constant(t.coef)));
+        } else {
+          affine = false;
+        }
+      }
+    }
+    if (!affine) {
+      uniformParts.clear();
+      laneParts.clear();
+      for (const ExprRef& a : addends(offset)) (isUniform(a) ? uniformParts : laneParts).push_back(a);
+    }
+    const model::UniformOffset base = uniformBase(uniformParts, out.gather);
+    const bool guarded = std::any_of(guards.begin(), guards.end(), [](const ExprRef& g) {
+      auto c = asConstant(g);
+      return !c || *c == 0;
+    });
+    if (affine && !guarded) {
+      out.pattern = model::LanePattern::makeAffine(lanes, base);
+      return out;
+    }
+    // Enumerate: evaluate the lane part for every thread of the block.
+    Bindings b = rep;
+    for (const ExprRef& a : laneParts) collectSymbols(a, representativeSymbols);
+    const std::vector<bool> active = activeMask(guards, b);
+    // Guards every lane passes (a bounds check on full blocks) keep the affine form,
+    // which the rules read (thread axes, strides).
+    if (affine && std::all_of(active.begin(), active.end(), [](bool on) { return on; })) {
+      out.pattern = model::LanePattern::makeAffine(lanes, base);
+      return out;
+    }
+    const Dim3 d = block();
+    std::vector<std::optional<int64_t>> offsets(static_cast<size_t>(d.volume()));
+    for (int64_t linear = 0; linear < d.volume(); ++linear) {
+      if (!active[static_cast<size_t>(linear)]) continue;
+      const model::ThreadIdx t = model::threadFromLinear(d, linear);
+      b.tid[0] = t.x; b.tid[1] = t.y; b.tid[2] = t.z;
+      int64_t sum = 0;
+      for (const ExprRef& a : laneParts) {
+        auto v = evaluate(a, b);
+        if (!v) {
+          out.pattern = model::LanePattern::makeUnknown();
+          return out;
+        }
+        sum += *v;
+      }
+      offsets[static_cast<size_t>(linear)] = sum;
+    }
+    out.pattern = model::LanePattern::makeEnumerated(std::move(offsets), base);
+    return out;
+  }
+};
+
+}  // namespace coalesce::analysis::lanes
