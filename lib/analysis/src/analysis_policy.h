@@ -13,6 +13,9 @@ namespace coalesce::analysis {
 inline constexpr int64_t kAssumedRuntimeValue = 4096;
 // The block when nothing fixes it: 1D, blockDim.x a multiple of the warp size.
 inline constexpr int64_t kAssumedBlockX = 256;
+// Values tried, in order, for an unknown scalar of an access's guards when the access runs
+// under none of the defaults (lane_function.cpp, liveValues): the default first, then smaller.
+inline constexpr int64_t kLiveValueCandidates[] = {kAssumedRuntimeValue, 1024, 256, 64, 16, 4, 1, 0};
 // gridDim along an axis the launch does not fix.
 inline constexpr int64_t kAssumedGridDim = 1024;
 // Two allocations chosen per lane (`c ? a : b`) are placed this many bytes apart: aligned,

@@ -17,6 +17,7 @@
 #include <llvm/Support/Threading.h>
 
 #include <algorithm>
+#include <cstring>
 #include <mutex>
 
 // header reuse (docs/architecture.md)
@@ -94,6 +95,33 @@ class ErrorCollector : public clang::DiagnosticConsumer {
     errors.push_back(std::move(spot));
   }
 };
+
+// Names the errors say are undeclared (`use of undeclared identifier 'BLOCK_SIZE'`, `unknown
+// type name 'dfloat'`), in order, once each: real code often leaves them to the build's -D flags.
+std::vector<std::string> undeclaredNames(const std::vector<TranslationUnitOptions::ErrorSpot>& errors) {
+  std::vector<std::string> names;
+  for (const auto& e : errors)
+    for (const char* prefix : {"use of undeclared identifier '", "unknown type name '"})
+      if (e.message.rfind(prefix, 0) == 0) {
+        const size_t from = std::strlen(prefix);
+        const size_t to = e.message.find('\'', from);
+        const std::string name = e.message.substr(from, to == std::string::npos ? std::string::npos : to - from);
+        if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+      }
+  return names;
+}
+
+// "; if the build defines 'dfloat' and 'BLOCK_SIZE', pass them after -- (coalesce-lint FILE -- -DBLOCK_SIZE=...)"
+std::string buildDefinesHint(const std::vector<std::string>& names) {
+  if (names.empty()) return {};
+  std::string list;
+  const size_t shown = std::min<size_t>(names.size(), 3);
+  for (size_t i = 0; i < shown; ++i)
+    list += (i == 0 ? "" : i + 1 == shown ? " and " : ", ") + ("'" + names[i] + "'");
+  if (names.size() > shown) list += " (and " + std::to_string(names.size() - shown) + " more)";
+  return "; if the build defines " + list + ", pass " + (names.size() > 1 ? "them" : "it") +
+         " after -- (coalesce-lint FILE -- -D" + names.back() + "=...)";
+}
 
 class Consumer : public clang::ASTConsumer {
  public:
@@ -438,6 +466,7 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
     outcome.file.status = Status::Failed;
     outcome.file.error = diags.messages.empty() ? "Clang reported errors" : diags.messages.front();
     if (errors > 1) outcome.file.error += " (and " + std::to_string(errors - 1) + " more errors)";
+    outcome.file.error += buildDefinesHint(undeclaredNames(diags.errors));
   } else {
     outcome.file.hostErrors = errors;
   }

@@ -421,6 +421,7 @@ std::vector<std::string> buildClangArguments(const Toolchain& tc, const std::vec
                      // read two tokens; Clang makes it an error unless this warning is off,
                      // and then reads two tokens too.
                      "-Wno-reserved-user-defined-literal",
+                     "-Wno-register",                       // `register int i`: nvcc accepts it in C++17
                      // All errors, not the first 20: a kernel after twenty host-side errors
                      // must still be parsed (error tolerance, docs/frontend-command-lines.md).
                      "-ferror-limit=0"});

@@ -152,7 +152,8 @@ void Interpreter::synchronisation(const CallExpr* call, const std::string& name)
   if (barrier || name == "__syncwarp" || name.rfind("__threadfence", 0) == 0) state_.available.clear();
   if (barrier && userCode(call))
     events_.barriers.push_back(SeenBarrier{currentGuards(), text(call->getSourceRange()),
-                                           state_.stack.back()->getNameAsString(), sm_.getExpansionLoc(call->getBeginLoc())});
+                                           state_.stack.back()->getNameAsString(),
+                                           sm_.getExpansionLoc(call->getBeginLoc()), state_.loops});
 }
 
 // Cooperative groups' thread identity, for the block and for tiles.

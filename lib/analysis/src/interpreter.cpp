@@ -73,11 +73,11 @@ std::string Interpreter::text(SourceRange r) {
 }
 
 int64_t Interpreter::sizeOf(QualType t) {
-  if (t->isIncompleteType() || t->isDependentType() || t->isVoidType()) return 1;
+  if (t.isNull() || t->isIncompleteType() || t->isDependentType() || t->isVoidType()) return 1;
   return ctx_.getTypeSizeInChars(t).getQuantity();
 }
 int64_t Interpreter::alignOf(QualType t) {
-  if (t->isIncompleteType() || t->isDependentType() || t->isVoidType()) return 1;
+  if (t.isNull() || t->isIncompleteType() || t->isDependentType() || t->isVoidType()) return 1;
   return ctx_.getTypeAlignInChars(t).getQuantity();
 }
 

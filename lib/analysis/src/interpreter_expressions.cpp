@@ -221,18 +221,23 @@ Value Interpreter::updateVariable(const Expr* target, llvm::function_ref<Value(c
 
 
 Value Interpreter::combine(Op op, const Value& l, const Value& r, const Expr* lhs, const Expr* rhs) {
-  // Pointer arithmetic: p + i moves by i elements.
+  // Pointer arithmetic: p + i moves by i elements; an address held in an integer
+  // (`(uintptr_t)p + 4 * threadIdx.x`, cast back to a pointer later) moves by i bytes.
+  auto elementBytes = [&](const Expr* side) -> int64_t {
+    const QualType t = side->getType();
+    return t->isPointerType() ? sizeOf(t->getPointeeType()) : 1;
+  };
   if (l.isPointer() && !r.isPointer() && (op == Op::Add || op == Op::Sub)) {
-    const int64_t elem = sizeOf(lhs->getType()->getPointeeType());
+    const int64_t elem = elementBytes(lhs);
     return Value{nullptr, l.root, binary(op, l.off, binary(Op::Mul, asInt(r), constant(elem)))};
   }
   if (r.isPointer() && !l.isPointer() && op == Op::Add) {
-    const int64_t elem = sizeOf(rhs->getType()->getPointeeType());
+    const int64_t elem = elementBytes(rhs);
     return Value{nullptr, r.root, binary(Op::Add, r.off, binary(Op::Mul, asInt(l), constant(elem)))};
   }
   if (l.isPointer() && r.isPointer()) {
     if (op == Op::Sub && l.root == r.root) {
-      const int64_t elem = std::max<int64_t>(1, sizeOf(lhs->getType()->getPointeeType()));
+      const int64_t elem = std::max<int64_t>(1, elementBytes(lhs));
       return intValue(binary(Op::Div, binary(Op::Sub, l.off, r.off), constant(elem)));
     }
     return intValue(opaqueLike({l.off, r.off}, "pointer comparison"));

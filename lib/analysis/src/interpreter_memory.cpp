@@ -70,8 +70,10 @@ std::optional<MemLoc> Interpreter::location(const Expr* e) {
     if (!base || !field || field->isBitField()) return std::nullopt;
     const int64_t offsetBytes = static_cast<int64_t>(ctx_.getFieldOffset(field) / 8);
     const std::string owner = field->getParent()->getNameAsString();
-    return MemLoc{base->root, binary(Op::Add, base->offset, constant(offsetBytes)), mem->getType(),
-                  (owner.empty() ? std::string("(anonymous)") : owner) + "::" + field->getNameAsString()};
+    MemLoc loc{base->root, binary(Op::Add, base->offset, constant(offsetBytes)), mem->getType(),
+               (owner.empty() ? std::string("(anonymous)") : owner) + "::" + field->getNameAsString()};
+    loc.fieldDecl = field;
+    return loc;
   }
   if (const auto* call = dyn_cast<CallExpr>(e); call && call->getCallReturnType(ctx_)->isReferenceType()) {
     // An accessor returning a reference (at(r, c), operator()): the memory it names.
@@ -161,6 +163,16 @@ void Interpreter::record(model::AccessKind kind, const MemLoc& loc, const Expr* 
     s.expression = text(site->getSourceRange());
     s.elementType = element;
     s.function = state_.stack.back()->getNameAsString();
+    if (loc.fieldDecl) {
+      const std::string owner = loc.fieldDecl->getParent()->getNameAsString();
+      s.record = owner.empty() ? "(anonymous)" : owner;
+      s.field = loc.fieldDecl->getNameAsString();
+    } else if (const RecordDecl* whole = t->getAsRecordDecl();
+               whole && !sm_.isInSystemHeader(sm_.getExpansionLoc(whole->getLocation()))) {
+      // A record of the user's copied whole (not a CUDA vector type such as float4).
+      s.record = whole->getNameAsString().empty() ? "(anonymous)" : whole->getNameAsString();
+    }
+    s.loops = state_.loops;
     events_.accesses.push_back(std::move(s));
   }
 }
@@ -181,7 +193,7 @@ bool Interpreter::userCode(const Stmt* s) const {
 void Interpreter::recordBranch(const char* kind, const ExprRef& cond, const Expr* condExpr, const Stmt* at) {
   if (!userCode(at)) return;
   SeenBranch b{currentGuards(), cond, kind, condExpr ? text(condExpr->getSourceRange()) : std::string(),
-                 state_.stack.back()->getNameAsString(), sm_.getExpansionLoc(at->getBeginLoc())};
+               state_.stack.back()->getNameAsString(), sm_.getExpansionLoc(at->getBeginLoc()), state_.loops};
   events_.branches.push_back(std::move(b));
 }
 

@@ -68,6 +68,7 @@ struct MemLoc {
   ExprRef offset;
   clang::QualType type;
   std::string field;  // "Particle::x" when the location is a field of a record
+  const clang::FieldDecl* fieldDecl = nullptr;  // that field
 };
 
 using Env = std::map<const clang::VarDecl*, Value>;
@@ -106,6 +107,8 @@ struct InterpreterState {
   // loop runs only where c was false. Consumed by the enclosing block.
   std::vector<std::pair<ExprRef, std::string>> pendingGuards;
   bool recording = true;  // false while a loop's body is walked to learn its updates
+  std::vector<int> loops;  // the loops being walked (ids), innermost last
+  int nextLoopId = 0;
   std::vector<AvailableValue> available;
 };
 
@@ -117,6 +120,8 @@ struct SeenAccess {
   std::string expression;
   std::string elementType;
   std::string function;
+  std::string record, field;  // the record and field touched ("Particle", "x"; field empty: whole)
+  std::vector<int> loops;     // enclosing loops, innermost last
 };
 
 struct SeenBranch {
@@ -124,12 +129,14 @@ struct SeenBranch {
   ExprRef condition;
   std::string kind, conditionText, function;
   clang::SourceLocation loc;
+  std::vector<int> loops;  // enclosing loops, innermost last (a loop's own condition: itself last)
 };
 
 struct SeenBarrier {
   RawAccess guards;
   std::string call, function;
   clang::SourceLocation loc;
+  std::vector<int> loops;
 };
 
 struct KernelEvents {

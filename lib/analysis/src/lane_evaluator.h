@@ -148,6 +148,13 @@ struct Evaluator {
 
   // The symbols the access's address and guards mention: the only ones worth binding.
   std::set<int> relevant;
+  // Values chosen for unknown runtime scalars so that the access runs (lane_function.cpp,
+  // liveValues); the others take kAssumedRuntimeValue.
+  std::map<int, int64_t> liveValues;
+  int64_t assumedValue(int sid) const {
+    auto it = liveValues.find(sid);
+    return it != liveValues.end() ? it->second : kAssumedRuntimeValue;
+  }
 
   Bindings representative(const std::map<int, int64_t>& iteration) {
     Bindings b;
@@ -159,7 +166,7 @@ struct Evaluator {
       else if (auto lv = launch.symbolValues.find(sid); lv != launch.symbolValues.end()) b.symbols[sid] = lv->second;
       else if (symbols[sid].value) b.symbols[sid] = *symbols[sid].value;
       else if (symbols[sid].kind == SymbolInfo::Kind::LoopVar) b.symbols[sid] = 0;
-      else b.symbols[sid] = kAssumedRuntimeValue;
+      else b.symbols[sid] = assumedValue(sid);
     }
     return b;
   }
@@ -299,7 +306,7 @@ struct Evaluator {
         if (dependsOnThread(a)) collectSymbols(a, scaling);
       ExprRef fixed = substitute(offset, [&](const ExprRef& l) -> ExprRef {
         if (l->op == Op::Symbol && scaling.count(l->symbolId) && symbols[l->symbolId].kind == SymbolInfo::Kind::Param)
-          return constant(kAssumedRuntimeValue);
+          return constant(assumedValue(l->symbolId));
         return nullptr;
       });
       if ((form = linearize(fixed)))

@@ -253,6 +253,51 @@ bool anyRequest(const LaneResult& r) {
          (r.figures.shared && r.figures.shared->aligned.requests > 0);
 }
 
+int64_t requestsOf(const LaneResult& r) {
+  return (r.figures.global ? r.figures.global->aligned.requests : 0) +
+         (r.figures.shared ? r.figures.shared->aligned.requests : 0);
+}
+
+// Values for the unknown runtime scalars of an access's guards under which it runs, when it
+// runs under none of the defaults (`if (tid >= Size - 1 - t) return;` idles every lane at
+// Size = t = 4096). Each scalar in turn takes the candidate that lets the most warp requests
+// through, the default first, so that a scalar the guards do not need keeps its value;
+// two rounds, as two scalars may need each other. Empty when no choice makes it run.
+std::map<int, int64_t> liveValues(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
+                                  const model::Arch& arch, const int64_t blockIdx[3]) {
+  std::set<int> inGuards;
+  for (const auto& g : raw.guards) collectSymbols(g, inGuards);
+  std::vector<int> unknown;
+  for (int id : inGuards) {
+    const SymbolInfo& s = symbols[id];
+    if (s.kind == SymbolInfo::Kind::LoopVar || s.tripOf >= 0 || s.exitOf >= 0 || s.value ||
+        launch.symbolValues.count(id))
+      continue;
+    unknown.push_back(id);
+  }
+  if (unknown.empty()) return {};
+  std::map<int, int64_t> chosen;
+  auto score = [&](const std::map<int, int64_t>& values) {
+    Evaluator ev(raw, launch, symbols, arch);
+    for (int d = 0; d < 3; ++d) ev.blockIdx[d] = blockIdx[d];
+    ev.liveValues = values;
+    return requestsOf(evaluateLanesInBlock(raw, ev, arch));
+  };
+  int64_t best = 0;
+  for (int round = 0; round < 2; ++round)
+    for (int id : unknown)
+      for (int64_t candidate : kLiveValueCandidates) {
+        std::map<int, int64_t> trial = chosen;
+        trial[id] = candidate;
+        const int64_t s = score(trial);
+        if (s > best) {
+          best = s;
+          chosen = std::move(trial);
+        }
+      }
+  return best > 0 ? chosen : std::map<int, int64_t>{};
+}
+
 }  // namespace
 
 LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
@@ -274,6 +319,23 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
     }
   }
 
+  // Still idle everywhere: unknown scalars of the guards take values under which it runs.
+  std::map<int, int64_t> live;
+  if (!anyRequest(result) && (live = liveValues(raw, launch, symbols, arch, ev.blockIdx)).size()) {
+    Evaluator withLive(raw, launch, symbols, arch);
+    for (int d = 0; d < 3; ++d) withLive.blockIdx[d] = ev.blockIdx[d];
+    withLive.liveValues = live;
+    result = evaluateLanesInBlock(raw, withLive, arch);
+    std::swap(ev.assumptions, withLive.assumptions);
+    std::swap(ev.representativeSymbols, withLive.representativeSymbols);
+    ev.liveValues = live;
+    for (const auto& [id, value] : live)
+      if (value != kAssumedRuntimeValue)
+        ev.assumptions.insert("assumes " + symbols[id].name + " = " + std::to_string(value) +
+                              " so that the access runs (at " + std::to_string(kAssumedRuntimeValue) +
+                              " its guards idle every lane; set it with --assume " + symbols[id].name + "=N)");
+  }
+
   // Over a known grid, guards that depend on the block index (`i < n` with n not a
   // multiple of the block, `x >= 1`) idle lanes in the edge blocks only: the figures then
   // average the whole grid, each edge block weighing one block and the inside block the
@@ -292,6 +354,7 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
       for (const auto& [idx, count] : blocks) {
         Evaluator edge(raw, launch, symbols, arch);
         for (int d = 0; d < 3; ++d) edge.blockIdx[d] = idx[static_cast<size_t>(d)];
+        edge.liveValues = live;
         const LaneResult r = evaluateLanesInBlock(raw, edge, arch);
         addBlocks(global, r.figures.global, count);
         addBlocks(shared, r.figures.shared, count);
@@ -330,7 +393,7 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   for (int id : ev.representativeSymbols) {
     const SymbolInfo& s = symbols[id];
     if (launch.symbolValues.count(id) || s.value || s.kind == SymbolInfo::Kind::LoopVar) continue;
-    notes.insert("assumes " + s.name + " = " + std::to_string(kAssumedRuntimeValue) +
+    notes.insert("assumes " + s.name + " = " + std::to_string(ev.assumedValue(id)) +
                  " (a runtime value that scales the lane stride; set it with --assume " + s.name + "=N)");
   }
   std::set<int> used;

@@ -61,12 +61,17 @@ void Interpreter::loop(const Stmt* init, const Expr* cond, const Expr* inc, cons
   if (inc) assignedVars(inc, modified);
   const Env entry = state_.env;
   const std::string loopText = loopHeaderText(whole);
+  // The loop's id: events inside it (and its own condition) carry it, and so do the
+  // symbols of its variables, so that rules can tell which loop a value or an access is of.
+  const int loopId = state_.nextLoopId++;
+  state_.loops.push_back(loopId);
 
   // Pass 1: placeholders (pointers keep their root), silently.
   std::map<const VarDecl*, int> placeholder;
   for (const VarDecl* v : modified) {
     SymbolInfo info;
     info.name = v->getNameAsString();
+    info.loop = loopId;
     placeholder[v] = symbols_.add(info);
     auto it = entry.find(v);
     if (it != entry.end() && it->second.isPointer())
@@ -91,6 +96,7 @@ void Interpreter::loop(const Stmt* init, const Expr* cond, const Expr* inc, cons
   counterInfo.kind = SymbolInfo::Kind::LoopVar;
   counterInfo.loopText = loopText;
   counterInfo.testAfter = testAfter;
+  counterInfo.loop = loopId;
   const int counter = symbols_.add(counterInfo);
   // step = after - placeholder, as a clean affine expression (the placeholder cancels).
   auto inductionStep = [&](const ExprRef& after, int ph) -> std::optional<ExprRef> {
@@ -143,6 +149,7 @@ void Interpreter::loop(const Stmt* init, const Expr* cond, const Expr* inc, cons
       g.loopInit = start;
       g.loopText = loopText;
       g.testAfter = testAfter;
+      g.loop = loopId;
       const int gid = symbols_.add(g);
       symbols_[gid].loopNext = substitute(after.v, [&](const ExprRef& l) -> ExprRef {
         if (l->op == Op::Symbol && l->symbolId == ph) return symbol(gid);
@@ -180,6 +187,7 @@ void Interpreter::loop(const Stmt* init, const Expr* cond, const Expr* inc, cons
     if (isReturn && !mentionsAny(exit, loopSymbols)) state_.pendingGuards.push_back({exit, "return in " + loopText});
   }
   state_.loopExits.pop_back();
+  state_.loops.pop_back();
   symbols_[counter].loopCond = c;
   for (int id : geometricIds) symbols_[id].loopCond = c;
   // After the loop: an induction variable ends at entry + trips * step (the trip count

@@ -66,6 +66,7 @@ struct SymbolInfo {
   int tripOf = -1;                // the number of iterations of the loop whose counter is this id
   int exitOf = -1;                // the value geometric loop variable `exitOf` has when its loop ends
   std::string loopText;           // for assumptions
+  int loop = -1;                  // the loop (its id in the kernel) whose variable this is
 };
 
 class SymbolTable {
