@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "coalesce/report/finding.h"
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 #include "coalesce/report/rule_registry.h"
 
 namespace coalesce::test {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "coalesce/model/access_model.h"
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 #include "symbolic.h"
 
 namespace coalesce::analysis {
