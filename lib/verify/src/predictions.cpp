@@ -9,21 +9,6 @@ namespace coalesce::verify {
 
 using nlohmann::json;
 
-std::optional<model::Space> spaceFromString(const std::string& s) {
-  if (s == "global") return model::Space::Global;
-  if (s == "shared") return model::Space::Shared;
-  if (s == "constant") return model::Space::Constant;
-  if (s == "local") return model::Space::Local;
-  return std::nullopt;
-}
-
-std::optional<model::AccessKind> kindFromString(const std::string& s) {
-  if (s == "load") return model::AccessKind::Load;
-  if (s == "store") return model::AccessKind::Store;
-  if (s == "atomic") return model::AccessKind::Atomic;
-  return std::nullopt;
-}
-
 namespace {
 
 std::optional<double> number(const json& o, const char* key) {
@@ -77,11 +62,11 @@ Predictions predictionsFromJson(const std::string& input) {
       a.line = o["line"].get<unsigned>();
       a.column = o.value("column", 0u);
       a.kernel = text(o, "kernel");
-      const auto space = spaceFromString(text(o, "space"));
+      const auto space = model::parseSpace(text(o, "space"));
       if (!space) throw std::runtime_error("unknown \"space\" \"" + text(o, "space") + "\"");
       if (*space != model::Space::Global && *space != model::Space::Shared) continue;
       a.space = *space;
-      const auto kind = kindFromString(text(o, "kind"));
+      const auto kind = model::parseKind(text(o, "kind"));
       if (!kind) throw std::runtime_error("unknown \"kind\" \"" + text(o, "kind") + "\"");
       a.kind = *kind;
       a.bytes = o.contains("bytes") && o["bytes"].is_number() ? o["bytes"].get<int>() : 0;
