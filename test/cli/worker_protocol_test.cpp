@@ -77,7 +77,6 @@ AnalysisResult everything() {
   a.figures.activeLanesPerWarp = 31;
   a.assumptions = {"n = 4096", "w = 2"};
   a.indirectRowGather = true;
-  a.inLoop = true;
   r.accesses.push_back(a);
   AccessSite plain;  // the defaults (no figures at all) survive too
   plain.loc = where(3);
@@ -88,7 +87,7 @@ AnalysisResult everything() {
   b.loc = where(4);
   b.kernel = "kb";
   b.function = "fb";
-  b.kind = "loop";
+  b.kind = BranchKind::Loop;
   b.condition = "i < n";
   b.lineText = "for (...)";
   b.block = block(4);
@@ -218,7 +217,6 @@ void checkAll(const AnalysisResult& x, const AnalysisResult& y) {
     CHECK(a.figures.activeLanesPerWarp == b.figures.activeLanesPerWarp);
     CHECK(a.assumptions == b.assumptions);
     CHECK(a.indirectRowGather == b.indirectRowGather);
-    CHECK(a.inLoop == b.inLoop);
   }
   REQUIRE(x.branches.size() == y.branches.size());
   for (size_t i = 0; i < x.branches.size(); ++i) {

@@ -2161,7 +2161,6 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
       site.expression = s.expression;
       site.lineText = lineTextAt(sm, s.loc);
       site.elementType = s.elementType;
-      site.inLoop = false;
       double worst = -1;
       for (const LaunchContext& c : contexts) {
         LaneResult lr = evaluateLanes(s.raw, c, symbols, options.arch);
@@ -2188,7 +2187,7 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
       site.loc = plainLocation(sm, b.loc);
       site.kernel = kernel.name;
       site.function = b.function;
-      site.kind = b.kind;
+      site.kind = *parseBranchKind(b.kind);  // recordBranch's names are toString(BranchKind)'s
       site.condition = b.conditionText;
       site.lineText = lineTextAt(sm, b.loc);
       double worst = -1;

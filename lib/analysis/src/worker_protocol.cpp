@@ -90,7 +90,6 @@ json::Value access(const AccessSite& a) {
                                {"activeLanes", f.activeLanesPerWarp}}},
       {"assumptions", strings(a.assumptions)},
       {"indirectRowGather", a.indirectRowGather},
-      {"inLoop", a.inLoop},
   };
 }
 
@@ -99,7 +98,7 @@ json::Value branch(const BranchSite& b) {
                       {"loc", loc(b.loc)},
                       {"kernel", str(b.kernel)},
                       {"function", str(b.function)},
-                      {"kind", str(b.kind)},
+                      {"kind", static_cast<int>(b.kind)},
                       {"condition", str(b.condition)},
                       {"lineText", str(b.lineText)},
                       {"block", block(b.block)},
@@ -356,7 +355,6 @@ AccessSite readAccess(Reader& r, const json::Value& v) {
   a.figures.activeLanesPerWarp = r.integer(r.field(f, "activeLanes"), "activeLanes");
   a.assumptions = r.strings(r.field(o, "assumptions"), "assumptions");
   a.indirectRowGather = r.boolean(r.field(o, "indirectRowGather"), "indirectRowGather");
-  a.inLoop = r.boolean(r.field(o, "inLoop"), "inLoop");
   return a;
 }
 
@@ -367,7 +365,7 @@ BranchSite readBranch(Reader& r, const json::Value& v) {
   b.loc = readLoc(r, r.field(o, "loc"));
   b.kernel = r.string(r.field(o, "kernel"), "kernel");
   b.function = r.string(r.field(o, "function"), "function");
-  b.kind = r.string(r.field(o, "kind"), "kind");
+  b.kind = r.enumeration<BranchKind>(r.field(o, "kind"), "kind", static_cast<int>(BranchKind::Conditional));
   b.condition = r.string(r.field(o, "condition"), "condition");
   b.lineText = r.string(r.field(o, "lineText"), "lineText");
   b.block = readBlock(r, r.field(o, "block"));

@@ -122,7 +122,7 @@ void writeBranch(json::OStream& j, const BranchSite& b) {
     writeLocation(j, b.loc);
     j.attribute("kernel", b.kernel);
     j.attribute("function", b.function);
-    j.attribute("kind", b.kind);
+    j.attribute("kind", std::string(toString(b.kind)));
     j.attribute("condition", b.condition);
     j.attribute("evaluated", b.evaluated);
     j.attribute("thread_dependent", b.threadDependent);
