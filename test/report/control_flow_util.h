@@ -6,19 +6,19 @@
 #include <vector>
 
 #include "coalesce/report/finding.h"
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 #include "coalesce/report/rule_registry.h"
 
 namespace coalesce::test {
 
 // An `if` in kernel k of k.cu at `line`, with its counts for `block`.
 inline BranchSite makeBranch(std::string condition, int64_t warpRequests, int64_t divergentRequests,
-                             model::Dim3 block = {256, 1, 1}, unsigned line = 20, std::string kind = "if") {
+                             model::Dim3 block = {256, 1, 1}, unsigned line = 20, BranchKind kind = BranchKind::If) {
   BranchSite b;
   b.loc = {"k.cu", line, 3};
   b.kernel = "k";
   b.function = "k";
-  b.kind = std::move(kind);
+  b.kind = kind;
   b.condition = std::move(condition);
   b.lineText = "  if (" + b.condition + ") {";
   b.block.dim = block;

@@ -29,7 +29,7 @@ struct ReductionLoop {
   bool sharedAccess = true;
 
   std::vector<Finding> run() const {
-    BranchSite loop = makeBranch("s < blockDim.x", 64, 0, {256, 1, 1}, 33, "loop");
+    BranchSite loop = makeBranch("s < blockDim.x", 64, 0, {256, 1, 1}, 33, BranchKind::Loop);
     loop.threadDependent = false;
     std::vector<AccessSite> accesses;
     if (sharedAccess) {
@@ -99,15 +99,15 @@ TEST_CASE("divergent-branch: 2D blocks count warps, not rows") {
 }
 
 TEST_CASE("divergent-branch: loops, switches and ?: are phrased by their kind") {
-  const auto loop = branchFindings({makeBranch("k < threadIdx.x % 8", 64, 64, {256, 1, 1}, 20, "loop")});
+  const auto loop = branchFindings({makeBranch("k < threadIdx.x % 8", 64, 64, {256, 1, 1}, 20, BranchKind::Loop)});
   REQUIRE(loop.size() == 1);
   CHECK(contains(loop[0].message, "loop condition 'k < threadIdx.x % 8' splits 64 of 64"));
   CHECK(contains(loop[0].message, "longest trip count"));
-  const auto sw = branchFindings({makeBranch("threadIdx.x % 4", 8, 8, {256, 1, 1}, 20, "switch")});
+  const auto sw = branchFindings({makeBranch("threadIdx.x % 4", 8, 8, {256, 1, 1}, 20, BranchKind::Switch)});
   REQUIRE(sw.size() == 1);
   CHECK(contains(sw[0].message, "'switch (threadIdx.x % 4)' splits"));
   CHECK(contains(sw[0].message, "pays for every case its lanes take"));
-  const auto sel = branchFindings({makeBranch("threadIdx.x & 1", 8, 8, {256, 1, 1}, 20, "?:")});
+  const auto sel = branchFindings({makeBranch("threadIdx.x & 1", 8, 8, {256, 1, 1}, 20, BranchKind::Conditional)});
   REQUIRE(sel.size() == 1);
   CHECK(contains(sel[0].message, "'threadIdx.x & 1 ? ... : ...' splits"));
 }

@@ -44,7 +44,7 @@ void addControlFlow(AnalysisResult& r, const std::string& file, const BlockShape
     b.id = static_cast<int>(r.branches.size());
     b.loc = {file, line, 3};
     b.kernel = b.function = "control";
-    b.kind = "if";
+    b.kind = BranchKind::If;
     b.condition = condition;
     b.block = shape;
     b.evaluated = b.threadDependent = true;

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 #include "coalesce/report/report.h"
 
 namespace coalesce::test {

@@ -8,7 +8,7 @@
 
 #include "coalesce/model/access_model.h"
 #include "coalesce/report/finding.h"
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 #include "coalesce/report/rule_registry.h"
 #include "coalesce/report/source_reader.h"
 

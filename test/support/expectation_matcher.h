@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 #include "expectations.h"
 
 namespace coalesce::test {

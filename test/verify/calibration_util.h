@@ -44,8 +44,8 @@ struct CalibrationRow {
 
 inline model::Access accessFromJson(const nlohmann::json& p) {
   model::Access a;
-  a.space = *spaceFromString(p.at("space").get<std::string>());
-  a.kind = *kindFromString(p.at("kind").get<std::string>());
+  a.space = *model::parseSpace(p.at("space").get<std::string>());
+  a.kind = *model::parseKind(p.at("kind").get<std::string>());
   a.bytesPerLane = p.at("bytes").get<int>();
   const auto& pat = p.at("pattern");
   const model::UniformOffset base{pat.value("base", int64_t{0}), 0};

@@ -74,7 +74,7 @@ class Interpreter {
   Value readRecord(const clang::Expr* e);
   RawAccess currentGuards() const;
   bool userCode(const clang::Stmt* s) const;
-  void recordBranch(const char* kind, const ExprRef& cond, const clang::Expr* condExpr, const clang::Stmt* at);
+  void recordBranch(BranchKind kind, const ExprRef& cond, const clang::Expr* condExpr, const clang::Stmt* at);
 
   // ---- expressions (interpreter_expressions.cpp) ----------------------------------------
   Value eval(const clang::Expr* e);

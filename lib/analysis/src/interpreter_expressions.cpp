@@ -294,7 +294,7 @@ Value Interpreter::conditional(const ConditionalOperator* c) {
   ExprRef cond = asInt(eval(c->getCond()));
   // A ?: with side effects is a branch; a pure one compiles to a select.
   if (c->getTrueExpr()->HasSideEffects(ctx_) || c->getFalseExpr()->HasSideEffects(ctx_))
-    recordBranch("?:", cond, c->getCond(), c);
+    recordBranch(BranchKind::Conditional, cond, c->getCond(), c);
   pushGuard(cond, text(c->getCond()->getSourceRange()));
   Value a = eval(c->getTrueExpr());
   popGuard();

@@ -190,7 +190,7 @@ bool Interpreter::userCode(const Stmt* s) const {
   return at.isValid() && !sm_.isInSystemHeader(at);
 }
 
-void Interpreter::recordBranch(const char* kind, const ExprRef& cond, const Expr* condExpr, const Stmt* at) {
+void Interpreter::recordBranch(BranchKind kind, const ExprRef& cond, const Expr* condExpr, const Stmt* at) {
   if (!userCode(at)) return;
   SeenBranch b{currentGuards(), cond, kind, condExpr ? text(condExpr->getSourceRange()) : std::string(),
                state_.stack.back()->getNameAsString(), sm_.getExpansionLoc(at->getBeginLoc()), state_.loops};

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "coalesce/model/access_model.h"
+#include "coalesce/records/records.h"
 #include "lane_function.h"
 #include "symbolic.h"
 
@@ -127,7 +128,8 @@ struct SeenAccess {
 struct SeenBranch {
   RawAccess guards;  // only the guards are used
   ExprRef condition;
-  std::string kind, conditionText, function;
+  BranchKind kind = BranchKind::If;
+  std::string conditionText, function;
   clang::SourceLocation loc;
   std::vector<int> loops;  // enclosing loops, innermost last (a loop's own condition: itself last)
 };

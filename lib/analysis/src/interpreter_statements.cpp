@@ -108,7 +108,7 @@ void Interpreter::switchStmt(const SwitchStmt* sw) {
   ExprRef cond = asInt(eval(sw->getCond()));
   // Lanes split when they disagree on the value: compare it with lane 0's, as a
   // condition that differs exactly when the values do.
-  recordBranch("switch", cond, sw->getCond(), sw);
+  recordBranch(BranchKind::Switch, cond, sw->getCond(), sw);
   pushGuard(dependsOnThread(cond) ? leaf(Op::Varying) : constant(1), "switch (" + text(sw->getCond()->getSourceRange()) + ")");
   walk(sw->getBody());
   popGuard();
@@ -150,7 +150,7 @@ ExprRef Interpreter::ifStmt(const IfStmt* iff) {
   if (iff->getInit()) walk(iff->getInit());
   if (const VarDecl* cv = iff->getConditionVariable()) declare(cv);
   ExprRef cond = asInt(eval(iff->getCond()));
-  recordBranch("if", cond, iff->getCond(), iff);
+  recordBranch(BranchKind::If, cond, iff->getCond(), iff);
   const std::string condText = text(iff->getCond()->getSourceRange());
   const Env before = state_.env;
   pushGuard(cond, condText);

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "coalesce/model/arch.h"
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 
 namespace clang {
 class ASTContext;

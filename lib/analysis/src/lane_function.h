@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "coalesce/model/access_model.h"
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 #include "analysis_policy.h"
 #include "symbolic.h"
 

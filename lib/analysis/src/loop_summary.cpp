@@ -169,13 +169,13 @@ void Interpreter::loop(const Stmt* init, const Expr* cond, const Expr* inc, cons
   ExprRef c = constant(1);
   if (cond && !testAfter) {
     c = asInt(eval(cond));
-    recordBranch("loop", c, cond, whole);
+    recordBranch(BranchKind::Loop, c, cond, whole);
     pushGuard(c, text(cond->getSourceRange()));
   }
   walk(body);
   if (cond && testAfter) {
     c = asInt(eval(cond));
-    recordBranch("loop", c, cond, whole);
+    recordBranch(BranchKind::Loop, c, cond, whole);
   }
   if (inc) eval(inc);
   if (cond && !testAfter) popGuard();

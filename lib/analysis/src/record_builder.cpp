@@ -144,7 +144,7 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     site.lineText = lineTextAt(sm, b.loc);
     double worst = -1;
     for (const LaunchContext& c : contexts) {
-      ConditionFigures f = evaluateCondition(b.condition, b.guards, c, symbols, arch, b.kind == "switch");
+      ConditionFigures f = evaluateCondition(b.condition, b.guards, c, symbols, arch, b.kind == BranchKind::Switch);
       const double share = f.warpRequests ? static_cast<double>(f.divergentRequests) / f.warpRequests : 0;
       if (share > worst) {
         worst = share;

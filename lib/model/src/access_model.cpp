@@ -40,6 +40,21 @@ std::string_view toString(PatternKind k) {
   return "?";
 }
 
+namespace {
+// Walks the enumerators 0..last, so each parse is the inverse of its toString by
+// construction (no second list of names to keep in step).
+template <class E>
+std::optional<E> parseByName(std::string_view text, E last) {
+  for (int i = 0; i <= static_cast<int>(last); ++i)
+    if (toString(static_cast<E>(i)) == text) return static_cast<E>(i);
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<Space> parseSpace(std::string_view text) { return parseByName(text, Space::Local); }
+std::optional<AccessKind> parseKind(std::string_view text) { return parseByName(text, AccessKind::Atomic); }
+std::optional<PatternKind> parsePatternKind(std::string_view text) { return parseByName(text, PatternKind::Unknown); }
+
 LanePattern LanePattern::makeAffine(AffineLanes lanes, UniformOffset base) {
   LanePattern p;
   p.kind = lanes.isZero() ? PatternKind::Uniform : PatternKind::Affine;

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "coalesce/model/arch.h"
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 
 namespace coalesce::report::detail {
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "coalesce/model/arch.h"
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 
 namespace coalesce::report::detail {
 

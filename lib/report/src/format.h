@@ -5,7 +5,7 @@
 #include <string>
 
 #include "coalesce/model/geometry.h"
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 
 namespace coalesce::report::detail {
 

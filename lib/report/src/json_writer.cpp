@@ -1,10 +1,12 @@
 // JSON, schema "coalesce-lint/1" (docs/json-schema.md), streamed with llvm::json so keys
-// come out in the documented order.
+// come out in the documented order. The records' keys come from the one field list in
+// coalesce/records/fields.h, which lib/verify/src/predictions.cpp reads back.
 #include "coalesce/report/json_writer.h"
 
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_os_ostream.h>
 
+#include "coalesce/records/fields.h"
 #include "coalesce/report/summary.h"
 
 namespace coalesce::report {
@@ -17,18 +19,9 @@ json::Value orNull(const std::optional<double>& v) { return v ? json::Value(*v) 
 json::Value orNull(const std::string& s) { return s.empty() ? json::Value(nullptr) : json::Value(s); }
 json::Value pair(double a, double b) { return json::Array{a, b}; }
 
-void writeBlock(json::OStream& j, const BlockShape& b) {
-  j.attributeObject("block", [&] {
-    j.attribute("x", b.dim.x);
-    j.attribute("y", b.dim.y);
-    j.attribute("z", b.dim.z);
-    j.attribute("source", std::string(toString(b.source)));
-    j.attribute("detail", orNull(b.detail));
-  });
-}
-
-void writeFigures(json::OStream& j, const AccessSite& a) {
-  const model::AccessFigures& fig = a.figures;
+// The report's figure keys, derived from the model's figures (not record fields): the
+// aligned case's figures, and the best-to-worst range where the alignment is unknown.
+void writeFigures(json::OStream& j, const model::AccessFigures& fig) {
   std::optional<double> sectors, ideal, eta, wave, idealWave, degree;
   json::Value sectorsRange = nullptr, etaRange = nullptr, waveRange = nullptr;
   if (fig.global) {
@@ -63,101 +56,50 @@ void writeFigures(json::OStream& j, const AccessSite& a) {
   j.attribute("wavefronts_range", std::move(waveRange));
 }
 
-void writeAccess(json::OStream& j, const AccessSite& a) {
-  j.object([&] {
-    j.attribute("id", a.id);
-    j.attribute("file", a.loc.file);
-    j.attribute("line", a.loc.line);
-    j.attribute("column", a.loc.column);
-    j.attribute("kernel", a.kernel);
-    j.attribute("function", a.function);
-    j.attribute("expression", a.expression);
-    j.attribute("space", std::string(model::toString(a.access.space)));
-    j.attribute("kind", std::string(model::toString(a.access.kind)));
-    j.attribute("bytes", a.access.bytesPerLane);
-    j.attribute("element_type", orNull(a.elementType));
-    j.attribute("pattern", std::string(model::toString(a.access.pattern.kind)));
-    const bool affine = a.access.pattern.kind == model::PatternKind::Affine ||
-                        a.access.pattern.kind == model::PatternKind::Uniform;
-    if (affine)
-      j.attributeObject("lane_strides", [&] {
-        j.attribute("x", a.access.pattern.affine.cx);
-        j.attribute("y", a.access.pattern.affine.cy);
-        j.attribute("z", a.access.pattern.affine.cz);
+// Writes the record fields of coalesce/records/fields.h as the report's keys, in the
+// list's order: fields marked internal are left out, kEmptyIsNull strings are null when
+// empty, enumerations are their names, nested records objects and lists of them arrays.
+// The two fields the report derives keys from are written by hand.
+class ReportFieldWriter {
+ public:
+  explicit ReportFieldWriter(json::OStream& j) : j_(j) {}
+
+  template <class T>
+  void field(std::string_view name, const T& value, unsigned flags = kPlainField) {
+    if (flags & kInternalField) return;
+    const llvm::StringRef key(name.data(), name.size());
+    if constexpr (std::is_same_v<T, std::string>) {
+      j_.attribute(key, (flags & kEmptyIsNull) ? orNull(value) : json::Value(value));
+    } else if constexpr (std::is_enum_v<T>) {
+      j_.attribute(key, std::string(toString(value)));
+    } else if constexpr (std::is_arithmetic_v<T>) {
+      j_.attribute(key, value);
+    } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+      j_.attributeArray(key, [&] {
+        for (const std::string& s : value) j_.value(s);
       });
-    else
-      j.attribute("lane_strides", nullptr);
-    writeFigures(j, a);
-    writeBlock(j, a.block);
-    j.attributeArray("assumptions", [&] {
-      for (const std::string& s : a.assumptions) j.value(s);
-    });
-  });
-}
-
-std::string reachName(BarrierSite::Reach r) {
-  switch (r) {
-    case BarrierSite::Reach::Uniform: return "uniform";
-    case BarrierSite::Reach::Divergent: return "divergent";
-    case BarrierSite::Reach::Unknown: return "unknown";
+    } else if constexpr (kIsVector<T>) {
+      j_.attributeArray(key, [&] {
+        for (const auto& record : value) j_.object([&] { describeFields(*this, record); });
+      });
+    } else if constexpr (std::is_same_v<T, model::LanePattern>) {
+      // "pattern" is the kind's name; "lane_strides" the affine strides, null for the
+      // patterns that have none.
+      j_.attribute(key, std::string(model::toString(value.kind)));
+      if (value.kind == model::PatternKind::Affine || value.kind == model::PatternKind::Uniform)
+        j_.attributeObject("lane_strides", [&] { describeFields(*this, value.affine); });
+      else
+        j_.attribute("lane_strides", nullptr);
+    } else if constexpr (std::is_same_v<T, model::AccessFigures>) {
+      writeFigures(j_, value);
+    } else {
+      j_.attributeObject(key, [&] { describeFields(*this, value); });
+    }
   }
-  return "?";
-}
 
-void writeLocation(json::OStream& j, const SourceLocation& loc) {
-  j.attribute("file", loc.file);
-  j.attribute("line", loc.line);
-  j.attribute("column", loc.column);
-}
-
-void writeAssumptions(json::OStream& j, const std::vector<std::string>& assumptions) {
-  j.attributeArray("assumptions", [&] {
-    for (const std::string& s : assumptions) j.value(s);
-  });
-}
-
-void writeBranch(json::OStream& j, const BranchSite& b) {
-  j.object([&] {
-    j.attribute("id", b.id);
-    writeLocation(j, b.loc);
-    j.attribute("kernel", b.kernel);
-    j.attribute("function", b.function);
-    j.attribute("kind", b.kind);
-    j.attribute("condition", b.condition);
-    j.attribute("evaluated", b.evaluated);
-    j.attribute("thread_dependent", b.threadDependent);
-    j.attribute("warp_requests", b.warpRequests);
-    j.attribute("divergent_requests", b.divergentRequests);
-    j.attribute("only_partial_warps", b.onlyPartialWarps);
-    writeBlock(j, b.block);
-    writeAssumptions(j, b.assumptions);
-  });
-}
-
-void writeBarrier(json::OStream& j, const BarrierSite& b) {
-  j.object([&] {
-    j.attribute("id", b.id);
-    writeLocation(j, b.loc);
-    j.attribute("kernel", b.kernel);
-    j.attribute("function", b.function);
-    j.attribute("call", b.call);
-    j.attribute("reach", reachName(b.reach));
-    j.attribute("condition", orNull(b.condition));
-    writeBlock(j, b.block);
-    writeAssumptions(j, b.assumptions);
-  });
-}
-
-void writePointerParam(json::OStream& j, const PointerParam& p) {
-  j.object([&] {
-    j.attribute("kernel", p.kernel);
-    writeLocation(j, p.loc);
-    j.attribute("name", p.name);
-    j.attribute("restrict", p.isRestrict);
-    j.attribute("read", p.read);
-    j.attribute("written", p.written);
-  });
-}
+ private:
+  json::OStream& j_;
+};
 
 json::Value idOrNull(const std::optional<int>& id) { return id ? json::Value(*id) : json::Value(nullptr); }
 
@@ -194,42 +136,8 @@ void writeJson(std::ostream& out, const Report& report) {
       j.attribute("version", report.tool.version);
     });
     j.attribute("arch", report.arch);
-    j.attributeArray("files", [&] {
-      for (const FileRecord& f : a.files)
-        j.object([&] {
-          j.attribute("path", f.path);
-          j.attribute("status", std::string(toString(f.status)));
-          j.attribute("error", orNull(f.error));
-          j.attribute("host_errors", f.hostErrors);
-          j.attributeArray("diagnostics", [&] {
-            for (const std::string& d : f.diagnostics) j.value(d);
-          });
-        });
-    });
-    j.attributeArray("kernels", [&] {
-      for (const KernelRecord& k : a.kernels)
-        j.object([&] {
-          j.attribute("name", k.name);
-          j.attribute("file", k.loc.file);
-          j.attribute("line", k.loc.line);
-          j.attribute("status", std::string(toString(k.status)));
-          j.attribute("reason", orNull(k.reason));
-          j.attribute("accesses", k.accesses);
-          writeBlock(j, k.block);
-        });
-    });
-    j.attributeArray("accesses", [&] {
-      for (const AccessSite& s : a.accesses) writeAccess(j, s);
-    });
-    j.attributeArray("branches", [&] {
-      for (const BranchSite& b : a.branches) writeBranch(j, b);
-    });
-    j.attributeArray("barriers", [&] {
-      for (const BarrierSite& b : a.barriers) writeBarrier(j, b);
-    });
-    j.attributeArray("pointer_params", [&] {
-      for (const PointerParam& p : a.pointerParams) writePointerParam(j, p);
-    });
+    ReportFieldWriter records(j);
+    describeFields(records, a);  // "files" to "pointer_params"
     j.attributeArray("findings", [&] {
       for (const Finding& f : report.findings)
         j.object([&] {

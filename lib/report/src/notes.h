@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "coalesce/model/access_model.h"
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 
 namespace coalesce::report::detail {
 

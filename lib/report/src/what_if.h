@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "coalesce/model/access_model.h"
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 
 namespace coalesce::report::detail {
 

@@ -1,28 +1,17 @@
 #include "coalesce/verify/predictions.h"
 
+#include "coalesce/records/fields.h"
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
+#include <type_traits>
 
 namespace coalesce::verify {
 
 using nlohmann::json;
-
-std::optional<model::Space> spaceFromString(const std::string& s) {
-  if (s == "global") return model::Space::Global;
-  if (s == "shared") return model::Space::Shared;
-  if (s == "constant") return model::Space::Constant;
-  if (s == "local") return model::Space::Local;
-  return std::nullopt;
-}
-
-std::optional<model::AccessKind> kindFromString(const std::string& s) {
-  if (s == "load") return model::AccessKind::Load;
-  if (s == "store") return model::AccessKind::Store;
-  if (s == "atomic") return model::AccessKind::Atomic;
-  return std::nullopt;
-}
 
 namespace {
 
@@ -44,6 +33,70 @@ std::optional<Range> range(const json& o, const char* key) {
 std::string text(const json& o, const char* key) {
   auto it = o.find(key);
   return (it == o.end() || !it->is_string()) ? std::string() : it->get<std::string>();
+}
+
+// Reads a record's keys as lib/report/src/json_writer.cpp wrote them, walking the same field
+// list (coalesce/records/fields.h): internal fields are not in the report and the derived
+// figure keys are read by hand below. A key that is absent or null leaves the record's
+// value as the caller set it (hand-made files, test/verify/make_predictions.py, give few);
+// a number or boolean of the wrong type is an error; a string of the wrong type, or a name
+// this build does not know, reads as absent.
+class ReportFieldReader {
+ public:
+  explicit ReportFieldReader(const json& object) : object_(object) {}
+
+  template <class T>
+  void field(std::string_view name, T& out, unsigned flags = kPlainField) {
+    if (flags & kInternalField) return;
+    auto it = object_.find(name);
+    if (it == object_.end() || it->is_null()) return;
+    const json& v = *it;
+    if constexpr (std::is_same_v<T, std::string>) {
+      if (v.is_string()) out = v.get<std::string>();
+    } else if constexpr (std::is_same_v<T, bool>) {
+      if (!v.is_boolean()) throw std::runtime_error("field \"" + std::string(name) + "\" is not a boolean");
+      out = v.get<bool>();
+    } else if constexpr (std::is_arithmetic_v<T>) {
+      if (!v.is_number()) throw std::runtime_error("field \"" + std::string(name) + "\" is not a number");
+      out = v.get<T>();
+    } else if constexpr (std::is_enum_v<T>) {
+      if (v.is_string())
+        if (auto e = parseName(v.get<std::string>(), std::type_identity<T>{})) out = *e;
+    } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+      if (v.is_array()) {
+        out.clear();
+        for (const json& s : v)
+          if (s.is_string()) out.push_back(s.get<std::string>());
+      }
+    } else if constexpr (std::is_same_v<T, model::LanePattern>) {
+      // The writer's "pattern" (the kind's name) and "lane_strides" keys.
+      if (v.is_string())
+        if (auto kind = model::parsePatternKind(v.get<std::string>())) out.kind = *kind;
+      if (auto strides = object_.find("lane_strides"); strides != object_.end() && strides->is_object()) {
+        ReportFieldReader child(*strides);
+        describeFields(child, out.affine);
+      }
+    } else if constexpr (std::is_same_v<T, model::AccessFigures>) {
+      // Derived keys, not the model's figures: read into PredictedAccess by hand.
+    } else if constexpr (std::is_class_v<T> && !kIsVector<T>) {
+      if (v.is_object()) {
+        ReportFieldReader child(v);
+        describeFields(child, out);
+      }
+    } else {
+      static_assert(sizeof(T) == 0, "lists of records are read one by one (predictionsFromJson)");
+    }
+  }
+
+ private:
+  const json& object_;
+};
+
+template <class Record>
+Record readRecord(const json& o, Record record = {}) {
+  ReportFieldReader reader(o);
+  describeFields(reader, record);
+  return record;
 }
 
 }  // namespace
@@ -70,23 +123,26 @@ Predictions predictionsFromJson(const std::string& input) {
     const json& o = (*acc)[index];
     try {
       if (!o.is_object()) throw std::runtime_error("not an object");
-      PredictedAccess a;
-      a.file = text(o, "file");
-      if (a.file.empty()) throw std::runtime_error("no \"file\"");
+      if (text(o, "file").empty()) throw std::runtime_error("no \"file\"");
       if (!o.contains("line") || !o["line"].is_number_unsigned()) throw std::runtime_error("no \"line\"");
-      a.line = o["line"].get<unsigned>();
-      a.column = o.value("column", 0u);
-      a.kernel = text(o, "kernel");
-      const auto space = spaceFromString(text(o, "space"));
+      const auto space = model::parseSpace(text(o, "space"));
       if (!space) throw std::runtime_error("unknown \"space\" \"" + text(o, "space") + "\"");
       if (*space != model::Space::Global && *space != model::Space::Shared) continue;
-      a.space = *space;
-      const auto kind = kindFromString(text(o, "kind"));
-      if (!kind) throw std::runtime_error("unknown \"kind\" \"" + text(o, "kind") + "\"");
-      a.kind = *kind;
-      a.bytes = o.contains("bytes") && o["bytes"].is_number() ? o["bytes"].get<int>() : 0;
+      if (!model::parseKind(text(o, "kind"))) throw std::runtime_error("unknown \"kind\" \"" + text(o, "kind") + "\"");
+      AccessSite site;
+      site.access.bytesPerLane = 0;  // what a file without "bytes" means
+      site = readRecord(o, std::move(site));
+      PredictedAccess a;
+      a.file = site.loc.file;
+      a.line = site.loc.line;
+      a.column = site.loc.column;
+      a.kernel = site.kernel;
+      a.space = site.access.space;
+      a.kind = site.access.kind;
+      a.bytes = site.access.bytesPerLane;
+      // As written: the verify report passes it through, names this build does not know too.
       a.pattern = text(o, "pattern");
-      a.expression = text(o, "expression");
+      a.expression = site.expression;
       a.sectorsPerRequest = number(o, "sectors_per_request");
       a.idealSectors = number(o, "ideal_sectors");
       a.efficiency = number(o, "efficiency");
@@ -107,34 +163,36 @@ Predictions predictionsFromJson(const std::string& input) {
       const json& o = (*br)[index];
       try {
         if (!o.is_object()) throw std::runtime_error("not an object");
-        PredictedBranch b;
-        b.id = o.contains("id") && o["id"].is_number_unsigned() ? o["id"].get<unsigned>()
-                                                                 : static_cast<unsigned>(index);
-        b.file = text(o, "file");
-        if (b.file.empty()) throw std::runtime_error("no \"file\"");
+        if (text(o, "file").empty()) throw std::runtime_error("no \"file\"");
         if (!o.contains("line") || !o["line"].is_number_unsigned()) throw std::runtime_error("no \"line\"");
-        b.line = o["line"].get<unsigned>();
-        b.column = o.value("column", 0u);
-        b.kernel = text(o, "kernel");
-        b.function = text(o, "function");
-        b.kind = text(o, "kind");
-        b.condition = text(o, "condition");
-        b.evaluated = o.value("evaluated", true);
-        b.threadDependent = o.value("thread_dependent", false);
         auto count = [&](const char* key) -> uint64_t {
           auto it = o.find(key);
           if (it == o.end() || !it->is_number_unsigned())
             throw std::runtime_error(std::string("no \"") + key + "\" count");
           return it->get<uint64_t>();
         };
+        PredictedBranch b;
         b.warpRequests = count("warp_requests");
         b.divergentRequests = count("divergent_requests");
-        b.onlyPartialWarps = o.value("only_partial_warps", false);
-        if (auto blk = o.find("block"); blk != o.end() && blk->is_object()) {
-          b.blockX = blk->value("x", 0u);
-          b.blockY = blk->value("y", 0u);
-          b.blockZ = blk->value("z", 0u);
-        }
+        BranchSite site;
+        site.evaluated = true;      // what a file without "evaluated" means
+        site.block.dim = {0, 0, 0};  // and one without "block"
+        site = readRecord(o, std::move(site));
+        b.id = o.contains("id") && o["id"].is_number_unsigned() ? static_cast<unsigned>(site.id)
+                                                                 : static_cast<unsigned>(index);
+        b.file = site.loc.file;
+        b.line = site.loc.line;
+        b.column = site.loc.column;
+        b.kernel = site.kernel;
+        b.function = site.function;
+        b.kind = text(o, "kind");  // as written, like an access's pattern
+        b.condition = site.condition;
+        b.evaluated = site.evaluated;
+        b.threadDependent = site.threadDependent;
+        b.onlyPartialWarps = site.onlyPartialWarps;
+        b.blockX = static_cast<unsigned>(site.block.dim.x);
+        b.blockY = static_cast<unsigned>(site.block.dim.y);
+        b.blockZ = static_cast<unsigned>(site.block.dim.z);
         p.branches.push_back(std::move(b));
       } catch (const std::exception& e) {
         throw std::runtime_error("predictions: branch " + std::to_string(index) + ": " + e.what());
@@ -144,7 +202,8 @@ Predictions predictionsFromJson(const std::string& input) {
   if (auto ba = j.find("barriers"); ba != j.end() && ba->is_array()) {
     for (const json& o : *ba) {
       if (!o.is_object() || !o.contains("line") || !o["line"].is_number_unsigned()) continue;
-      p.barriers.push_back({text(o, "file"), o["line"].get<unsigned>(), text(o, "kernel")});
+      const BarrierSite site = readRecord<BarrierSite>(o);
+      p.barriers.push_back({site.loc.file, site.loc.line, site.kernel});
     }
   }
   return p;

@@ -20,20 +20,20 @@ namespace {
 constexpr int64_t kRangeEnds = 2;
 
 std::string branchPhrase(const BranchSite& b) {
-  if (b.kind == "loop") return fmt::format("loop condition '{}'", b.condition);
-  if (b.kind == "switch") return fmt::format("'switch ({})'", b.condition);
-  if (b.kind == "?:") return fmt::format("'{} ? ... : ...'", b.condition);
+  if (b.kind == BranchKind::Loop) return fmt::format("loop condition '{}'", b.condition);
+  if (b.kind == BranchKind::Switch) return fmt::format("'switch ({})'", b.condition);
+  if (b.kind == BranchKind::Conditional) return fmt::format("'{} ? ... : ...'", b.condition);
   return fmt::format("'if ({})'", b.condition);
 }
 
 // What a split warp pays, in the SIMT model of seed 002.
 std::string costPhrase(const BranchSite& b) {
-  if (b.kind == "loop")
+  if (b.kind == BranchKind::Loop)
     return "the warp keeps iterating until its last lane is done, with the finished lanes masked off (SIMT): "
            "it pays for the longest trip count of its lanes";
   return fmt::format("the warp runs every path that some of its lanes take, one after the other, with the other "
                      "lanes masked off (SIMT): it pays for {} although each thread runs one",
-                     b.kind == "switch" ? "every case its lanes take" : "both paths");
+                     b.kind == BranchKind::Switch ? "every case its lanes take" : "both paths");
 }
 
 std::string genericFix() {

@@ -21,7 +21,7 @@ bool intersects(const std::set<std::string>& a, const std::set<std::string>& b) 
 
 std::optional<BranchSite> interleavedReductionLoop(const BranchSite& branch, const AnalysisResult& analysis,
                                                    int64_t warpsPerBlock) {
-  if (branch.kind != "if" || !branch.threadDependent) return std::nullopt;
+  if (branch.kind != BranchKind::If || !branch.threadDependent) return std::nullopt;
   // Inside a loop: the branch is reached on more than one pass over the block's warps.
   if (branch.warpRequests <= warpsPerBlock) return std::nullopt;
   const auto divisor = modulusDivisor(tokenize(branch.condition));
@@ -32,7 +32,7 @@ std::optional<BranchSite> interleavedReductionLoop(const BranchSite& branch, con
   // The nearest loop above the branch whose condition names the divisor's variable.
   const BranchSite* loop = nullptr;
   for (const BranchSite& l : analysis.branches) {
-    if (l.kind != "loop" || l.id == branch.id || !sameFunction(l.loc, l.kernel, l.function, branch)) continue;
+    if (l.kind != BranchKind::Loop || l.id == branch.id || !sameFunction(l.loc, l.kernel, l.function, branch)) continue;
     if (l.loc.line > branch.loc.line || (loop && l.loc.line < loop->loc.line)) continue;
     if (intersects(variablesOf(tokenize(l.condition)), divisorVars)) loop = &l;
   }

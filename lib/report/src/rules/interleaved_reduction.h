@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 
 namespace coalesce::report::detail {
 

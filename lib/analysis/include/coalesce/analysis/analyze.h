@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "coalesce/model/geometry.h"
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 
 namespace coalesce::analysis {
 

@@ -12,7 +12,7 @@
 #include "coalesce/analysis/analyze.h"
 #include "coalesce/analysis/builtin_files.h"  // makeOverlayFileSystem, for running the jobs
 #include "coalesce/analysis/cuda_toolchain.h"
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 
 namespace coalesce::analysis {
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 
 namespace coalesce::analysis {
 

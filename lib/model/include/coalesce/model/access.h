@@ -22,6 +22,12 @@ enum class PatternKind { Affine, Enumerated, Uniform, Indirect, Unknown };
 std::string_view toString(Space);
 std::string_view toString(AccessKind);
 std::string_view toString(PatternKind);
+// Exact inverses of toString: the enumerator whose name is `text`, nullopt for any other
+// text. Readers of the JSON report (lib/verify/src/predictions.cpp) and of the worker's
+// records (lib/analysis/src/worker_protocol.cpp) use them.
+std::optional<Space> parseSpace(std::string_view text);
+std::optional<AccessKind> parseKind(std::string_view text);
+std::optional<PatternKind> parsePatternKind(std::string_view text);
 
 // The warp-uniform part of an address: a known constant plus, optionally, an unknown
 // term known only to be a multiple of `unknownAlignment` bytes (a pointer's
@@ -31,12 +37,14 @@ struct UniformOffset {
   int64_t constant = 0;
   int64_t unknownAlignment = 0;
   bool fullyKnown() const { return unknownAlignment == 0; }
+  bool operator==(const UniformOffset&) const = default;
 };
 
 struct AffineLanes {
   int64_t cx = 0, cy = 0, cz = 0;  // bytes per unit of threadIdx.x/y/z
   int64_t at(const ThreadIdx& t) const { return cx * t.x + cy * t.y + cz * t.z; }
   bool isZero() const { return cx == 0 && cy == 0 && cz == 0; }
+  bool operator==(const AffineLanes&) const = default;
 };
 
 struct LanePattern {
@@ -52,6 +60,7 @@ struct LanePattern {
   static LanePattern makeEnumerated(std::vector<std::optional<int64_t>> offsets, UniformOffset base);
   static LanePattern makeIndirect();
   static LanePattern makeUnknown();
+  bool operator==(const LanePattern&) const = default;
 };
 
 struct Access {
@@ -59,6 +68,7 @@ struct Access {
   AccessKind kind = AccessKind::Load;
   int bytesPerLane = 4;  // bytes each lane moves: 1, 2, 4, 8, 16, or a field's size
   LanePattern pattern;
+  bool operator==(const Access&) const = default;
 };
 
 }  // namespace coalesce::model

@@ -23,6 +23,7 @@ struct GlobalFigures {
   int64_t maxSectors = 0;
   bool broadcast = false;     // every warp reads a single address
   int64_t requests = 0;       // warps of the block with at least one active lane
+  bool operator==(const GlobalFigures&) const = default;
 };
 
 struct SharedFigures {
@@ -32,6 +33,7 @@ struct SharedFigures {
   int64_t maxWavefronts = 0;
   int64_t maxWaysInPhase = 0;
   int64_t requests = 0;       // warps of the block with at least one active lane
+  bool operator==(const SharedFigures&) const = default;
 };
 
 // For a base whose alignment is unknown the figures depend on where it falls:
@@ -41,6 +43,7 @@ template <class Figures>
 struct AlignmentCases {
   Figures aligned, best, worst;
   bool alignmentKnown = true;
+  bool operator==(const AlignmentCases&) const = default;
 };
 
 struct AccessFigures {
@@ -50,6 +53,8 @@ struct AccessFigures {
   std::optional<std::pair<double, double>> sectorRange;
   std::optional<std::pair<double, double>> wavefrontRange;
   int64_t activeLanesPerWarp = 0;  // mean over the block's warps
+  // Doubles compare by value (NaN unequal to itself), as the records that hold these do.
+  bool operator==(const AccessFigures&) const = default;
 };
 
 // Computes the figures of `access` for every warp of a block of shape `block`.

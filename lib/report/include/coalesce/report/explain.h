@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "coalesce/model/arch.h"
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 #include "coalesce/report/result.h"
 
 namespace coalesce::report {

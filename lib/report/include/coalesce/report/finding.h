@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 
 namespace coalesce::report {
 

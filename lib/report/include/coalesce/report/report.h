@@ -7,7 +7,7 @@
 
 #include "coalesce/report/filter.h"
 #include "coalesce/report/finding.h"
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 
 namespace coalesce::report {
 

@@ -8,7 +8,7 @@
 
 #include "coalesce/model/arch.h"
 #include "coalesce/report/finding.h"
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 
 namespace coalesce::report {
 

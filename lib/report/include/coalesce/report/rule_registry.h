@@ -8,7 +8,7 @@
 
 #include "coalesce/model/arch.h"
 #include "coalesce/report/finding.h"
-#include "coalesce/report/records.h"
+#include "coalesce/records/records.h"
 #include "coalesce/report/rule.h"
 
 namespace coalesce::report {

@@ -86,7 +86,4 @@ struct Predictions {
 Predictions predictionsFromJson(const std::string& text);
 Predictions loadPredictions(const std::string& path);
 
-std::optional<model::Space> spaceFromString(const std::string& s);
-std::optional<model::AccessKind> kindFromString(const std::string& s);
-
 }  // namespace coalesce::verify

@@ -1,7 +1,10 @@
 // The plain records the analysis produces and every later stage reads: no Clang type,
-// no SourceManager pointer, only strings and numbers (clang-tidy's ClangTidyError idea).
+// no SourceManager pointer, only strings, numbers and enumerations (clang-tidy's
+// ClangTidyError idea). Their fields are listed once, in fields.h, for the encoders.
+// Every enumeration has toString and its exact inverse parseX (test/records/records_test.cpp).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <string>
@@ -15,7 +18,18 @@ struct SourceLocation {
   std::string file;  // as given on the command line or in the database
   unsigned line = 0;
   unsigned column = 0;
+  bool operator==(const SourceLocation&) const = default;
 };
+
+namespace record_names {
+// Walks the enumerators 0..last, so a parse is its toString's inverse by construction.
+template <class E>
+std::optional<E> parseByName(std::string_view text, E last) {
+  for (int i = 0; i <= static_cast<int>(last); ++i)
+    if (toString(static_cast<E>(i)) == text) return static_cast<E>(i);
+  return std::nullopt;
+}
+}  // namespace record_names
 
 // Where the block shape used for an access came from, in the order the frontend tries.
 enum class BlockSource { Launch, LaunchBounds, Option, Annotation, Assumed };
@@ -29,11 +43,15 @@ inline std::string_view toString(BlockSource s) {
   }
   return "?";
 }
+inline std::optional<BlockSource> parseBlockSource(std::string_view text) {
+  return record_names::parseByName(text, BlockSource::Assumed);
+}
 
 struct BlockShape {
   model::Dim3 dim{256, 1, 1};
   BlockSource source = BlockSource::Assumed;
   std::string detail;  // e.g. "launch at saxpy.cu:40" or "1D, blockDim.x a multiple of 32"
+  bool operator==(const BlockShape&) const = default;
 };
 
 // One memory access in one kernel, for one block shape (the worst over the launches).
@@ -50,8 +68,24 @@ struct AccessSite {
   model::AccessFigures figures;
   std::vector<std::string> assumptions;  // sentences the figures rest on
   bool indirectRowGather = false;        // indirect row index, contiguous lanes inside the row
-  bool inLoop = false;
+  bool operator==(const AccessSite&) const = default;
 };
+
+// The statement a branch condition belongs to; the names are those of the JSON report
+// (docs/json-schema.md).
+enum class BranchKind { If, Loop, Switch, Conditional };
+inline std::string_view toString(BranchKind k) {
+  switch (k) {
+    case BranchKind::If: return "if";
+    case BranchKind::Loop: return "loop";
+    case BranchKind::Switch: return "switch";
+    case BranchKind::Conditional: return "?:";
+  }
+  return "?";
+}
+inline std::optional<BranchKind> parseBranchKind(std::string_view text) {
+  return record_names::parseByName(text, BranchKind::Conditional);
+}
 
 // A branch (if, loop condition, switch, ?: with side effects) whose condition the
 // frontend evaluated per lane, for the divergence rules.
@@ -60,7 +94,7 @@ struct BranchSite {
   SourceLocation loc;
   std::string kernel;
   std::string function;
-  std::string kind;       // "if", "loop", "switch", "?:"
+  BranchKind kind = BranchKind::If;
   std::string condition;  // source text
   std::string lineText;
   BlockShape block;
@@ -70,6 +104,7 @@ struct BranchSite {
   int64_t divergentRequests = 0;  // of those, the ones whose active lanes disagree
   bool onlyPartialWarps = false;  // every divergent warp is the block's partial last warp
   std::vector<std::string> assumptions;
+  bool operator==(const BranchSite&) const = default;
 };
 
 // A block-wide barrier (__syncthreads, cooperative groups' block sync) and whether every
@@ -87,7 +122,19 @@ struct BarrierSite {
   enum class Reach { Uniform, Divergent, Unknown } reach = Reach::Uniform;
   std::string condition;  // the guard (or loop condition) responsible
   std::vector<std::string> assumptions;
+  bool operator==(const BarrierSite&) const = default;
 };
+inline std::string_view toString(BarrierSite::Reach r) {
+  switch (r) {
+    case BarrierSite::Reach::Uniform: return "uniform";
+    case BarrierSite::Reach::Divergent: return "divergent";
+    case BarrierSite::Reach::Unknown: return "unknown";
+  }
+  return "?";
+}
+inline std::optional<BarrierSite::Reach> parseReach(std::string_view text) {
+  return record_names::parseByName(text, BarrierSite::Reach::Unknown);
+}
 
 // Kernel pointer parameters, for the missing-restrict hint.
 struct PointerParam {
@@ -97,10 +144,12 @@ struct PointerParam {
   bool isRestrict = false;
   bool read = false;
   bool written = false;
+  bool operator==(const PointerParam&) const = default;
 };
 
 enum class Status { Analysed, Failed };
 inline std::string_view toString(Status s) { return s == Status::Analysed ? "analysed" : "failed"; }
+inline std::optional<Status> parseStatus(std::string_view text) { return record_names::parseByName(text, Status::Failed); }
 
 struct KernelRecord {
   std::string name;
@@ -109,6 +158,7 @@ struct KernelRecord {
   std::string reason;  // for failures
   int accesses = 0;
   BlockShape block;
+  bool operator==(const KernelRecord&) const = default;
 };
 
 struct FileRecord {
@@ -117,6 +167,7 @@ struct FileRecord {
   std::string error;                   // one line: why the file could not be analysed
   int hostErrors = 0;                  // errors outside analysed device code
   std::vector<std::string> diagnostics;  // Clang's first messages, for the notes
+  bool operator==(const FileRecord&) const = default;
 };
 
 struct AnalysisResult {
@@ -126,6 +177,7 @@ struct AnalysisResult {
   std::vector<BranchSite> branches;
   std::vector<BarrierSite> barriers;
   std::vector<PointerParam> pointerParams;
+  bool operator==(const AnalysisResult&) const = default;
 };
 
 }  // namespace coalesce

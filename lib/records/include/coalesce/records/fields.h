@@ -1,0 +1,263 @@
+// One description of every record's fields (records.h), in one fixed order, walked by each
+// encoder that writes or reads them all: the worker's wire format
+// (lib/analysis/src/worker_protocol.cpp), the public JSON report
+// (lib/report/src/json_writer.cpp) and the verifier's reader of that report
+// (lib/verify/src/predictions.cpp). The idea of cereal's serialize() or Boost.Describe,
+// without either: describeFields(v, record) calls v.field(name, member, flags) once per
+// field, and the visitor v decides what a field of each C++ type becomes. A new record field
+// goes here once; the round trips (test/cli/worker_protocol_test.cpp,
+// test/report/report_reader_test.cpp) then cover it.
+//
+// Names and order are the public report's (docs/json-schema.md), so its writer walks this
+// list as it is; the worker's format reuses the names. Nested records are described the
+// same way: through v.field (a nested object) or, for a location, inline in the parent
+// (the report writes "file", "line", "column" at the record's level).
+//
+// Each description takes the record as R& with R either the record or const record, so
+// writers (const) and readers (mutable) walk the same list. Header-only and free of LLVM:
+// lib/verify uses it on machines without LLVM.
+#pragma once
+
+#include <concepts>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "coalesce/model/access.h"
+#include "coalesce/model/access_model.h"
+#include "coalesce/records/records.h"
+
+namespace coalesce {
+
+// How a field appears in the public JSON report; the worker's format ignores them.
+enum FieldFlags : unsigned {
+  kPlainField = 0,
+  kEmptyIsNull = 1u << 0,     // an empty string is written as null (and null reads as empty)
+  kInternalField = 1u << 1,   // not in the public report, only in the worker's records
+};
+
+// R is T or const T.
+template <class R, class T>
+concept RecordOf = std::same_as<std::remove_const_t<R>, T>;
+
+// toString's inverse for every enumeration the records hold, under one name so a generic
+// reader can call parseName(text, std::type_identity<E>{}).
+inline std::optional<model::Space> parseName(std::string_view s, std::type_identity<model::Space>) {
+  return model::parseSpace(s);
+}
+inline std::optional<model::AccessKind> parseName(std::string_view s, std::type_identity<model::AccessKind>) {
+  return model::parseKind(s);
+}
+inline std::optional<model::PatternKind> parseName(std::string_view s, std::type_identity<model::PatternKind>) {
+  return model::parsePatternKind(s);
+}
+inline std::optional<BlockSource> parseName(std::string_view s, std::type_identity<BlockSource>) {
+  return parseBlockSource(s);
+}
+inline std::optional<BranchKind> parseName(std::string_view s, std::type_identity<BranchKind>) {
+  return parseBranchKind(s);
+}
+inline std::optional<BarrierSite::Reach> parseName(std::string_view s, std::type_identity<BarrierSite::Reach>) {
+  return parseReach(s);
+}
+inline std::optional<Status> parseName(std::string_view s, std::type_identity<Status>) { return parseStatus(s); }
+
+// ---- model types held by the records ------------------------------------------------------
+
+template <class V, RecordOf<model::UniformOffset> R>
+void describeFields(V& v, R& r) {
+  v.field("constant", r.constant);
+  v.field("unknown_alignment", r.unknownAlignment);
+}
+
+// The report's "lane_strides" object.
+template <class V, RecordOf<model::AffineLanes> R>
+void describeFields(V& v, R& r) {
+  v.field("x", r.cx);
+  v.field("y", r.cy);
+  v.field("z", r.cz);
+}
+
+// The report writes "pattern" (the kind) and "lane_strides" (null unless affine or
+// uniform) for it by hand; the rest only travels to the parent process.
+template <class V, RecordOf<model::LanePattern> R>
+void describeFields(V& v, R& r) {
+  v.field("kind", r.kind);
+  v.field("lane_strides", r.affine);
+  v.field("offsets", r.threadOffsets);
+  v.field("base", r.base);
+}
+
+template <class V, RecordOf<model::GlobalFigures> R>
+void describeFields(V& v, R& r) {
+  v.field("sectors_per_request", r.sectorsPerRequest);
+  v.field("ideal_sectors", r.idealSectors);
+  v.field("efficiency", r.efficiency);
+  v.field("min_sectors", r.minSectors);
+  v.field("max_sectors", r.maxSectors);
+  v.field("broadcast", r.broadcast);
+  v.field("requests", r.requests);
+}
+
+template <class V, RecordOf<model::SharedFigures> R>
+void describeFields(V& v, R& r) {
+  v.field("wavefronts", r.wavefronts);
+  v.field("ideal_wavefronts", r.idealWavefronts);
+  v.field("conflict_degree", r.conflictDegree);
+  v.field("max_wavefronts", r.maxWavefronts);
+  v.field("max_ways_in_phase", r.maxWaysInPhase);
+  v.field("requests", r.requests);
+}
+
+template <class V, class R>
+  requires std::same_as<std::remove_const_t<R>, model::AlignmentCases<model::GlobalFigures>> ||
+           std::same_as<std::remove_const_t<R>, model::AlignmentCases<model::SharedFigures>>
+void describeFields(V& v, R& r) {
+  v.field("aligned", r.aligned);
+  v.field("best", r.best);
+  v.field("worst", r.worst);
+  v.field("alignment_known", r.alignmentKnown);
+}
+
+// The report derives its figure keys from these (lib/report/src/json_writer.cpp).
+template <class V, RecordOf<model::AccessFigures> R>
+void describeFields(V& v, R& r) {
+  v.field("global", r.global);
+  v.field("shared", r.shared);
+  v.field("sector_range", r.sectorRange);
+  v.field("wavefront_range", r.wavefrontRange);
+  v.field("active_lanes", r.activeLanesPerWarp);
+}
+
+// ---- records ------------------------------------------------------------------------------
+
+// Inline in the record that holds it: the report has no "loc" object.
+template <class V, RecordOf<SourceLocation> R>
+void describeFields(V& v, R& r) {
+  v.field("file", r.file);
+  v.field("line", r.line);
+  v.field("column", r.column);
+}
+
+template <class V, RecordOf<BlockShape> R>
+void describeFields(V& v, R& r) {
+  v.field("x", r.dim.x);
+  v.field("y", r.dim.y);
+  v.field("z", r.dim.z);
+  v.field("source", r.source);
+  v.field("detail", r.detail, kEmptyIsNull);
+}
+
+template <class V, RecordOf<AccessSite> R>
+void describeFields(V& v, R& r) {
+  v.field("id", r.id);
+  describeFields(v, r.loc);
+  v.field("kernel", r.kernel);
+  v.field("function", r.function);
+  v.field("expression", r.expression);
+  v.field("space", r.access.space);
+  v.field("kind", r.access.kind);
+  v.field("bytes", r.access.bytesPerLane);
+  v.field("element_type", r.elementType, kEmptyIsNull);
+  v.field("pattern", r.access.pattern);
+  v.field("figures", r.figures);
+  v.field("block", r.block);
+  v.field("assumptions", r.assumptions);
+  v.field("line_text", r.lineText, kInternalField);
+  v.field("indirect_row_gather", r.indirectRowGather, kInternalField);
+}
+
+template <class V, RecordOf<BranchSite> R>
+void describeFields(V& v, R& r) {
+  v.field("id", r.id);
+  describeFields(v, r.loc);
+  v.field("kernel", r.kernel);
+  v.field("function", r.function);
+  v.field("kind", r.kind);
+  v.field("condition", r.condition);
+  v.field("evaluated", r.evaluated);
+  v.field("thread_dependent", r.threadDependent);
+  v.field("warp_requests", r.warpRequests);
+  v.field("divergent_requests", r.divergentRequests);
+  v.field("only_partial_warps", r.onlyPartialWarps);
+  v.field("block", r.block);
+  v.field("assumptions", r.assumptions);
+  v.field("line_text", r.lineText, kInternalField);
+}
+
+template <class V, RecordOf<BarrierSite> R>
+void describeFields(V& v, R& r) {
+  v.field("id", r.id);
+  describeFields(v, r.loc);
+  v.field("kernel", r.kernel);
+  v.field("function", r.function);
+  v.field("call", r.call);
+  v.field("reach", r.reach);
+  v.field("condition", r.condition, kEmptyIsNull);
+  v.field("block", r.block);
+  v.field("assumptions", r.assumptions);
+  v.field("line_text", r.lineText, kInternalField);
+}
+
+template <class V, RecordOf<PointerParam> R>
+void describeFields(V& v, R& r) {
+  v.field("kernel", r.kernel);
+  describeFields(v, r.loc);
+  v.field("name", r.name);
+  v.field("restrict", r.isRestrict);
+  v.field("read", r.read);
+  v.field("written", r.written);
+}
+
+// The report gives a kernel's file and line, not its column.
+template <class V, RecordOf<KernelRecord> R>
+void describeFields(V& v, R& r) {
+  v.field("name", r.name);
+  v.field("file", r.loc.file);
+  v.field("line", r.loc.line);
+  v.field("column", r.loc.column, kInternalField);
+  v.field("status", r.status);
+  v.field("reason", r.reason, kEmptyIsNull);
+  v.field("accesses", r.accesses);
+  v.field("block", r.block);
+}
+
+template <class V, RecordOf<FileRecord> R>
+void describeFields(V& v, R& r) {
+  v.field("path", r.path);
+  v.field("status", r.status);
+  v.field("error", r.error, kEmptyIsNull);
+  v.field("host_errors", r.hostErrors);
+  v.field("diagnostics", r.diagnostics);
+}
+
+template <class V, RecordOf<AnalysisResult> R>
+void describeFields(V& v, R& r) {
+  v.field("files", r.files);
+  v.field("kernels", r.kernels);
+  v.field("accesses", r.accesses);
+  v.field("branches", r.branches);
+  v.field("barriers", r.barriers);
+  v.field("pointer_params", r.pointerParams);
+}
+
+// ---- helpers for visitors ------------------------------------------------------------------
+
+template <class T>
+inline constexpr bool kIsOptional = false;
+template <class T>
+inline constexpr bool kIsOptional<std::optional<T>> = true;
+
+template <class T>
+inline constexpr bool kIsVector = false;
+template <class T, class A>
+inline constexpr bool kIsVector<std::vector<T, A>> = true;
+
+template <class T>
+inline constexpr bool kIsPair = false;
+template <class A, class B>
+inline constexpr bool kIsPair<std::pair<A, B>> = true;
+
+}  // namespace coalesce
