@@ -6,6 +6,8 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <functional>
+#include <set>
 
 namespace coalesce::analysis {
 
@@ -80,6 +82,22 @@ std::optional<std::string> firstUseOfInvalidRecord(const FunctionDecl* fn, const
          std::to_string(at.line) + "): its layout, and so the strides, would be made up";
 }
 
+// The loops whose variables the divisor of a `%` in `condition` depends on, once each.
+// Expressions are DAGs: each node is visited once.
+void modulusLoops(const ExprRef& condition, const SymbolTable& symbols, std::vector<int>& out) {
+  std::set<const SymExpr*> seen;
+  std::function<void(const ExprRef&, bool)> walk = [&](const ExprRef& e, bool inDivisor) {
+    if (!e || !seen.insert(e.get()).second) return;
+    if (inDivisor && e->op == Op::Symbol) {
+      const int loop = symbols[e->symbolId].loop;
+      if (loop >= 0 && std::find(out.begin(), out.end(), loop) == out.end()) out.push_back(loop);
+    }
+    for (size_t i = 0; i < e->args.size(); ++i)
+      walk(e->args[i], inDivisor || (e->op == Op::Rem && i == 1));
+  };
+  walk(condition, false);
+}
+
 }  // namespace
 
 KernelRecord kernelRecord(const FunctionDecl* fn, const ASTContext& ctx) {
@@ -113,6 +131,9 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     site.expression = s.expression;
     site.lineText = lineTextAt(sm, s.loc);
     site.elementType = s.elementType;
+    site.record = s.record;
+    site.field = s.field;
+    site.loops = s.loops;
     double worst = -1;
     for (const LaunchContext& c : contexts) {
       LaneResult lr = evaluateLanes(s.raw, c, symbols, arch);
@@ -140,6 +161,8 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     site.kernel = kernel.name;
     site.function = b.function;
     site.kind = b.kind;
+    site.loops = b.loops;
+    modulusLoops(b.condition, symbols, site.modulusLoops);
     site.condition = b.conditionText;
     site.lineText = lineTextAt(sm, b.loc);
     double worst = -1;
@@ -167,6 +190,7 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     site.function = b.function;
     site.call = b.call;
     site.lineText = lineTextAt(sm, b.loc);
+    site.loops = b.loops;
     site.block = contexts.front().block;
     for (const LaunchContext& c : contexts) {
       BarrierReach r = evaluateBarrier(b.guards, c, symbols, arch);

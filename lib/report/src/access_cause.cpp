@@ -6,10 +6,7 @@
 
 namespace coalesce::report::detail {
 
-bool isRecordField(const AccessSite& site) {
-  const std::string& t = site.elementType;
-  return t.find("::") != std::string::npos || t.rfind("struct ", 0) == 0 || t.rfind("class ", 0) == 0;
-}
+bool isRecordField(const AccessSite& site) { return !site.record.empty(); }
 
 namespace {
 

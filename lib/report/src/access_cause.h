@@ -25,7 +25,7 @@ enum class Cause {
 
 Cause classify(const AccessSite& site, const model::Arch& arch);
 
-// The frontend names a field "struct Particle::x" (records.h): a record member.
+// A field of a user record, or a piece of one copied whole (AccessSite::record, records.h).
 bool isRecordField(const AccessSite& site);
 
 }  // namespace coalesce::report::detail

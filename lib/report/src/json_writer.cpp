@@ -74,9 +74,9 @@ class ReportFieldWriter {
       j_.attribute(key, std::string(toString(value)));
     } else if constexpr (std::is_arithmetic_v<T>) {
       j_.attribute(key, value);
-    } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+    } else if constexpr (std::is_same_v<T, std::vector<std::string>> || std::is_same_v<T, std::vector<int>>) {
       j_.attributeArray(key, [&] {
-        for (const std::string& s : value) j_.value(s);
+        for (const auto& s : value) j_.value(s);
       });
     } else if constexpr (kIsVector<T>) {
       j_.attributeArray(key, [&] {

@@ -68,6 +68,12 @@ class ReportFieldReader {
         for (const json& s : v)
           if (s.is_string()) out.push_back(s.get<std::string>());
       }
+    } else if constexpr (std::is_same_v<T, std::vector<int>>) {
+      if (v.is_array()) {
+        out.clear();
+        for (const json& n : v)
+          if (n.is_number_integer()) out.push_back(n.get<int>());
+      }
     } else if constexpr (std::is_same_v<T, model::LanePattern>) {
       // The writer's "pattern" (the kind's name) and "lane_strides" keys.
       if (v.is_string())

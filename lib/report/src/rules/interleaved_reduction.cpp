@@ -2,19 +2,16 @@
 
 #include <algorithm>
 
-#include "condition_tokens.h"
-
 namespace coalesce::report::detail {
 
 namespace {
 
-bool sameFunction(const SourceLocation& loc, const std::string& kernel, const std::string& function,
-                  const BranchSite& b) {
-  return loc.file == b.loc.file && kernel == b.kernel && function == b.function;
+bool sameKernel(const std::string& file, const std::string& kernel, const BranchSite& b) {
+  return file == b.loc.file && kernel == b.kernel;
 }
 
-bool intersects(const std::set<std::string>& a, const std::set<std::string>& b) {
-  return std::any_of(a.begin(), a.end(), [&](const std::string& v) { return b.count(v) > 0; });
+bool inLoop(const std::vector<int>& loops, int loop) {
+  return std::find(loops.begin(), loops.end(), loop) != loops.end();
 }
 
 }  // namespace
@@ -24,32 +21,30 @@ std::optional<BranchSite> interleavedReductionLoop(const BranchSite& branch, con
   if (branch.kind != BranchKind::If || !branch.threadDependent) return std::nullopt;
   // Inside a loop: the branch is reached on more than one pass over the block's warps.
   if (branch.warpRequests <= warpsPerBlock) return std::nullopt;
-  const auto divisor = modulusDivisor(tokenize(branch.condition));
-  if (!divisor) return std::nullopt;
-  const std::set<std::string> divisorVars = variablesOf(*divisor);
-  if (divisorVars.empty()) return std::nullopt;
+  // The innermost loop around the branch whose variable the condition's modulus divides by
+  // (the analysis records both: BranchSite::loops, BranchSite::modulusLoops).
+  const auto enclosing = std::find_if(branch.loops.rbegin(), branch.loops.rend(),
+                                      [&](int l) { return inLoop(branch.modulusLoops, l); });
+  if (enclosing == branch.loops.rend()) return std::nullopt;
+  const int loopId = *enclosing;
+  const auto loop = std::find_if(analysis.branches.begin(), analysis.branches.end(), [&](const BranchSite& l) {
+    return l.kind == BranchKind::Loop && l.id != branch.id && sameKernel(l.loc.file, l.kernel, branch) &&
+           !l.loops.empty() && l.loops.back() == loopId;
+  });
+  if (loop == analysis.branches.end()) return std::nullopt;
 
-  // The nearest loop above the branch whose condition names the divisor's variable.
-  const BranchSite* loop = nullptr;
-  for (const BranchSite& l : analysis.branches) {
-    if (l.kind != BranchKind::Loop || l.id == branch.id || !sameFunction(l.loc, l.kernel, l.function, branch)) continue;
-    if (l.loc.line > branch.loc.line || (loop && l.loc.line < loop->loc.line)) continue;
-    if (intersects(variablesOf(tokenize(l.condition)), divisorVars)) loop = &l;
-  }
-  if (!loop) return std::nullopt;
-
-  // The step's body ends at the first barrier after the branch (the loop's __syncthreads).
+  // The step's body ends at the first barrier of the loop after the branch (its __syncthreads).
   unsigned end = branch.loc.line;
   bool barrierAfter = false;
   for (const BarrierSite& s : analysis.barriers)
-    if (sameFunction(s.loc, s.kernel, s.function, branch) && s.loc.line > branch.loc.line &&
-        (!barrierAfter || s.loc.line < end)) {
+    if (s.loc.file == branch.loc.file && s.kernel == branch.kernel && inLoop(s.loops, loopId) &&
+        s.loc.line > branch.loc.line && (!barrierAfter || s.loc.line < end)) {
       end = s.loc.line;
       barrierAfter = true;
     }
   const bool touchesShared = std::any_of(analysis.accesses.begin(), analysis.accesses.end(), [&](const AccessSite& a) {
-    return a.access.space == model::Space::Shared && sameFunction(a.loc, a.kernel, a.function, branch) &&
-           a.loc.line >= loop->loc.line && a.loc.line <= end;
+    return a.access.space == model::Space::Shared && a.loc.file == branch.loc.file && a.kernel == branch.kernel &&
+           inLoop(a.loops, loopId) && a.loc.line <= end;
   });
   if (!touchesShared) return std::nullopt;
   return *loop;

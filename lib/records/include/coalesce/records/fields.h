@@ -167,6 +167,9 @@ void describeFields(V& v, R& r) {
   v.field("assumptions", r.assumptions);
   v.field("line_text", r.lineText, kInternalField);
   v.field("indirect_row_gather", r.indirectRowGather, kInternalField);
+  v.field("record", r.record, kInternalField);
+  v.field("field", r.field, kInternalField);
+  v.field("loops", r.loops, kInternalField);
 }
 
 template <class V, RecordOf<BranchSite> R>
@@ -185,6 +188,8 @@ void describeFields(V& v, R& r) {
   v.field("block", r.block);
   v.field("assumptions", r.assumptions);
   v.field("line_text", r.lineText, kInternalField);
+  v.field("loops", r.loops, kInternalField);
+  v.field("modulus_loops", r.modulusLoops, kInternalField);
 }
 
 template <class V, RecordOf<BarrierSite> R>
@@ -199,6 +204,7 @@ void describeFields(V& v, R& r) {
   v.field("block", r.block);
   v.field("assumptions", r.assumptions);
   v.field("line_text", r.lineText, kInternalField);
+  v.field("loops", r.loops, kInternalField);
 }
 
 template <class V, RecordOf<PointerParam> R>

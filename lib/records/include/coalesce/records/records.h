@@ -68,6 +68,12 @@ struct AccessSite {
   model::AccessFigures figures;
   std::vector<std::string> assumptions;  // sentences the figures rest on
   bool indirectRowGather = false;        // indirect row index, contiguous lanes inside the row
+  // The user's record the access touches: a field of it ("Particle", "x"), or a piece of a
+  // whole record copied (field empty); both empty otherwise (CUDA vector types included).
+  std::string record, field;
+  // The loops the access sits in, innermost last: ids unique within the kernel, shared with
+  // the loop branches' (BranchSite::loops) and the barriers'.
+  std::vector<int> loops;
   bool operator==(const AccessSite&) const = default;
 };
 
@@ -104,6 +110,11 @@ struct BranchSite {
   int64_t divergentRequests = 0;  // of those, the ones whose active lanes disagree
   bool onlyPartialWarps = false;  // every divergent warp is the block's partial last warp
   std::vector<std::string> assumptions;
+  // The loops the branch sits in, innermost last; a loop's own condition has that loop last.
+  std::vector<int> loops;
+  // Loops whose variables a divisor of the condition depends on (`tid % (2 * s)` inside a
+  // loop over s): the interleaved-reduction step of docs/rules/divergent-branch.md.
+  std::vector<int> modulusLoops;
   bool operator==(const BranchSite&) const = default;
 };
 
@@ -122,6 +133,7 @@ struct BarrierSite {
   enum class Reach { Uniform, Divergent, Unknown } reach = Reach::Uniform;
   std::string condition;  // the guard (or loop condition) responsible
   std::vector<std::string> assumptions;
+  std::vector<int> loops;  // the loops the barrier sits in, innermost last
   bool operator==(const BarrierSite&) const = default;
 };
 inline std::string_view toString(BarrierSite::Reach r) {
