@@ -10,7 +10,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fmt/format.h>
+#include <stdexcept>
 #include <thread>
 
 extern char** environ;
@@ -44,6 +46,14 @@ std::optional<std::string> findInPath(const std::string& name) {
     start = end + 1;
   }
   return std::nullopt;
+}
+
+bool isExecutable(const std::string& path) { return access(path.c_str(), X_OK) == 0; }
+
+std::string makeTemporaryDirectory(const std::string& prefix) {
+  std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "XXXXXX")).string();
+  if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot create a temporary directory");
+  return pattern;
 }
 
 RunResult runProcess(const RunOptions& options) {
