@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "coalesce/verify/compare.h"
+#include "coalesce/verify/format_number.h"
 #include "coalesce/verify/measurements.h"
 #include "coalesce/verify/process.h"
 #include "coalesce/verify/report.h"
@@ -147,8 +148,8 @@ Measurements collect(const std::vector<std::string>& argv, const std::string& in
   const RunResult r = runProcess(ro);
   if (!r.started) throw VerifyError(fmt::format("{} {}", what, r.describe()));
   if (r.timedOut)
-    throw VerifyError(fmt::format("{} did not finish within {:g} s (--timeout) and was killed; no measurements",
-                                  what, o.timeout));
+    throw VerifyError(fmt::format("{} did not finish within {} s (--timeout) and was killed; no measurements",
+                                  what, formatNumber(o.timeout, NumberStyle::Shortest)));
   // A collector failure explains a crash better than the crash does.
   std::optional<Measurements> m;
   if (fs::exists(out)) {

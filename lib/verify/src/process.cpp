@@ -1,5 +1,7 @@
 #include "coalesce/verify/process.h"
 
+#include "coalesce/verify/format_number.h"
+
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -21,7 +23,7 @@ namespace coalesce::verify {
 
 std::string RunResult::describe() const {
   if (!started) return fmt::format("could not be started: {}", error);
-  if (timedOut) return fmt::format("did not finish within {:g} s and was killed", seconds);
+  if (timedOut) return fmt::format("did not finish within {} s and was killed", formatNumber(seconds, NumberStyle::Shortest));
   if (signal) return fmt::format("was killed by signal {} ({})", signal, strsignal(signal));
   return fmt::format("exited with status {}", exitCode);
 }
