@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""coalesce-lint end to end: the real binary on hostile inputs (issue 7) and every option
-(issue 4), one ctest test per case (test/cli/CMakeLists.txt registers them from --list).
+"""coalesce-lint end to end: the real binary on hostile inputs (docs/reliability.md) and every
+option (docs/cli.md), one ctest test per case (test/cli/CMakeLists.txt registers them from --list).
 
     cli_tests.py --binary PATH --source-dir DIR --case NAME   run one case
     cli_tests.py --list                                       the case names
@@ -164,7 +164,7 @@ def usage_error(run, mention):
     check(run.out == "", "something was printed on stdout", run)
 
 
-# ---- hostile inputs (issue 7) ------------------------------------------------------------------
+# ---- hostile inputs (docs/reliability.md) --------------------------------------------------------
 
 @case("bad-input: empty file")
 def _(tmp):
@@ -494,7 +494,7 @@ def _(tmp):
     usage_error(lint(cwd=tmp), "no input")
 
 
-# ---- crash containment (issue 7) ---------------------------------------------------------------
+# ---- crash containment (docs/reliability.md) ----------------------------------------------------
 
 @case("containment: a worker that crashes")
 def _(tmp):
@@ -555,7 +555,7 @@ def _(tmp):
     check(da == db, "the JSON reports differ between worker and in-process runs")
 
 
-# ---- every option (issue 4) ----------------------------------------------------------------------
+# ---- every option (docs/cli.md) -----------------------------------------------------------------
 
 @case("option: --format text")
 def _(tmp):
