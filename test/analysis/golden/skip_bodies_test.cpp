@@ -42,7 +42,7 @@ std::vector<std::string> differencesWithAndWithoutSkipping(analysis::AnalysisReq
 
 }  // namespace
 
-TEST_CASE("skipping system-header host bodies: kernels/examples and test/golden/inputs, same records") {
+TEST_CASE("skipping system-header host bodies: kernels/examples and test/analysis/golden/inputs, same records") {
   analysis::AnalysisRequest request;
   request.inputs = test::examplesAndInputs();
   request.jobs = 2;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """coalesce-lint end to end: the real binary on hostile inputs (docs/reliability.md) and every
-option (docs/cli.md), one ctest test per case (test/cli/CMakeLists.txt registers them from --list).
+option (docs/cli.md), one ctest test per case (test/tools/CMakeLists.txt registers them from --list).
 
     cli_tests.py --binary PATH --source-dir DIR --case NAME   run one case
     cli_tests.py --list                                       the case names

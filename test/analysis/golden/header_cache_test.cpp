@@ -72,7 +72,7 @@ std::vector<std::string> differencesWithAndWithout(const analysis::AnalysisReque
 
 }  // namespace
 
-TEST_CASE("header cache: kernels/examples and test/golden/inputs, same records with and without") {
+TEST_CASE("header cache: kernels/examples and test/analysis/golden/inputs, same records with and without") {
   analysis::AnalysisRequest request;
   request.inputs = test::examplesAndInputs();
   request.jobs = 2;
