@@ -1,5 +1,6 @@
-// Header reuse (docs/architecture.md, "Why it can be faster than Clang's own parse"): the records of a run are the same, field for field, whether the
-// files share one precompiled header of the CUDA headers or each parses them itself.
+// Header reuse (docs/architecture.md, "Why it can be faster than Clang's own parse"): the
+// records of a run are the same, field for field, whether the files share one precompiled
+// header of the CUDA headers or each parses them itself.
 // (No timing here: bench/run_bench.py measures the speed.)
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,5 @@
-// Speed (docs/architecture.md, "Why it can be faster than Clang's own parse"): skipping the bodies of host functions declared in system headers
+// Speed (docs/architecture.md, "Why it can be faster than Clang's own parse"): skipping
+// the bodies of host functions declared in system headers
 // (AnalysisRequest::skipSystemHostBodies, on by default) changes no record, field for
 // field, over every example and red-team input, and over code that leans on the headers:
 // templates of the C++ library and of the CUDA headers used in kernels and host code.
