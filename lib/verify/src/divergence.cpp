@@ -211,7 +211,8 @@ std::vector<BranchComparison> compareBranches(const Predictions& predictions, co
       c.notes.push_back(fmt::format(
           "lanes: {} reach the branch{}, fewest under it {} ({} at line {}, pc {:#x}; body range {}){}",
           formatNumber(*m.reachingLanes), m.instructions ? "" : " (widest before it: no instruction on its line)",
-          formatNumber(*m.fewestLanes), m.fewestOpcode.empty() ? "instruction" : m.fewestOpcode, m.fewestLine, m.fewestPc,
+          formatNumber(*m.fewestLanes), m.fewestOpcode.empty() ? "instruction" : m.fewestOpcode, m.fewestLine,
+          m.fewestPc,
           m.bodyInstructions ? fmt::format("lines {}-{}, {} instructions", m.bodyFirstLine, m.bodyLastLine,
                                            m.bodyInstructions)
                              : std::string("empty"),

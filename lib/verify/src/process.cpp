@@ -23,7 +23,8 @@ namespace coalesce::verify {
 
 std::string RunResult::describe() const {
   if (!started) return fmt::format("could not be started: {}", error);
-  if (timedOut) return fmt::format("did not finish within {} s and was killed", formatNumber(seconds, NumberStyle::Shortest));
+  if (timedOut)
+    return fmt::format("did not finish within {} s and was killed", formatNumber(seconds, NumberStyle::Shortest));
   if (signal) return fmt::format("was killed by signal {} ({})", signal, strsignal(signal));
   return fmt::format("exited with status {}", exitCode);
 }

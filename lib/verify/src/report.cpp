@@ -78,7 +78,9 @@ std::string formatText(const VerifyReport& r) {
     for (const std::string& k : l.kernels) kernels += (kernels.empty() ? "" : ",") + k;
     std::string predicted = "-";
     if (l.predictedPerRequest) predicted = formatNumber(*l.predictedPerRequest);
-    else if (l.predictedRange) predicted = fmt::format("[{}, {}]", formatNumber(l.predictedRange->first), formatNumber(l.predictedRange->second));
+    else if (l.predictedRange)
+      predicted =
+          fmt::format("[{}, {}]", formatNumber(l.predictedRange->first), formatNumber(l.predictedRange->second));
     const MeasuredFigures& m = l.measured;
     std::string measured = m.requests ? formatNumber(m.perRequest()) : "-";
     std::string detail;
