@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Speed of coalesce-lint against Clang's own parse (issue 6), in one run.
+"""Speed of coalesce-lint against Clang's own parse, in one run
+(docs/architecture.md says why it can be faster).
 
     bench/run_bench.py [--build-dir build] [--runs 5] [--tree-files 200] [--jobs 2]
 
@@ -19,7 +20,7 @@ medians of --runs repetitions. CPU time (user + system) and peak memory (maximum
 set) come from wait4(), the counters GNU time prints, at microsecond resolution; they
 include the tool's worker processes. Wall time is measured around each process.
 
-Targets (issue 6): one file: wall <= 1.10 x the parse; tree: CPU <= 0.5 x the sum of the
+Targets: one file: wall <= 1.10 x the parse; tree: CPU <= 0.5 x the sum of the
 parses, wall with -j2 <= 0.3 x the serial parses; peak memory <= 1.5 x the parse's.
 """
 import argparse

@@ -10,6 +10,7 @@
 
 #include "coalesce/analysis/builtin_files.h"
 #include "coalesce/analysis/command_line.h"
+#include "skip_test.h"
 #include "temp_dir.h"
 
 using namespace coalesce;
@@ -320,10 +321,8 @@ TEST_CASE("directories are searched recursively for .cu and .cuh, sorted", "[com
 }
 
 TEST_CASE("an unreadable folder is reported and the rest still expanded", "[command_line][inputs]") {
-  if (geteuid() == 0) {
-    WARN("skipped: running as root, which reads any folder whatever its permissions");
-    return;
-  }
+  if (geteuid() == 0)
+    COALESCE_SKIP_TEST("running as root, which reads any folder whatever its permissions");
   coalesce::test::TempDir dir;
   dir.write("ok.cu", "");
   dir.write("locked/x.cu", "");

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "coalesce/analysis/cuda_toolchain.h"
+#include "skip_test.h"
 #include "temp_dir.h"
 
 using namespace coalesce::analysis;
@@ -126,10 +127,7 @@ TEST_CASE("GPU architectures Clang 19 does not know are parsed as sm_90", "[tool
 }
 
 TEST_CASE("the installed toolkit is found at /usr/local/cuda", "[toolchain][real-cuda]") {
-  if (!fs::exists("/usr/local/cuda/include/cuda_runtime.h")) {
-    WARN("skipped: no CUDA toolkit at /usr/local/cuda");
-    return;
-  }
+  if (!fs::exists("/usr/local/cuda/include/cuda_runtime.h")) COALESCE_SKIP_TEST("no CUDA toolkit at /usr/local/cuda");
   ToolchainSearch search;  // the real default, no $CUDA_PATH
   const Toolchain tc = detectToolchain(AnalysisRequest{}, search);
   CHECK_FALSE(tc.builtinCuda);

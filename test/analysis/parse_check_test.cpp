@@ -21,6 +21,7 @@
 #include "coalesce/analysis/builtin_files.h"
 #include "coalesce/analysis/command_line.h"
 #include "coalesce/analysis/cuda_toolchain.h"
+#include "skip_test.h"
 #include "temp_dir.h"
 
 using namespace coalesce::analysis;
@@ -120,10 +121,7 @@ Toolchain builtinToolchain() {
 }
 
 #define SKIP_WITHOUT_REAL_CUDA()                                                       \
-  if (!haveRealCuda()) {                                                               \
-    WARN("skipped: no CUDA toolkit at /usr/local/cuda (these tests need the real one)"); \
-    return;                                                                            \
-  }
+  if (!haveRealCuda()) COALESCE_SKIP_TEST("no CUDA toolkit at /usr/local/cuda (these tests need the real one)")
 
 #define CHECK_PARSES(result)      \
   do {                            \
@@ -310,8 +308,7 @@ TEST_CASE("a typical file parses against the installed CUDA", "[parse][real-cuda
 TEST_CASE("the texture_fetch_functions.h shim is what lets CUDA 13 parse", "[parse][real-cuda]") {
   SKIP_WITHOUT_REAL_CUDA();
   if (fs::exists("/usr/local/cuda/include/texture_fetch_functions.h")) {
-    WARN("skipped: this CUDA still ships texture_fetch_functions.h");
-    return;
+    COALESCE_SKIP_TEST("this CUDA still ships texture_fetch_functions.h");
   }
   ParseSetup noShim;
   noShim.edit = [](Args& a) { removeArgumentPair(a, "-idirafter", "shim"); };
@@ -324,8 +321,7 @@ TEST_CASE("CCCL headers come from CUDA 13's cccl folder", "[parse][real-cuda]") 
   SKIP_WITHOUT_REAL_CUDA();
   const Toolchain tc = realToolchain();
   if (!tc.hasCccl) {
-    WARN("skipped: this CUDA has no include/cccl folder");
-    return;
+    COALESCE_SKIP_TEST("this CUDA has no include/cccl folder");
   }
   const char* source =
       "#include <cuda/std/cstdint>\n#include <thrust/version.h>\n"

@@ -1,4 +1,5 @@
-// Figures measured on the H200 with Nsight Compute (../shared/notes/field-notes.md §2).
+// Figures measured on the H200 with Nsight Compute (the model and where it meets the
+// hardware: docs/model.md, docs/verification/calibration.md).
 #include <catch2/catch.hpp>
 
 #include "model_test_util.h"

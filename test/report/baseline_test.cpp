@@ -48,7 +48,7 @@ TEST_CASE("a baseline survives a round trip through its JSON file") {
   CHECK(b.entries()[1].path == "src/k.cu");
   CHECK(b.entries()[1].lineText == "x = a[2 * i];");
   CHECK(b.entries()[1].count == 2);
-  const std::string file = dir.path("baseline.json");
+  const std::string file = dir.str("baseline.json");
   REQUIRE_FALSE(b.save(file));
   auto loaded = Baseline::load(file);
   REQUIRE(loaded);

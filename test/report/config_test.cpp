@@ -86,7 +86,7 @@ TEST_CASE("the nearest .coalesce-lint.yaml above a file applies") {
   const std::string top = dir.write(".coalesce-lint.yaml", "MinEfficiency: 0.5\n");
   const std::string source = dir.write("a/b/k.cu", "");
   CHECK(findConfigFile(source) == top);
-  CHECK(findConfigFile(dir.path("a")) == top);
+  CHECK(findConfigFile(dir.str("a")) == top);
   const std::string nearer = dir.write("a/.coalesce-lint.yaml", "MinEfficiency: 0.3\n");
   CHECK(findConfigFile(source) == nearer);
 

@@ -5,16 +5,10 @@
 #include <cstdio>
 
 #include "calibration_util.h"
+#include "coalesce/verify/format_number.h"
 
 using namespace coalesce;
 using namespace coalesce::verify;
-
-namespace {
-std::string num(double v) {
-  if (std::fabs(v - std::round(v)) < 1e-9) return fmt::format("{}", static_cast<long long>(std::llround(v)));
-  return fmt::format("{:.3f}", v);
-}
-}  // namespace
 
 int main() {
   const auto rows = test::loadCalibration();
@@ -26,9 +20,9 @@ int main() {
     agree += r.agrees();
     table += fmt::format("| `{}` | {} | {} | {} | {}x{}x{} | {} | {} | {} | {} | {} | {}{} |\n", r.name,
                          model::toString(r.access.space), model::toString(r.access.kind), r.access.bytesPerLane,
-                         r.block.x, r.block.y, r.block.z, num(r.model),
-                         r.measured.requests ? num(r.measured.perRequest()) : "-", num(r.modelIdeal),
-                         r.measured.requests ? num(r.measured.idealPerRequest()) : "-", r.agrees() ? "yes" : "**NO**",
+                         r.block.x, r.block.y, r.block.z, formatNumber(r.model),
+                         r.measured.requests ? formatNumber(r.measured.perRequest()) : "-", formatNumber(r.modelIdeal),
+                         r.measured.requests ? formatNumber(r.measured.idealPerRequest()) : "-", r.agrees() ? "yes" : "**NO**",
                          r.note, r.viaKernel ? " (found by kernel, not by line)" : "");
   }
   std::printf("%zu of %zu patterns: model equals the H200 (sectors or wavefronts per request)\n\n%s", agree,

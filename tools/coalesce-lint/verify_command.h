@@ -1,21 +1,17 @@
 // `coalesce-lint verify`: confirms predictions against the GPU's per-instruction
-// counters. Registered on the main CLI by addVerifyCommand().
+// counters. Registered on the main CLI by addVerifyCommand(); the options are parsed
+// here, the pipeline is lib/verify/src/pipeline.cpp.
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <functional>
-#include <optional>
-#include <string>
-#include <vector>
 
-#include "coalesce/verify/predictions.h"
+#include "coalesce/verify/pipeline.h"
 
 namespace coalesce::cli {
 
 // Produces predictions for the given .cu files when --predictions is not given (the
-// analyzer, in the full build). Returns nullopt and sets `error` (one line) on failure.
-using PredictFunction =
-    std::function<std::optional<verify::Predictions>(const std::vector<std::string>& files, std::string& error)>;
+// analyzer, in the full build); see coalesce/verify/pipeline.h.
+using PredictFunction = verify::PredictFunction;
 
 // Adds the `verify` subcommand to `app`. When it runs, `exitCode` receives its exit
 // status: 0 all confirmed, 1 a mismatch, 2 could not verify (no GPU, no CUPTI, no

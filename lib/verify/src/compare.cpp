@@ -7,6 +7,7 @@
 #include <set>
 #include <tuple>
 
+#include "coalesce/verify/format_number.h"
 #include "coalesce/verify/sass.h"
 
 namespace coalesce::verify {
@@ -59,11 +60,6 @@ bool endsWithComponent(const std::string& longer, const std::string& shorter) {
 }
 
 bool near(double a, double b, double tol) { return std::fabs(a - b) <= tol * std::max(1.0, std::fabs(b)); }
-
-std::string fmtNum(double v) {
-  if (std::fabs(v - std::round(v)) < 1e-9) return fmt::format("{}", static_cast<long long>(std::llround(v)));
-  return fmt::format("{:.3f}", v);
-}
 
 std::string_view spaceUnit(Space s) { return s == Space::Shared ? "wavefronts" : "sectors"; }
 
@@ -199,32 +195,41 @@ std::optional<std::pair<std::string, unsigned>> attributedLocation(const Measure
   return std::nullopt;
 }
 
-void judge(LineComparison& lc, const CompareOptions& opt) {
-  const MeasuredFigures& m = lc.measured;
-  const std::string_view unit = spaceUnit(lc.cls.space);
-  if (m.requests == 0) {
-    lc.verdict = Verdict::NotFound;
-    lc.notes.push_back("no executed instruction of this class on this line: inlined away, optimised out, "
-                       "or its kernel never ran");
-    return;
+// What the line's predicted accesses say, gathered once for every basis below.
+struct PredictedFigures {
+  std::vector<double> perRequest;  // of the accesses with a figure
+  std::vector<double> ideal;       // their ideal figures, where known
+  std::optional<Range> range;      // the union of the accesses' ranges
+  bool noFigure = true;            // no access has a figure (a range at most)
+};
+
+PredictedFigures predictedFigures(const std::vector<PredictedAccess>& accesses) {
+  PredictedFigures f;
+  for (const PredictedAccess& a : accesses) {
+    if (auto v = a.perRequest()) {
+      f.perRequest.push_back(*v);
+      f.noFigure = false;
+      if (auto i = a.idealPerRequest()) f.ideal.push_back(*i);
+    } else if (auto r = a.range()) {
+      f.range = f.range ? Range{std::min(f.range->first, r->first), std::max(f.range->second, r->second)} : *r;
+    }
   }
+  return f;
+}
+
+bool withinRange(double v, const Range& range, const CompareOptions& opt) {
+  const double tol = opt.relativeTolerance * std::max(1.0, range.second);
+  return v >= range.first - tol && v <= range.second + tol;
+}
+
+// Notes on how the instructions differ in shape from the source: lanes predicated off,
+// another number of instructions than accesses, another width per lane.
+void noteShapeDifferences(LineComparison& lc) {
+  const MeasuredFigures& m = lc.measured;
   if (m.executions > m.requests)
     lc.notes.push_back(fmt::format("{} of {} executions had every lane predicated off; requests count only "
                                    "executions with an active lane",
                                    m.executions - m.requests, m.executions));
-  // Figures of the predicted accesses: the mean, each access executed as often as the line.
-  std::vector<double> per, ideal;
-  std::optional<Range> range;
-  bool allRange = true;
-  for (const PredictedAccess& a : lc.predicted) {
-    if (auto v = a.perRequest()) {
-      per.push_back(*v);
-      allRange = false;
-      if (auto i = a.idealPerRequest()) ideal.push_back(*i);
-    } else if (auto r = a.range()) {
-      range = range ? Range{std::min(range->first, r->first), std::max(range->second, r->second)} : *r;
-    }
-  }
   const size_t nPred = lc.predicted.size();
   if (m.instructions != nPred)
     lc.notes.push_back(fmt::format("{} predicted access{} and {} instruction{}: compared as a whole "
@@ -239,83 +244,108 @@ void judge(LineComparison& lc, const CompareOptions& opt) {
   }
   if (widthsKnown && !m.widths.empty() && m.instructions == nPred && predictedWidths != measuredWidths)
     lc.notes.push_back("the instructions move a different width per lane than the source accesses");
+}
 
-  if (!per.empty() && per.size() == nPred) {
-    double sum = 0, sumIdeal = 0;
-    for (double v : per) sum += v;
-    for (double v : ideal) sumIdeal += v;
-    lc.predictedPerRequest = sum / static_cast<double>(per.size());
-    if (ideal.size() == per.size()) lc.predictedIdeal = sumIdeal / static_cast<double>(ideal.size());
-    if (near(m.perRequest(), *lc.predictedPerRequest, opt.relativeTolerance)) {
-      lc.verdict = Verdict::Match;
-      lc.basis = Basis::PerRequest;
-    } else if (lc.predictedIdeal && m.idealUnits && *lc.predictedIdeal > 0 &&
-               !near(m.idealPerRequest(), *lc.predictedIdeal, opt.relativeTolerance) &&
-               near(m.ratio(), *lc.predictedPerRequest / *lc.predictedIdeal, opt.relativeTolerance)) {
-      // Different bytes per request than predicted (vectorised or split by the
-      // compiler, or fewer active lanes) but the same waste: compare ratio to ideal.
-      lc.verdict = Verdict::Match;
-      lc.basis = Basis::RatioToIdeal;
-      lc.notes.push_back(fmt::format("ideal {} per request measured {} against {} predicted: the compiler "
-                                     "changed the width or the active lanes; compared {} / ideal instead",
-                                     unit, fmtNum(m.idealPerRequest()), fmtNum(*lc.predictedIdeal), unit));
-    } else {
-      lc.verdict = Verdict::Mismatch;
-      lc.basis = Basis::PerRequest;
-    }
-    if (m.instructions == nPred && nPred > 1 && lc.verdict == Verdict::Match && lc.basis == Basis::PerRequest) {
-      std::vector<double> a(per), b(m.perInstruction);
-      std::sort(a.begin(), a.end());
-      std::sort(b.begin(), b.end());
-      for (size_t i = 0; i < a.size(); ++i)
-        if (!near(b[i], a[i], opt.relativeTolerance)) {
-          lc.notes.push_back("the line's total matches but its instructions cannot be matched one to one");
-          break;
-        }
-    }
-    return;
+// Basis::RatioToIdeal: different bytes per request than predicted (vectorised or split
+// by the compiler, or fewer active lanes) but the same waste. True when it matches so.
+bool matchesByRatioToIdeal(LineComparison& lc, const CompareOptions& opt) {
+  const MeasuredFigures& m = lc.measured;
+  if (!(lc.predictedIdeal && m.idealUnits && *lc.predictedIdeal > 0 &&
+        !near(m.idealPerRequest(), *lc.predictedIdeal, opt.relativeTolerance) &&
+        near(m.ratio(), *lc.predictedPerRequest / *lc.predictedIdeal, opt.relativeTolerance)))
+    return false;
+  const std::string_view unit = spaceUnit(lc.cls.space);
+  lc.verdict = Verdict::Match;
+  lc.basis = Basis::RatioToIdeal;
+  lc.notes.push_back(fmt::format("ideal {} per request measured {} against {} predicted: the compiler "
+                                 "changed the width or the active lanes; compared {} / ideal instead",
+                                 unit, formatNumber(m.idealPerRequest()), formatNumber(*lc.predictedIdeal), unit));
+  return true;
+}
+
+// Basis::PerRequest: every access has a figure (sectors per request for global memory,
+// wavefronts per request for shared); the line's mean is compared, else its ratio to ideal.
+void judgePerRequest(LineComparison& lc, const PredictedFigures& p, const CompareOptions& opt) {
+  const MeasuredFigures& m = lc.measured;
+  double sum = 0, sumIdeal = 0;
+  for (double v : p.perRequest) sum += v;
+  for (double v : p.ideal) sumIdeal += v;
+  lc.predictedPerRequest = sum / static_cast<double>(p.perRequest.size());
+  if (p.ideal.size() == p.perRequest.size()) lc.predictedIdeal = sumIdeal / static_cast<double>(p.ideal.size());
+  if (near(m.perRequest(), *lc.predictedPerRequest, opt.relativeTolerance)) {
+    lc.verdict = Verdict::Match;
+    lc.basis = Basis::PerRequest;
+  } else if (!matchesByRatioToIdeal(lc, opt)) {
+    lc.verdict = Verdict::Mismatch;
+    lc.basis = Basis::PerRequest;
   }
-  if (allRange && range) {
-    lc.predictedRange = range;
-    lc.basis = Basis::Bounds;
-    const double v = m.perRequest();
-    const double tol = opt.relativeTolerance * std::max(1.0, range->second);
-    lc.verdict = (v >= range->first - tol && v <= range->second + tol) ? Verdict::WithinRange : Verdict::Mismatch;
-    return;
-  }
-  if (!per.empty() && range && m.instructions == nPred) {
-    // A gather a[idx[i]]: idx[i] has a figure, a[...] a range. Pair each figure with an
-    // instruction that shows it; the rest must fall in the range.
-    std::vector<double> left(m.perInstruction);
-    bool paired = true;
-    for (double v : per) {
-      auto it = std::find_if(left.begin(), left.end(), [&](double x) { return near(x, v, opt.relativeTolerance); });
-      if (it == left.end()) {
-        paired = false;
+  const size_t nPred = lc.predicted.size();
+  if (m.instructions == nPred && nPred > 1 && lc.verdict == Verdict::Match && lc.basis == Basis::PerRequest) {
+    std::vector<double> a(p.perRequest), b(m.perInstruction);
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    for (size_t i = 0; i < a.size(); ++i)
+      if (!near(b[i], a[i], opt.relativeTolerance)) {
+        lc.notes.push_back("the line's total matches but its instructions cannot be matched one to one");
         break;
       }
-      left.erase(it);
+  }
+}
+
+// Basis::Bounds: no access has a figure, some have a range (data-dependent addresses).
+void judgeRange(LineComparison& lc, const Range& range, const CompareOptions& opt) {
+  lc.predictedRange = range;
+  lc.basis = Basis::Bounds;
+  lc.verdict = withinRange(lc.measured.perRequest(), range, opt) ? Verdict::WithinRange : Verdict::Mismatch;
+}
+
+// Basis::Bounds for a gather a[idx[i]]: idx[i] has a figure, a[...] a range. Pair each
+// figure with an instruction that shows it; the rest must fall in the range.
+void judgeFiguresAndRange(LineComparison& lc, const PredictedFigures& p, const CompareOptions& opt) {
+  std::vector<double> left(lc.measured.perInstruction);
+  bool paired = true;
+  for (double v : p.perRequest) {
+    auto it = std::find_if(left.begin(), left.end(), [&](double x) { return near(x, v, opt.relativeTolerance); });
+    if (it == left.end()) {
+      paired = false;
+      break;
     }
-    const double tol = opt.relativeTolerance * std::max(1.0, range->second);
-    const bool inRange = std::all_of(left.begin(), left.end(), [&](double x) {
-      return x >= range->first - tol && x <= range->second + tol;
-    });
-    lc.predictedRange = range;
-    lc.basis = Basis::Bounds;
-    lc.verdict = paired && inRange ? Verdict::WithinRange : Verdict::Mismatch;
-    lc.notes.push_back(paired && inRange
-                           ? "instructions paired one to one: the exact figures match, the others fall in the range"
-                           : "the instructions cannot be paired with the predicted figures and range");
-    return;
+    left.erase(it);
   }
-  if (!per.empty()) {
-    lc.verdict = Verdict::Unchecked;
-    lc.notes.push_back("some accesses on this line have a figure and others only a range, and the instructions "
-                       "cannot be paired with them: not compared");
-    return;
-  }
+  const bool inRange =
+      std::all_of(left.begin(), left.end(), [&](double x) { return withinRange(x, *p.range, opt); });
+  lc.predictedRange = p.range;
+  lc.basis = Basis::Bounds;
+  lc.verdict = paired && inRange ? Verdict::WithinRange : Verdict::Mismatch;
+  lc.notes.push_back(paired && inRange
+                         ? "instructions paired one to one: the exact figures match, the others fall in the range"
+                         : "the instructions cannot be paired with the predicted figures and range");
+}
+
+void markUnchecked(LineComparison& lc, std::string why) {
   lc.verdict = Verdict::Unchecked;
-  lc.notes.push_back("no predicted figure or range for this access");
+  lc.notes.push_back(std::move(why));
+}
+
+// The verdict of one line: picks the basis the predictions allow and judges on it.
+void judge(LineComparison& lc, const CompareOptions& opt) {
+  if (lc.measured.requests == 0) {
+    lc.verdict = Verdict::NotFound;
+    lc.notes.push_back("no executed instruction of this class on this line: inlined away, optimised out, "
+                       "or its kernel never ran");
+    return;
+  }
+  noteShapeDifferences(lc);
+  const PredictedFigures p = predictedFigures(lc.predicted);
+  const size_t nPred = lc.predicted.size();
+  if (!p.perRequest.empty() && p.perRequest.size() == nPred) return judgePerRequest(lc, p, opt);
+  if (p.noFigure && p.range) return judgeRange(lc, *p.range, opt);
+  if (!p.perRequest.empty() && p.range && lc.measured.instructions == nPred)
+    return judgeFiguresAndRange(lc, p, opt);
+  if (!p.perRequest.empty())
+    return markUnchecked(lc, "some accesses on this line have a figure and others only a range, and the "
+                             "instructions cannot be paired with them: not compared");
+  markUnchecked(lc, "no predicted figure or range for this access");
 }
 
 }  // namespace

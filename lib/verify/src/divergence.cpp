@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "coalesce/verify/compare.h"
+#include "coalesce/verify/format_number.h"
 
 namespace coalesce::verify {
 
@@ -35,11 +36,6 @@ namespace {
 std::optional<double> ratio(uint64_t a, uint64_t b) {
   if (!b) return std::nullopt;
   return static_cast<double>(a) / static_cast<double>(b);
-}
-
-std::string num(double v) {
-  if (std::fabs(v - std::round(v)) < 1e-9) return fmt::format("{}", static_cast<long long>(std::llround(v)));
-  return fmt::format("{:.3f}", v);
 }
 
 bool collected(const Measurements& m, const char* metric) {
@@ -162,7 +158,7 @@ std::vector<BranchComparison> compareBranches(const Predictions& predictions, co
       c.notes.push_back(fmt::format("predicated lanes in the body range: {} at line {} runs {} lanes on per request "
                                     "(a predicate, not the active mask: not counted as this branch's divergence)",
                                     predicatedInBody->opcode->empty() ? "an instruction" : *predicatedInBody->opcode,
-                                    predicatedInBody->line, num(predicatedInBody->lanes)));
+                                    predicatedInBody->line, formatNumber(predicatedInBody->lanes)));
     m.bodyFirstLine = bodyMin;
     m.bodyLastLine = bodyMax;
     if (!m.reachingLanes) m.reachingLanes = reachingBefore;
@@ -198,8 +194,8 @@ std::vector<BranchComparison> compareBranches(const Predictions& predictions, co
           per += fmt::format("{}{}@{:#x} {} of {}", per.empty() ? "" : ", ", bi.opcode.empty() ? "branch" : bi.opcode,
                              bi.pc, bi.divergent, bi.uniform + bi.divergent);
         }
-        c.notes.push_back(fmt::format("divergent share: predicted {}, measured {} ({})", num(predictedShare),
-                                      num(share), per));
+        c.notes.push_back(fmt::format("divergent share: predicted {}, measured {} ({})", formatNumber(predictedShare),
+                                      formatNumber(share), per));
       }
       if (m.branchExecutions && m.branchExecutions != m.uniform + m.divergent)
         c.notes.push_back(fmt::format("branch executions {} != uniform {} + divergent {}", m.branchExecutions,
@@ -208,13 +204,15 @@ std::vector<BranchComparison> compareBranches(const Predictions& predictions, co
     if (m.reachingLanes && m.fewestLanes) {
       c.lanesDivergent = *m.fewestLanes < *m.reachingLanes * (1 - options.laneTolerance);
       if (!*c.lanesDivergent && *m.fewestLanes < *m.reachingLanes)
-        c.notes.push_back(fmt::format("lanes: fewest {} below the {} reaching by less than {:g} %: taken as uniform "
+        c.notes.push_back(fmt::format("lanes: fewest {} below the {} reaching by less than {} %: taken as uniform "
                                       "(a grid's partial tail warp; the prediction is per block)",
-                                      num(*m.fewestLanes), num(*m.reachingLanes), 100 * options.laneTolerance));
+                                      formatNumber(*m.fewestLanes), formatNumber(*m.reachingLanes),
+                                      formatNumber(100 * options.laneTolerance, NumberStyle::Shortest)));
       c.notes.push_back(fmt::format(
           "lanes: {} reach the branch{}, fewest under it {} ({} at line {}, pc {:#x}; body range {}){}",
-          num(*m.reachingLanes), m.instructions ? "" : " (widest before it: no instruction on its line)",
-          num(*m.fewestLanes), m.fewestOpcode.empty() ? "instruction" : m.fewestOpcode, m.fewestLine, m.fewestPc,
+          formatNumber(*m.reachingLanes), m.instructions ? "" : " (widest before it: no instruction on its line)",
+          formatNumber(*m.fewestLanes), m.fewestOpcode.empty() ? "instruction" : m.fewestOpcode, m.fewestLine,
+          m.fewestPc,
           m.bodyInstructions ? fmt::format("lines {}-{}, {} instructions", m.bodyFirstLine, m.bodyLastLine,
                                            m.bodyInstructions)
                              : std::string("empty"),

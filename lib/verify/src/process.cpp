@@ -1,5 +1,7 @@
 #include "coalesce/verify/process.h"
 
+#include "coalesce/verify/format_number.h"
+
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -10,7 +12,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fmt/format.h>
+#include <stdexcept>
 #include <thread>
 
 extern char** environ;
@@ -19,7 +23,8 @@ namespace coalesce::verify {
 
 std::string RunResult::describe() const {
   if (!started) return fmt::format("could not be started: {}", error);
-  if (timedOut) return fmt::format("did not finish within {:g} s and was killed", seconds);
+  if (timedOut)
+    return fmt::format("did not finish within {} s and was killed", formatNumber(seconds, NumberStyle::Shortest));
   if (signal) return fmt::format("was killed by signal {} ({})", signal, strsignal(signal));
   return fmt::format("exited with status {}", exitCode);
 }
@@ -44,6 +49,14 @@ std::optional<std::string> findInPath(const std::string& name) {
     start = end + 1;
   }
   return std::nullopt;
+}
+
+bool isExecutable(const std::string& path) { return access(path.c_str(), X_OK) == 0; }
+
+std::string makeTemporaryDirectory(const std::string& prefix) {
+  std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "XXXXXX")).string();
+  if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot create a temporary directory");
+  return pattern;
 }
 
 RunResult runProcess(const RunOptions& options) {

@@ -1,17 +1,13 @@
 #include "coalesce/verify/report.h"
 
-#include <cmath>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "coalesce/verify/format_number.h"
 
 namespace coalesce::verify {
 
 namespace {
-
-std::string num(double v) {
-  if (std::fabs(v - std::round(v)) < 1e-9) return fmt::format("{}", static_cast<long long>(std::llround(v)));
-  return fmt::format("{:.3f}", v);
-}
 
 std::string unitOf(const LineComparison& l) {
   return l.cls.space == model::Space::Shared ? "wavefronts/request" : "sectors/request";
@@ -49,14 +45,14 @@ std::string formatBranchText(const BranchComparison& c) {
   const PredictedBranch& b = c.predicted;
   const BranchMeasured& m = c.measured;
   std::string predicted = fmt::format("{} of {} warp requests divergent ({})", c.lineDivergentRequests,
-                                      c.lineWarpRequests, num(c.predictedShare()));
+                                      c.lineWarpRequests, formatNumber(c.predictedShare()));
   std::vector<std::string> parts;
   if (c.targetsDivergent)
     parts.push_back(fmt::format("{} of {} branch executions divergent ({})", m.divergent, m.divergent + m.uniform,
-                                num(*m.divergentShare())));
+                                formatNumber(*m.divergentShare())));
   if (c.lanesDivergent)
-    parts.push_back(fmt::format("lanes {} reaching, {} fewest under it", num(*m.reachingLanes),
-                                num(*m.fewestLanes)));
+    parts.push_back(fmt::format("lanes {} reaching, {} fewest under it", formatNumber(*m.reachingLanes),
+                                formatNumber(*m.fewestLanes)));
   std::string measured;
   for (const std::string& p : parts) measured += (measured.empty() ? "" : ", ") + p;
   if (measured.empty()) measured = "-";
@@ -81,14 +77,16 @@ std::string formatText(const VerifyReport& r) {
     std::string kernels;
     for (const std::string& k : l.kernels) kernels += (kernels.empty() ? "" : ",") + k;
     std::string predicted = "-";
-    if (l.predictedPerRequest) predicted = num(*l.predictedPerRequest);
-    else if (l.predictedRange) predicted = fmt::format("[{}, {}]", num(l.predictedRange->first), num(l.predictedRange->second));
+    if (l.predictedPerRequest) predicted = formatNumber(*l.predictedPerRequest);
+    else if (l.predictedRange)
+      predicted =
+          fmt::format("[{}, {}]", formatNumber(l.predictedRange->first), formatNumber(l.predictedRange->second));
     const MeasuredFigures& m = l.measured;
-    std::string measured = m.requests ? num(m.perRequest()) : "-";
+    std::string measured = m.requests ? formatNumber(m.perRequest()) : "-";
     std::string detail;
     if (m.requests) {
       detail = fmt::format(" (ideal {}/{}; {} instruction{}, {} requests)",
-                           l.predictedIdeal ? num(*l.predictedIdeal) : "-", num(m.idealPerRequest()),
+                           l.predictedIdeal ? formatNumber(*l.predictedIdeal) : "-", formatNumber(m.idealPerRequest()),
                            m.instructions, m.instructions == 1 ? "" : "s", m.requests);
     }
     std::string verdict(toString(l.verdict));

@@ -39,6 +39,14 @@ RunResult runProcess(const RunOptions& options);
 // The first executable named `name` in PATH (or `name` itself when it has a '/').
 std::optional<std::string> findInPath(const std::string& name);
 
+// Whether this process may execute `path` (access(X_OK): std::filesystem's permission
+// bits do not say which of owner, group and others applies to us).
+bool isExecutable(const std::string& path);
+
+// A new folder with a unique name under std::filesystem::temp_directory_path(), created
+// atomically (mkdtemp: std::filesystem has no such call). Throws std::runtime_error.
+std::string makeTemporaryDirectory(const std::string& prefix);
+
 struct GpuInfo {
   bool ok = false;
   std::string error;  // one line when !ok

@@ -17,11 +17,11 @@ inline std::vector<std::string> cuFiles(const std::filesystem::path& dir) {
   return files;
 }
 
-// kernels/examples/ then test/golden/inputs/: every file with expectations beside its code.
+// kernels/examples/ then test/analysis/golden/inputs/: every file with expectations beside its code.
 inline std::vector<std::string> examplesAndInputs() {
   const std::filesystem::path root(COALESCE_SOURCE_DIR);
   std::vector<std::string> files = cuFiles(root / "kernels" / "examples");
-  for (const auto& f : cuFiles(root / "test" / "golden" / "inputs")) files.push_back(f);
+  for (const auto& f : cuFiles(root / "test" / "analysis" / "golden" / "inputs")) files.push_back(f);
   return files;
 }
 

@@ -1,5 +1,6 @@
-// Header reuse (issue 6): the records of a run are the same, field for field, whether the
-// files share one precompiled header of the CUDA headers or each parses them itself.
+// Header reuse (docs/architecture.md, "Why it can be faster than Clang's own parse"): the
+// records of a run are the same, field for field, whether the files share one precompiled
+// header of the CUDA headers or each parses them itself.
 // (No timing here: bench/run_bench.py measures the speed.)
 #include <catch2/catch.hpp>
 
@@ -8,7 +9,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "../analysis/temp_dir.h"
+#include "temp_dir.h"
 #include "corpus.h"
 #include "coalesce/analysis/analyze.h"
 #include "coalesce/analysis/worker.h"  // recordsToJson: every field of every record
@@ -72,7 +73,7 @@ std::vector<std::string> differencesWithAndWithout(const analysis::AnalysisReque
 
 }  // namespace
 
-TEST_CASE("header cache: kernels/examples and test/golden/inputs, same records with and without") {
+TEST_CASE("header cache: kernels/examples and test/analysis/golden/inputs, same records with and without") {
   analysis::AnalysisRequest request;
   request.inputs = test::examplesAndInputs();
   request.jobs = 2;

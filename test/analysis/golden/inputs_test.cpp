@@ -1,4 +1,4 @@
-// Golden test over test/golden/inputs/: formulations written to find where the frontend
+// Golden test over test/analysis/golden/inputs/: formulations written to find where the frontend
 // is wrong or blind (pointer bumping, helpers with several returns, methods, lambdas,
 // ?: over lvalues, warp idioms...). Each expectation was computed independently of the
 // frontend, from the lane addresses.
@@ -12,9 +12,10 @@
 namespace fs = std::filesystem;
 using namespace coalesce;
 
-TEST_CASE("test/golden/inputs: every access matches the expectation written beside it") {
+TEST_CASE("test/analysis/golden/inputs: every access matches the expectation written beside it") {
   std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(fs::path(COALESCE_SOURCE_DIR) / "test" / "golden" / "inputs"))
+  const fs::path inputs = fs::path(COALESCE_SOURCE_DIR) / "test" / "analysis" / "golden" / "inputs";
+  for (const auto& e : fs::directory_iterator(inputs))
     if (e.path().extension() == ".cu") files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() >= 20);

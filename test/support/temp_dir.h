@@ -1,4 +1,5 @@
-// A fresh folder under /tmp for one test, removed with everything in it afterwards.
+// A fresh folder under the temporary directory for one test, removed with everything in
+// it afterwards. The one helper of its kind for every test directory.
 #pragma once
 
 #include <stdlib.h>

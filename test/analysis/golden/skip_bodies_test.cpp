@@ -1,4 +1,5 @@
-// Speed (issue 6): skipping the bodies of host functions declared in system headers
+// Speed (docs/architecture.md, "Why it can be faster than Clang's own parse"): skipping
+// the bodies of host functions declared in system headers
 // (AnalysisRequest::skipSystemHostBodies, on by default) changes no record, field for
 // field, over every example and red-team input, and over code that leans on the headers:
 // templates of the C++ library and of the CUDA headers used in kernels and host code.
@@ -7,7 +8,7 @@
 
 #include <filesystem>
 
-#include "../analysis/temp_dir.h"
+#include "temp_dir.h"
 #include "corpus.h"
 #include "coalesce/analysis/analyze.h"
 #include "coalesce/analysis/worker.h"  // recordsToJson: every field of every record
@@ -42,7 +43,7 @@ std::vector<std::string> differencesWithAndWithoutSkipping(analysis::AnalysisReq
 
 }  // namespace
 
-TEST_CASE("skipping system-header host bodies: kernels/examples and test/golden/inputs, same records") {
+TEST_CASE("skipping system-header host bodies: kernels/examples and test/analysis/golden/inputs, same records") {
   analysis::AnalysisRequest request;
   request.inputs = test::examplesAndInputs();
   request.jobs = 2;

@@ -1,0 +1,315 @@
+#include "coalesce/verify/pipeline.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "coalesce/verify/compare.h"
+#include "coalesce/verify/format_number.h"
+#include "coalesce/verify/measurements.h"
+#include "coalesce/verify/process.h"
+#include "coalesce/verify/report.h"
+#include "coalesce/verify/sass.h"
+
+namespace coalesce::verify {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The one failure message of a run that could not be verified.
+struct VerifyError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string readAll(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw VerifyError("cannot read " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string findInjectLibrary(const VerifyOptions& o) {
+  if (!o.inject.empty()) {
+    if (!fs::exists(o.inject)) throw VerifyError("the injection library " + o.inject + " does not exist");
+    return o.inject;
+  }
+  std::vector<std::string> candidates;
+  if (const char* env = std::getenv("COALESCE_VERIFY_INJECT")) candidates.emplace_back(env);
+  candidates.insert(candidates.end(), o.injectSearchPaths.begin(), o.injectSearchPaths.end());
+  for (const std::string& c : candidates)
+    if (fs::exists(c)) return c;
+  throw VerifyError(
+      "CUPTI collector not built: libcoalesce_verify_inject.so was not found (this coalesce-lint was built "
+      "without CUDA/CUPTI, or pass --inject PATH)");
+}
+
+// nvcc, nvdisasm or cuobjdump: next to nvcc, in $CUDA_HOME or $CUDA_PATH, in
+// /usr/local/cuda, then in PATH. Empty when none is found.
+std::string findCudaTool(const std::string& name, const std::string& nvccPath) {
+  std::vector<fs::path> candidates;
+  if (!nvccPath.empty()) candidates.push_back(fs::path(nvccPath).parent_path() / name);
+  if (const char* home = std::getenv("CUDA_HOME")) candidates.push_back(fs::path(home) / "bin" / name);
+  if (const char* home = std::getenv("CUDA_PATH")) candidates.push_back(fs::path(home) / "bin" / name);
+  candidates.push_back(fs::path("/usr/local/cuda/bin") / name);
+  for (const fs::path& c : candidates)
+    if (isExecutable(c.string())) return c.string();
+  if (auto p = findInPath(name)) return *p;
+  return {};
+}
+
+std::string makeWorkDir(const std::string& keep) {
+  if (keep.empty()) return makeTemporaryDirectory("coalesce-verify-");
+  std::error_code ec;
+  if (!fs::exists(keep) && !fs::create_directory(keep, ec)) throw VerifyError("cannot create " + keep);
+  return keep;
+}
+
+// Files in `dir` whose name ends with `suffix`, sorted.
+std::vector<std::string> listFiles(const std::string& dir, const std::string& suffix) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    const std::string n = e.path().filename().string();
+    if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
+      out.push_back(e.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string firstLines(const std::string& path, size_t n) {
+  std::ifstream in(path);
+  std::string line, out;
+  for (size_t i = 0; i < n && std::getline(in, line); ++i) out += (i ? " | " : "") + line;
+  return out;
+}
+
+struct CudaTools {
+  std::string nvcc, nvdisasm, cuobjdump;
+};
+
+// Opcodes and inline information for every instruction, from the cubins the collector kept.
+void disassemble(Measurements& m, const std::string& cubinDir, const CudaTools& tools) {
+  if (tools.nvdisasm.empty() && tools.cuobjdump.empty()) {
+    m.notes.push_back("neither nvdisasm nor cuobjdump found: instruction widths and inlining not known");
+    return;
+  }
+  for (const std::string& cubin : listFiles(cubinDir, ".cubin")) {
+    const std::string listing = cubin + ".sass";
+    RunOptions ro;
+    ro.argv = tools.nvdisasm.empty() ? std::vector<std::string>{tools.cuobjdump, "-sass", cubin}
+                                     : std::vector<std::string>{tools.nvdisasm, "-c", "-gi", cubin};
+    ro.captureFile = listing;
+    ro.timeoutSeconds = 120;
+    const RunResult r = runProcess(ro);
+    if (!r.succeeded()) {
+      m.notes.push_back(fmt::format("disassembling {} {}", cubin, r.describe()));
+      continue;
+    }
+    attachSass(m, parseSassListing(readAll(listing)));
+  }
+}
+
+// The one-line reason a collection failed, from the collector's own error.
+std::string collectorFailure(const Measurements& m) {
+  std::string prefix = "CUPTI error";
+  if (m.errorKind == ErrorKind::NoPermission) prefix = "no permission to read GPU counters";
+  else if (m.errorKind == ErrorKind::UnsupportedDevice) prefix = "unsupported device";
+  else if (m.errorKind == ErrorKind::NoGpu) prefix = "no GPU";
+  return fmt::format("{}: {}", prefix, m.error);
+}
+
+// Runs one program under the injection library; throws VerifyError with one line on
+// every way it can fail.
+Measurements collect(const std::vector<std::string>& argv, const std::string& inject, const std::string& work,
+                     int index, const VerifyOptions& o, const CudaTools& tools) {
+  const std::string out = fmt::format("{}/measurements_{}.json", work, index);
+  const std::string cubins = fmt::format("{}/cubins_{}", work, index);
+  std::error_code ec;
+  fs::create_directory(cubins, ec);
+  fs::remove(out, ec);
+  RunOptions ro;
+  ro.argv = argv;
+  ro.timeoutSeconds = o.timeout;
+  ro.stdoutToStderr = true;
+  ro.extraEnv = {{"CUDA_INJECTION64_PATH", inject},
+                 {"COALESCE_VERIFY_OUT", out},
+                 {"COALESCE_VERIFY_CUBIN_DIR", cubins},
+                 {"COALESCE_VERIFY_QUIET", "1"}};
+  const std::string what = argv.front();
+  const RunResult r = runProcess(ro);
+  if (!r.started) throw VerifyError(fmt::format("{} {}", what, r.describe()));
+  if (r.timedOut)
+    throw VerifyError(fmt::format("{} did not finish within {} s (--timeout) and was killed; no measurements",
+                                  what, formatNumber(o.timeout, NumberStyle::Shortest)));
+  // A collector failure explains a crash better than the crash does.
+  std::optional<Measurements> m;
+  if (fs::exists(out)) {
+    try {
+      m = loadMeasurements(out);
+    } catch (const std::exception& e) {
+      if (r.succeeded()) throw VerifyError(e.what());
+    }
+  }
+  if (m && !m->ok()) throw VerifyError(collectorFailure(*m));
+  if (r.signal)
+    throw VerifyError(fmt::format("{} crashed (signal {}: {}); no measurements are used", what, r.signal,
+                                  strsignal(r.signal)));
+  if (r.exitCode != 0)
+    throw VerifyError(fmt::format("{} exited with status {}; its measurements are not used", what, r.exitCode));
+  if (!m)
+    throw VerifyError(fmt::format("{} ran but the collector wrote no measurements: the injection library was not "
+                                  "loaded (is {} loadable, and does the program use CUDA?)",
+                                  what, inject));
+  if (m->kernelLaunches == 0 && m->instructions.empty())
+    throw VerifyError(fmt::format("{} launched no CUDA kernel: nothing to verify", what));
+  disassemble(*m, cubins, tools);
+  if (!o.keep.empty()) {
+    // The measurements with each instruction's opcode and inlined-at chain from the
+    // listings: `--measurements annotated_*.json` compares them again offline with no
+    // --sass, and without mixing listings of same-named kernels of different programs.
+    std::ofstream annotated(fmt::format("{}/annotated_{}.json", work, index));
+    annotated << toJson(*m);
+  }
+  return *m;
+}
+
+Predictions obtainPredictions(const VerifyOptions& o) {
+  if (!o.predictions.empty()) return loadPredictions(o.predictions);
+  if (o.predict && !o.files.empty()) {
+    std::string error;
+    auto p = o.predict(o.files, error);
+    if (!p) throw VerifyError("could not analyse the files: " + error);
+    return std::move(*p);
+  }
+  throw VerifyError("--predictions P.json is required (produce it with `coalesce-lint --format=json` on a CPU "
+                    "machine)");
+}
+
+std::vector<Measurements> loadRecorded(const VerifyOptions& o) {
+  std::vector<Measurements> all;
+  for (const std::string& f : o.measurementFiles) {
+    Measurements m = loadMeasurements(f);
+    if (!m.ok()) throw VerifyError(fmt::format("{}: recorded collection failed: {}", f, m.error));
+    all.push_back(std::move(m));
+  }
+  for (const std::string& s : o.sassFiles) {
+    const auto listing = parseSassListing(readAll(s));
+    for (Measurements& m : all) attachSass(m, listing);
+  }
+  return all;
+}
+
+// Removes the work folder on every way out, unless the user asked to keep it.
+struct WorkDirCleanup {
+  std::string dir;
+  bool keep;
+  ~WorkDirCleanup() {
+    std::error_code ec;
+    if (!keep && !dir.empty()) fs::remove_all(dir, ec);
+  }
+};
+
+// Builds FILES (or takes the program after "--") and collects each under the injection library.
+std::vector<Measurements> buildAndCollect(const VerifyOptions& o) {
+  const GpuInfo gpu = probeGpu();
+  if (!gpu.ok) throw VerifyError(gpu.error);
+  const std::string inject = findInjectLibrary(o);
+  if (std::string err = tryLoadLibrary(inject); !err.empty()) {
+    if (err.find("cupti") != std::string::npos)
+      throw VerifyError("CUPTI not found: " + err + " (install the CUDA toolkit's CUPTI, or add its lib64 to "
+                        "LD_LIBRARY_PATH)");
+    throw VerifyError("cannot load the injection library: " + err);
+  }
+  CudaTools tools;
+  if (!o.files.empty()) {
+    tools.nvcc = o.nvcc.empty() ? findCudaTool("nvcc", "") : o.nvcc;
+    if (tools.nvcc.empty() || !isExecutable(tools.nvcc))
+      throw VerifyError("nvcc not found (set CUDA_HOME or pass --nvcc PATH)");
+  } else {
+    tools.nvcc = findCudaTool("nvcc", "");
+  }
+  tools.nvdisasm = findCudaTool("nvdisasm", tools.nvcc);
+  tools.cuobjdump = findCudaTool("cuobjdump", tools.nvcc);
+  const std::string work = makeWorkDir(o.keep);
+  const WorkDirCleanup cleanup{work, !o.keep.empty()};
+  std::vector<Measurements> all;
+  if (o.files.empty()) {
+    all.push_back(collect(o.command, inject, work, 0, o, tools));
+    return all;
+  }
+  const std::string arch = o.arch.empty() ? fmt::format("sm_{}", gpu.sm) : o.arch;
+  int index = 0;
+  for (const std::string& file : o.files) {
+    if (!fs::exists(file)) throw VerifyError(file + ": no such file");
+    const std::string exe = fmt::format("{}/{}_{}", work, fs::path(file).stem().string(), index);
+    RunOptions build;
+    build.argv = {tools.nvcc, "-lineinfo", "-O2", "-arch=" + arch, "-o", exe, file};
+    build.argv.insert(build.argv.end(), o.nvccFlags.begin(), o.nvccFlags.end());
+    build.captureFile = exe + ".nvcc.log";
+    build.timeoutSeconds = 600;
+    const RunResult br = runProcess(build);
+    if (!br.succeeded())
+      throw VerifyError(
+          fmt::format("nvcc failed on {} ({}): {}", file, br.describe(), firstLines(build.captureFile, 3)));
+    all.push_back(collect({exe}, inject, work, index++, o, tools));
+  }
+  return all;
+}
+
+// One set of measurements from several programs' (their instructions side by side).
+Measurements merge(const std::vector<Measurements>& all) {
+  Measurements merged = all.front();
+  for (size_t i = 1; i < all.size(); ++i) {
+    merged.instructions.insert(merged.instructions.end(), all[i].instructions.begin(), all[i].instructions.end());
+    merged.kernelLaunches += all[i].kernelLaunches;
+    merged.droppedRecords += all[i].droppedRecords;
+  }
+  return merged;
+}
+
+int compareAndReport(const VerifyOptions& o, const Predictions& predictions, const Measurements& merged) {
+  const VerifyReport report = compare(predictions, merged);
+  const int rc = exitCodeFor(report, o.allowNotFound);
+  const std::string text = o.format == "json" ? formatJson(report, rc) : formatText(report);
+  if (!o.output.empty()) {
+    std::ofstream f(o.output);
+    if (!f) throw VerifyError("cannot write " + o.output);
+    f << text;
+  } else {
+    std::fputs(text.c_str(), stdout);
+  }
+  if (rc == kExitIncomplete)
+    std::fprintf(stderr,
+                 "coalesce-lint verify: %zu predicted line(s) map to no executed instruction (inlined away, "
+                 "optimised out, or never run): not a mismatch, but not confirmed either "
+                 "(--allow-not-found accepts this)\n",
+                 report.count(Verdict::NotFound));
+  return rc;
+}
+
+}  // namespace
+
+int runVerify(const VerifyOptions& o) {
+  try {
+    if (o.files.empty() && o.command.empty() && o.measurementFiles.empty())
+      throw VerifyError("nothing to verify: give .cu FILES, or -- PROGRAM ARGS, or --measurements FILE");
+    if (!o.files.empty() && !o.command.empty()) throw VerifyError("give either .cu FILES or -- PROGRAM ARGS, not both");
+    const Predictions predictions = obtainPredictions(o);
+    const std::vector<Measurements> all = o.measurementFiles.empty() ? buildAndCollect(o) : loadRecorded(o);
+    return compareAndReport(o, predictions, merge(all));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "coalesce-lint verify: error: %s\n", e.what());
+    return kExitError;
+  }
+}
+
+}  // namespace coalesce::verify
