@@ -23,22 +23,32 @@ std::vector<Finding> branchFindings(std::vector<BranchSite> branches, std::vecto
 
 // The records of `for (unsigned s = 1; s < blockDim.x; s *= 2) { if (<condition>) ...; __syncthreads(); }`
 // in a 256-thread block: loop on line 33, branch on 34, barrier on 35.
+// What the frontend records for `for (s = 1; s < blockDim.x; s *= 2) { if (tid % (2 * s) == 0)
+// sdata[tid] += ...; __syncthreads(); }`: loop 0 around the branch, the access and the barrier,
+// and the loops the condition's modulus divides by.
 struct ReductionLoop {
   std::string condition = "tid % (2 * s) == 0";
+  std::vector<int> modulusLoops = {0};  // the divisor uses the loop's variable
   int64_t warpRequests = 64, divergent = 47;
   bool sharedAccess = true;
 
   std::vector<Finding> run() const {
     BranchSite loop = makeBranch("s < blockDim.x", 64, 0, {256, 1, 1}, 33, BranchKind::Loop);
     loop.threadDependent = false;
+    loop.loops = {0};
     std::vector<AccessSite> accesses;
     if (sharedAccess) {
       AccessSite s = makeSite(affine(Space::Shared, 4, 4), {256, 1, 1}, "sdata[tid]");
       s.loc.line = 34;
+      s.loops = {0};
       accesses.push_back(s);
     }
-    return branchFindings({loop, makeBranch(condition, warpRequests, divergent, {256, 1, 1}, 34)}, accesses,
-                          {makeBarrier(BarrierSite::Reach::Uniform, "", 35)});
+    BranchSite step = makeBranch(condition, warpRequests, divergent, {256, 1, 1}, 34);
+    step.loops = {0};
+    step.modulusLoops = modulusLoops;
+    BarrierSite barrier = makeBarrier(BarrierSite::Reach::Uniform, "", 35);
+    barrier.loops = {0};
+    return branchFindings({loop, step}, accesses, {barrier});
   }
 };
 
@@ -143,9 +153,11 @@ TEST_CASE("divergent-branch: the reduction fix needs a modulus by the loop's var
   };
   ReductionLoop constantDivisor;
   constantDivisor.condition = "tid % 2 == 0";
+  constantDivisor.modulusLoops = {};
   CHECK(generic(constantDivisor.run()));
   ReductionLoop otherVariable;
   otherVariable.condition = "tid % (2 * w) == 0";
+  otherVariable.modulusLoops = {};  // w is not a loop's variable
   CHECK(generic(otherVariable.run()));
   ReductionLoop noShared;
   noShared.sharedAccess = false;

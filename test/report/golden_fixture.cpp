@@ -136,6 +136,10 @@ AnalysisResult goldenAnalysis() {
     s.function = spec.kernel;
     s.expression = spec.expression;
     s.elementType = spec.elementType;
+    if (s.expression == "p[i].x") {  // what the frontend records for a field of a user record
+      s.record = "Particle";
+      s.field = "x";
+    }
     s.access.space = spec.space;
     s.access.kind = spec.kind;
     s.access.bytesPerLane = spec.bytes;

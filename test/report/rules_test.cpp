@@ -95,7 +95,10 @@ TEST_CASE("misaligned-global-access: an unknown base alignment is stated with it
 }
 
 TEST_CASE("aos-field-access: one float of a 24-byte record is aos, not also uncoalesced") {
-  const Finding f = only(makeSite(affine(Space::Global, 4, 24), {256, 1, 1}, "p[i].x", "struct Particle::x"));
+  AccessSite site = makeSite(affine(Space::Global, 4, 24), {256, 1, 1}, "p[i].x", "struct Particle::x");
+  site.record = "Particle";
+  site.field = "x";
+  const Finding f = only(site);
   CHECK(f.rule == "aos-field-access");
   CHECK(contains(f.message, "24 sectors per request (ideal 4)"));
   CHECK(contains(f.message, "4 bytes of a 24-byte record"));

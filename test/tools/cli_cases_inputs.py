@@ -99,6 +99,24 @@ def _(tmp):
           "the kernel that does not need the header was not analysed", r)
 
 
+@case("bad-input: names the build defines with -D")
+def _(tmp):
+    # Real code leaves BLOCK_SIZE or a `dfloat` typedef to the build's -D flags: the error
+    # says which names are missing and how to pass them; with them the file is analysed.
+    write(tmp, "defs.cu", "__global__ void k(dfloat* a) {\n"
+                          "  __shared__ dfloat s[BLOCK_SIZE];\n"
+                          "  s[threadIdx.x] = a[threadIdx.x];\n"
+                          "  a[threadIdx.x] = s[BLOCK_SIZE - 1 - threadIdx.x];\n}\n")
+    r = lint("defs.cu", cwd=tmp)
+    expect_rc(r, 3)
+    expect_message(r, "error", "defs.cu", r"if the build defines 'dfloat' and 'BLOCK_SIZE', pass them after -- "
+                                          r"\(coalesce-lint FILE -- -DBLOCK_SIZE=\.\.\.\)")
+    r = lint("--format=json", "defs.cu", "--", "-Ddfloat=float", "-DBLOCK_SIZE=256", cwd=tmp)
+    check(r.rc in (0, 1), "with the -D flags the file was not analysed", r)
+    check(r.json()["kernels"][0]["status"] == "analysed" and r.json()["kernels"][0]["accesses"] == 4,
+          "with the -D flags the kernel's four accesses were not analysed", r)
+
+
 @case("bad-input: a record with an invalid field")
 def _(tmp):
     # Clang gives a record with an erroneous field a made-up layout: the kernel that reads it

@@ -9,6 +9,8 @@
 #include <functional>
 #include <set>
 
+#include "build_hints.h"
+
 namespace coalesce::analysis {
 
 using namespace clang;
@@ -114,7 +116,7 @@ std::optional<std::string> kernelFailure(const FunctionDecl* fn, const Translati
   const coalesce::SourceLocation last = plainLocation(sm, fn->getEndLoc());
   for (const auto& err : options.errors)
     if (err.file == first.file && err.line >= first.line && err.line <= last.line)
-      return first.file + ":" + std::to_string(err.line) + ": " + err.message;
+      return first.file + ":" + std::to_string(err.line) + ": " + err.message + buildDefinesHint(undeclaredNames({err}));
   // A record whose declaration has errors (a field of an unknown type) has a layout Clang
   // made up: its strides would be wrong.
   return firstUseOfInvalidRecord(fn, sm);

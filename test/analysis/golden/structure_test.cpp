@@ -1,0 +1,95 @@
+// The structure the analysis records beside the figures, which rules read instead of
+// re-reading source text (records.h): the loops each site sits in, the loops a condition's
+// modulus divides by, and the user record an access touches.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "temp_dir.h"
+#include "coalesce/analysis/analyze.h"
+
+using namespace coalesce;
+
+namespace {
+
+AnalysisResult analyseOne(const std::string& source) {
+  test::TempDir dir;
+  analysis::AnalysisRequest request;
+  request.inputs = {dir.write("k.cu", source)};
+  request.jobs = 1;
+  return analysis::analyze(request);
+}
+
+const AccessSite& accessOn(const AnalysisResult& r, const std::string& expression) {
+  auto it = std::find_if(r.accesses.begin(), r.accesses.end(), [&](const AccessSite& a) { return a.expression == expression; });
+  REQUIRE(it != r.accesses.end());
+  return *it;
+}
+
+const BranchSite& branchOn(const AnalysisResult& r, const std::string& condition) {
+  auto it = std::find_if(r.branches.begin(), r.branches.end(), [&](const BranchSite& b) { return b.condition == condition; });
+  REQUIRE(it != r.branches.end());
+  return *it;
+}
+
+}  // namespace
+
+TEST_CASE("structure: loops around sites and the loops a modulus divides by") {
+  const AnalysisResult r = analyseOne(R"(
+__global__ void reduce(const float* in, float* out) {
+  extern __shared__ float sdata[];
+  unsigned tid = threadIdx.x;
+  sdata[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (unsigned s = 1; s < blockDim.x; s *= 2) {
+    if (tid % (2 * s) == 0) sdata[tid] += sdata[tid + s];
+    __syncthreads();
+  }
+  for (int k = 0; k < 4; ++k)
+    if (tid % 2 == 0) out[k] = sdata[k];
+}
+int main() { reduce<<<64, 256, 1024>>>(nullptr, nullptr); }
+)");
+  REQUIRE(r.files.size() == 1);
+  REQUIRE(r.files[0].status == Status::Analysed);
+  const BranchSite& outer = branchOn(r, "s < blockDim.x");
+  REQUIRE(outer.kind == BranchKind::Loop);
+  REQUIRE(outer.loops.size() == 1);
+  const int loop = outer.loops.back();
+  const BranchSite& step = branchOn(r, "tid % (2 * s) == 0");
+  CHECK(step.loops == std::vector<int>{loop});
+  CHECK(step.modulusLoops == std::vector<int>{loop});
+  // A constant divisor in another loop: in that loop, dividing by none.
+  const BranchSite& even = branchOn(r, "tid % 2 == 0");
+  REQUIRE(even.loops.size() == 1);
+  CHECK(even.loops.back() != loop);
+  CHECK(even.modulusLoops.empty());
+  CHECK(accessOn(r, "sdata[tid + s]").loops == std::vector<int>{loop});
+  CHECK(accessOn(r, "in[blockIdx.x * blockDim.x + tid]").loops.empty());
+  const auto barrierInLoop = std::count_if(r.barriers.begin(), r.barriers.end(),
+                                           [&](const BarrierSite& b) { return b.loops == std::vector<int>{loop}; });
+  CHECK(barrierInLoop == 1);
+}
+
+TEST_CASE("structure: the user record an access touches, not CUDA's vector types") {
+  const AnalysisResult r = analyseOne(R"(
+struct Particle { float x, y, z, w; };
+__global__ void k(const Particle* p, const float4* v, float* out) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  Particle q = p[i];
+  float4 f = v[i];
+  out[i] = p[i].y + q.x + f.x;
+}
+int main() { k<<<64, 256>>>(nullptr, nullptr, nullptr); }
+)");
+  REQUIRE(r.files.size() == 1);
+  const AccessSite& field = accessOn(r, "p[i].y");
+  CHECK(field.record == "Particle");
+  CHECK(field.field == "y");
+  const AccessSite& whole = accessOn(r, "p[i]");
+  CHECK(whole.record == "Particle");
+  CHECK(whole.field.empty());
+  const AccessSite& vector = accessOn(r, "v[i]");
+  CHECK(vector.record.empty());
+  CHECK(accessOn(r, "out[i]").record.empty());
+}
