@@ -24,8 +24,10 @@ Value Interpreter::callExpr(const CallExpr* call) {
   const std::string name = fn ? fn->getNameAsString() : std::string();
   synchronisation(call, name);
   if (const auto* member = dyn_cast<CXXMemberCallExpr>(call)) {
+    // A conversion operator: the user's is inlined (the CUDA samples' SharedMemory<T>
+    // returns its `extern __shared__` array so); a header's passes the object through.
     const CXXMethodDecl* method = member->getMethodDecl();
-    if (method && isa<CXXConversionDecl>(method)) return eval(member->getImplicitObjectArgument());
+    if (method && isa<CXXConversionDecl>(method) && !inlinable(method)) return eval(member->getImplicitObjectArgument());
   }
   if (auto v = cudaIntrinsic(call, fn, name)) return *v;
   if (inlinable(fn)) return inlineCall(fn, call);
