@@ -336,16 +336,44 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
                               " its guards idle every lane; set it with --assume " + symbols[id].name + "=N)");
   }
 
+  // Still idle, with guards on the block index: an access only the grid's last blocks run
+  // (`if (by == gridDim.y - 1)`, halo rows). Figures from the last block along every axis the
+  // guards name, else along each such axis alone; over a known grid, averaged below.
+  const bool guardsNameBlock = std::any_of(raw.guards.begin(), raw.guards.end(), [](const ExprRef& g) {
+    return containsOp(g, Op::BlockIdx) || containsOp(g, Op::GridDim);
+  });
+  if (!anyRequest(result) && guardsNameBlock) {
+    auto lastAlong = [&](int d) { return (launch.grid ? dimOf(*launch.grid, d) : kAssumedGridDim) - 1; };
+    std::vector<std::array<int64_t, 3>> candidates{{lastAlong(0), lastAlong(1), lastAlong(2)}};
+    for (int d = 0; d < 3; ++d) {
+      std::array<int64_t, 3> one{ev.blockIdx[0], ev.blockIdx[1], ev.blockIdx[2]};
+      one[static_cast<size_t>(d)] = lastAlong(d);
+      candidates.push_back(one);
+    }
+    for (const auto& idx : candidates) {
+      Evaluator edge(raw, launch, symbols, arch);
+      for (int d = 0; d < 3; ++d) edge.blockIdx[d] = idx[static_cast<size_t>(d)];
+      edge.liveValues = live;
+      LaneResult r = evaluateLanesInBlock(raw, edge, arch);
+      if (!anyRequest(r)) continue;
+      result = std::move(r);
+      std::swap(ev.assumptions, edge.assumptions);
+      std::swap(ev.representativeSymbols, edge.representativeSymbols);
+      ev.assumptions.insert("runs only in the grid's edge blocks: figures of block (" + std::to_string(idx[0]) + ", " +
+                            std::to_string(idx[1]) + ", " + std::to_string(idx[2]) + ")" +
+                            (launch.grid ? "" : ", the grid's size taken as " + std::to_string(kAssumedGridDim) +
+                                                    " blocks along each axis"));
+      break;
+    }
+  }
+
   // Over a known grid, guards that depend on the block index (`i < n` with n not a
   // multiple of the block, `x >= 1`) idle lanes in the edge blocks only: the figures then
   // average the whole grid, each edge block weighing one block and the inside block the
   // rest, which is what the hardware's counters add up to.
   // The same for clamps on the block index in the address (`min(max(x - R, 0), w - 1)`).
-  const bool guardsUseBlock = std::any_of(raw.guards.begin(), raw.guards.end(), [](const ExprRef& g) {
-    return containsOp(g, Op::BlockIdx) || containsOp(g, Op::GridDim);
-  });
   const bool addressBendsOnBlock = containsOp(raw.offset, Op::BlockIdx) && !linearize(raw.offset);
-  if (launch.grid && (guardsUseBlock || addressBendsOnBlock) && anyRequest(result)) {
+  if (launch.grid && (guardsNameBlock || addressBendsOnBlock) && anyRequest(result)) {
     const bool oneDimensional = launch.grid->y == 1 && launch.grid->z == 1;
     const auto blocks = edgeBlocks(*launch.grid, addressBendsOnBlock && oneDimensional ? kBendingBlocksAveraged : 1);
     if (blocks.size() > 1) {

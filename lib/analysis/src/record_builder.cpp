@@ -152,6 +152,20 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     if (contexts.size() > 1)
       site.assumptions.push_back("the kernel has " + std::to_string(contexts.size()) +
                                  " launches; these are the worst figures, for the " + site.block.detail);
+    // Never a figure for an access no lane runs: 0 sectors at 100 % would read as perfect.
+    const bool idle = (site.figures.global && site.figures.global->aligned.requests == 0) ||
+                      (site.figures.shared && site.figures.shared->aligned.requests == 0);
+    if (idle) {
+      std::string guards;
+      for (const std::string& g : s.raw.guardTexts) guards += (guards.empty() ? "" : ", ") + ("`" + g + "`");
+      site.executed = false;
+      site.notExecuted = "no thread runs it under " +
+                         std::string(contexts.size() > 1 ? "any launch the analysis found" : "the launch analysed") +
+                         (guards.empty() ? std::string() : ": its guards " + guards + " are false for every lane") +
+                         ", whatever values were tried for the unknown scalars (set them with --assume NAME=N)";
+      site.figures.global.reset();
+      site.figures.shared.reset();
+    }
     out.accesses.push_back(std::move(site));
     ++kernel.accesses;
   }

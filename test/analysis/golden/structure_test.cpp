@@ -93,3 +93,24 @@ int main() { k<<<64, 256>>>(nullptr, nullptr, nullptr); }
   CHECK(vector.record.empty());
   CHECK(accessOn(r, "out[i]").record.empty());
 }
+
+TEST_CASE("executed: edge-block accesses get the edge blocks' figures; an access no lane runs gets none") {
+  const AnalysisResult r = analyseOne(R"(
+__global__ void halo(const float* in, float* out) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (blockIdx.y == gridDim.y - 1) out[x] = in[x];
+  if (threadIdx.x >= blockDim.x) out[2 * x] = 0.0f;
+}
+int main() { halo<<<dim3(8, 8), 128>>>(nullptr, nullptr); }
+)");
+  REQUIRE(r.files.size() == 1);
+  const AccessSite& edge = accessOn(r, "in[x]");
+  CHECK(edge.executed);
+  REQUIRE(edge.figures.global);
+  CHECK(edge.figures.global->aligned.sectorsPerRequest == Approx(4));
+  CHECK(edge.figures.global->aligned.requests > 0);
+  const AccessSite& never = accessOn(r, "out[2 * x]");
+  CHECK_FALSE(never.executed);
+  CHECK_FALSE(never.figures.global);
+  CHECK(never.notExecuted.find("`threadIdx.x >= blockDim.x` are false for every lane") != std::string::npos);
+}

@@ -165,6 +165,8 @@ void describeFields(V& v, R& r) {
   v.field("figures", r.figures);
   v.field("block", r.block);
   v.field("assumptions", r.assumptions);
+  v.field("executed", r.executed);
+  v.field("not_executed", r.notExecuted, kEmptyIsNull);
   v.field("line_text", r.lineText, kInternalField);
   v.field("indirect_row_gather", r.indirectRowGather, kInternalField);
   v.field("record", r.record, kInternalField);

@@ -68,6 +68,11 @@ struct AccessSite {
   model::AccessFigures figures;
   std::vector<std::string> assumptions;  // sentences the figures rest on
   bool indirectRowGather = false;        // indirect row index, contiguous lanes inside the row
+  // False when no lane runs the access under any context the analysis found (its guards
+  // false for every thread, whatever values it tried for unknown scalars): no figures then
+  // (figures.global and .shared empty), and `notExecuted` says why.
+  bool executed = true;
+  std::string notExecuted;
   // The user's record the access touches: a field of it ("Particle", "x"), or a piece of a
   // whole record copied (field empty); both empty otherwise (CUDA vector types included).
   std::string record, field;
