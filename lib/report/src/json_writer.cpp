@@ -109,6 +109,7 @@ void writeSummary(json::OStream& j, const Report& report) {
     j.attribute("files", static_cast<int64_t>(s.files));
     j.attribute("failed_files", static_cast<int64_t>(s.failedFiles));
     j.attribute("kernels", static_cast<int64_t>(s.kernels));
+    j.attribute("kernels_on_assumed_block", static_cast<int64_t>(s.kernelsOnAssumedBlock));
     j.attribute("accesses", static_cast<int64_t>(s.accesses));
     j.attribute("findings", static_cast<int64_t>(s.findings));
     j.attributeObject("findings_by_rule", [&] {
@@ -153,6 +154,10 @@ void writeJson(std::ostream& out, const Report& report) {
           j.attribute("access", idOrNull(f.access));
           j.attribute("branch", idOrNull(f.branch));
           j.attribute("barrier", idOrNull(f.barrier));
+          j.attribute("kernel", f.kernel.empty() ? json::Value(nullptr) : json::Value(f.kernel));
+          j.attributeArray("instantiations", [&] {
+            for (const std::string& k : f.instantiations) j.value(k);
+          });
         });
     });
     writeSummary(j, report);

@@ -3,6 +3,8 @@
 // suppression key, SARIF ruleId, option prefix and docs/rules/<id>.md.
 #include "coalesce/report/rule_registry.h"
 
+#include "merge_findings.h"
+
 #include <algorithm>
 #include <iterator>
 #include <map>
@@ -125,8 +127,7 @@ std::vector<Finding> runRules(const AnalysisResult& analysis, const model::Arch&
   control.erase(std::unique(control.begin(), control.end(), sameFinding), control.end());
 
   out.insert(out.end(), std::make_move_iterator(control.begin()), std::make_move_iterator(control.end()));
-  std::stable_sort(out.begin(), out.end(), findingBefore);
-  return out;
+  return mergeByPlace(std::move(out), analysis);
 }
 
 }  // namespace coalesce::report

@@ -11,6 +11,8 @@ Summary summarize(const Report& report) {
   for (const FileRecord& f : a.files)
     if (f.status == Status::Failed) ++s.failedFiles;
   s.kernels = a.kernels.size();
+  for (const KernelRecord& k : a.kernels)
+    if (k.status == Status::Analysed && k.block.source == BlockSource::Assumed) ++s.kernelsOnAssumedBlock;
   s.accesses = a.accesses.size();
   s.findings = report.findings.size();
   for (const Finding& f : report.findings) ++s.findingsByRule[f.rule];
@@ -27,7 +29,11 @@ std::string summaryLine(const Report& report) {
   const Summary s = summarize(report);
   std::string line = fmt::format("{}: {}", report.tool.name, plural(s.files, "file"));
   if (s.failedFiles) line += fmt::format(" ({} failed)", s.failedFiles);
-  line += fmt::format(", {}, {}; {}", plural(s.kernels, "kernel"), (s.accesses == 1 ? std::string("1 access") : fmt::format("{} accesses", s.accesses)) , plural(s.findings, "finding"));
+  line += ", " + plural(s.kernels, "kernel");
+  // Figures on a guessed shape may be wrong: say how many (--block-dim or a launch fixes it).
+  if (s.kernelsOnAssumedBlock) line += fmt::format(" ({} on an assumed block shape)", s.kernelsOnAssumedBlock);
+  line += fmt::format(", {}; {}", s.accesses == 1 ? std::string("1 access") : fmt::format("{} accesses", s.accesses),
+                      plural(s.findings, "finding"));
   if (!s.findingsByRule.empty()) {
     std::string byRule;
     for (const auto& [rule, n] : s.findingsByRule) byRule += fmt::format("{}{}: {}", byRule.empty() ? "" : ", ", rule, n);

@@ -34,6 +34,8 @@ void writeText(std::ostream& out, const Report& report, const TextOptions& optio
     if (options.showSource && !f.lineText.empty() && f.loc.column > 0)
       out << f.lineText << "\n" << caretLine(f.lineText, f.loc.column) << "\n";
     for (const std::string& note : f.notes) out << "  note: " << note << "\n";
+    // Which kernel: a merged finding's note names every kernel it covers already.
+    if (!f.kernel.empty() && f.instantiations.empty()) out << "  note: in kernel '" << f.kernel << "'\n";
   }
   if (options.showSummary) out << summaryLine(report) << "\n";
 }

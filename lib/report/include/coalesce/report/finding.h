@@ -25,6 +25,13 @@ struct Finding {
   std::optional<int> access;            // AccessSite::id, when the finding is about an access
   std::optional<int> branch;            // BranchSite::id, for divergent-branch
   std::optional<int> barrier;           // BarrierSite::id, for barrier-in-divergent-code
+  // The kernel whose record the finding is about (the worst one's, once merged), and every
+  // kernel a merged finding covers when there are several: a template's instantiations, or
+  // kernels sharing a __device__ helper (merge_findings.cpp).
+  std::string kernel;
+  std::vector<std::string> instantiations;
+  // The fields of one record a merged access finding covers ("x", "y": one struct copy).
+  std::vector<std::string> fields;
 
   // The figure the rule's gate compares, kept apart from the message so the one filter
   // stage applies thresholds without parsing text. Only one is set, by the rule's gate.

@@ -1,0 +1,96 @@
+#include "merge_findings.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace coalesce::report {
+
+namespace {
+
+// What "worse" means for a finding: the figure its rule gates on, oriented so that larger
+// is worse; findings without one compare equal.
+double badness(const Finding& f) {
+  if (f.efficiency) return 1.0 - *f.efficiency;
+  if (f.conflictDegree) return *f.conflictDegree;
+  if (f.divergentShare) return *f.divergentShare;
+  return 0;
+}
+
+std::string figureOf(const Finding& f) {
+  if (f.efficiency) return fmt::format("eta = {:.1f}%", *f.efficiency * 100);
+  if (f.conflictDegree) return fmt::format("{:.3g}-way conflict", *f.conflictDegree);
+  if (f.divergentShare) return fmt::format("{:.1f}% of warp requests split", *f.divergentShare * 100);
+  return {};
+}
+
+void addOnce(std::vector<std::string>& list, const std::string& item) {
+  if (!item.empty() && std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+}  // namespace
+
+std::vector<Finding> mergeByPlace(std::vector<Finding> findings, const AnalysisResult& analysis) {
+  for (Finding& f : findings) {
+    if (f.access && *f.access >= 0 && static_cast<size_t>(*f.access) < analysis.accesses.size()) {
+      const AccessSite& a = analysis.accesses[static_cast<size_t>(*f.access)];
+      f.kernel = a.kernel;
+      if (!a.field.empty()) f.fields = {a.field};
+    } else if (f.branch && *f.branch >= 0 && static_cast<size_t>(*f.branch) < analysis.branches.size()) {
+      f.kernel = analysis.branches[static_cast<size_t>(*f.branch)].kernel;
+    } else if (f.barrier && *f.barrier >= 0 && static_cast<size_t>(*f.barrier) < analysis.barriers.size()) {
+      f.kernel = analysis.barriers[static_cast<size_t>(*f.barrier)].kernel;
+    }
+  }
+  // Group by place and rule, keeping the order of first appearance within a group.
+  std::map<std::tuple<std::string, std::string, unsigned, unsigned>, std::vector<Finding>> groups;
+  std::vector<std::tuple<std::string, std::string, unsigned, unsigned>> order;
+  for (Finding& f : findings) {
+    auto key = std::make_tuple(f.rule, f.loc.file, f.loc.line, f.loc.column);
+    auto [it, inserted] = groups.try_emplace(key);
+    if (inserted) order.push_back(key);
+    it->second.push_back(std::move(f));
+  }
+  std::vector<Finding> out;
+  out.reserve(order.size());
+  for (const auto& key : order) {
+    std::vector<Finding>& group = groups[key];
+    // The worst first; among equals, the first seen.
+    std::stable_sort(group.begin(), group.end(),
+                     [](const Finding& a, const Finding& b) { return badness(a) > badness(b); });
+    Finding merged = group.front();
+    std::vector<std::string> kernels, fields;
+    for (const Finding& f : group) {
+      addOnce(kernels, f.kernel);
+      for (const std::string& field : f.fields) addOnce(fields, field);
+    }
+    if (kernels.size() > 1) merged.instantiations = kernels;
+    merged.fields = fields;
+    if (group.size() > 1) {
+      std::vector<std::string> parts;
+      if (kernels.size() > 1)
+        parts.push_back(fmt::format("{} kernels (instantiations or callers of one helper): {}", kernels.size(),
+                                    joined(kernels)));
+      if (fields.size() > 1) parts.push_back(fmt::format("fields {} of one record, copied together", joined(fields)));
+      std::string note = "one finding for " + (parts.empty() ? fmt::format("{} copies of this access", group.size())
+                                                             : joined(parts));
+      const Finding& typical = group[group.size() / 2];
+      if (badness(typical) != badness(merged) && !figureOf(typical).empty())
+        note += fmt::format("; figures of the worst ({}), typical {}", merged.kernel, figureOf(typical));
+      merged.notes.push_back(note);
+    }
+    out.push_back(std::move(merged));
+  }
+  std::stable_sort(out.begin(), out.end(), findingBefore);
+  return out;
+}
+
+}  // namespace coalesce::report
