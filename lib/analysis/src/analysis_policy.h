@@ -16,6 +16,10 @@ inline constexpr int64_t kAssumedBlockX = 256;
 // Values tried, in order, for an unknown scalar of an access's guards when the access runs
 // under none of the defaults (lane_function.cpp, liveValues): the default first, then smaller.
 inline constexpr int64_t kLiveValueCandidates[] = {kAssumedRuntimeValue, 1024, 256, 64, 16, 4, 1, 0};
+// Loop iterations a search for a context under which an idle access runs looks at.
+inline constexpr size_t kProbeIterations = 16;
+// More unknown scalars in one access's guards than this: no values are tried.
+inline constexpr size_t kMaxLiveValueScalars = 6;
 // gridDim along an axis the launch does not fix.
 inline constexpr int64_t kAssumedGridDim = 1024;
 // Two allocations chosen per lane (`c ? a : b`) are placed this many bytes apart: aligned,

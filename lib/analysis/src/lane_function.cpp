@@ -180,13 +180,24 @@ BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& laun
 
 namespace {
 
+bool anyRequest(const LaneResult& r) {
+  return (r.figures.global && r.figures.global->aligned.requests > 0) ||
+         (r.figures.shared && r.figures.shared->aligned.requests > 0);
+}
+
 // One block's worth of an access: its figures over the loop iterations, with the evaluator
-// (and its assumptions) that made them.
-LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model::Arch& arch) {
+// (and its assumptions) that made them. `probe`: only whether any request runs, so the first
+// iteration with one ends the walk (the searches for a context under which it runs).
+LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model::Arch& arch, bool probe = false) {
   LaneResult result;
   auto combos = iterationCombos(raw, ev.symbols, ev.launchBindings(), ev.assumptions);
+  // A probe looks at iterations spread over the loops (kProbeIterations at most): searching
+  // every idle access's contexts at full cost would multiply a file's time.
+  const size_t step = probe ? std::max<size_t>(1, combos.size() / kProbeIterations) : 1;
   bool first = true;
-  for (const auto& combo : combos) {
+  for (size_t c = 0; c < combos.size(); c += step) {
+    const auto& combo = combos[c];
+    if (probe && !first && anyRequest(result)) break;
     auto p = ev.patternFor(combo);
     model::Access access{raw.space, raw.kind, raw.bytes, std::move(p.pattern)};
     result.indirectRowGather = result.indirectRowGather || p.gather;
@@ -248,21 +259,14 @@ std::vector<std::pair<std::array<int64_t, 3>, int64_t>> edgeBlocks(const model::
   return out;
 }
 
-bool anyRequest(const LaneResult& r) {
-  return (r.figures.global && r.figures.global->aligned.requests > 0) ||
-         (r.figures.shared && r.figures.shared->aligned.requests > 0);
-}
-
-int64_t requestsOf(const LaneResult& r) {
-  return (r.figures.global ? r.figures.global->aligned.requests : 0) +
-         (r.figures.shared ? r.figures.shared->aligned.requests : 0);
-}
 
 // Values for the unknown runtime scalars of an access's guards under which it runs, when it
 // runs under none of the defaults (`if (tid >= Size - 1 - t) return;` idles every lane at
-// Size = t = 4096). Each scalar in turn takes the candidate that lets the most warp requests
-// through, the default first, so that a scalar the guards do not need keeps its value;
-// two rounds, as two scalars may need each other. Empty when no choice makes it run.
+// Size = t = 4096). First one scalar at a time, the others at their default, each taking the
+// candidates of kLiveValueCandidates in order (larger first: the value closest to the
+// default that works); then all of them at once. The first choice that lets any warp request
+// through is kept: searching for the best would cost a lane evaluation per try on every idle
+// access. Empty when no choice makes it run.
 std::map<int, int64_t> liveValues(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
                                   const model::Arch& arch, const int64_t blockIdx[3]) {
   std::set<int> inGuards;
@@ -275,33 +279,29 @@ std::map<int, int64_t> liveValues(const RawAccess& raw, const LaunchContext& lau
       continue;
     unknown.push_back(id);
   }
-  if (unknown.empty()) return {};
-  std::map<int, int64_t> chosen;
-  auto score = [&](const std::map<int, int64_t>& values) {
+  if (unknown.empty() || unknown.size() > kMaxLiveValueScalars) return {};
+  auto runs = [&](const std::map<int, int64_t>& values) {
     Evaluator ev(raw, launch, symbols, arch);
     for (int d = 0; d < 3; ++d) ev.blockIdx[d] = blockIdx[d];
     ev.liveValues = values;
-    return requestsOf(evaluateLanesInBlock(raw, ev, arch));
+    return anyRequest(evaluateLanesInBlock(raw, ev, arch, /*probe=*/true));
   };
-  int64_t best = 0;
-  for (int round = 0; round < 2; ++round)
-    for (int id : unknown)
-      for (int64_t candidate : kLiveValueCandidates) {
-        std::map<int, int64_t> trial = chosen;
-        trial[id] = candidate;
-        const int64_t s = score(trial);
-        if (s > best) {
-          best = s;
-          chosen = std::move(trial);
-        }
-      }
-  return best > 0 ? chosen : std::map<int, int64_t>{};
+  for (int id : unknown)
+    for (int64_t candidate : kLiveValueCandidates)
+      if (candidate != kAssumedRuntimeValue && runs({{id, candidate}})) return {{id, candidate}};
+  for (int64_t candidate : kLiveValueCandidates) {
+    if (candidate == kAssumedRuntimeValue) continue;
+    std::map<int, int64_t> all;
+    for (int id : unknown) all[id] = candidate;
+    if (runs(all)) return all;
+  }
+  return {};
 }
 
 }  // namespace
 
 LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
-                         const model::Arch& arch) {
+                         const model::Arch& arch, GuardCache* cache) {
   // Which block stands for the grid: one inside it (blockIdx 1 along every axis the grid
   // may extend on), not the first, whose edge guards (`i >= 1`, `x > 0`) leave lanes idle
   // that the grid's other blocks use; the first block when the access does nothing there
@@ -320,8 +320,19 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   }
 
   // Still idle everywhere: unknown scalars of the guards take values under which it runs.
+  std::vector<const SymExpr*> guardKey;
+  for (const auto& g : raw.guards) guardKey.push_back(g.get());
+  const GuardCache::Key key = std::make_pair(guardKey, &launch);
   std::map<int, int64_t> live;
-  if (!anyRequest(result) && (live = liveValues(raw, launch, symbols, arch, ev.blockIdx)).size()) {
+  if (!anyRequest(result)) {
+    if (cache && cache->liveValues.count(key)) {
+      live = cache->liveValues.at(key);
+    } else {
+      live = liveValues(raw, launch, symbols, arch, ev.blockIdx);
+      if (cache) cache->liveValues[key] = live;
+    }
+  }
+  if (!live.empty()) {
     Evaluator withLive(raw, launch, symbols, arch);
     for (int d = 0; d < 3; ++d) withLive.blockIdx[d] = ev.blockIdx[d];
     withLive.liveValues = live;
@@ -350,20 +361,34 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
       one[static_cast<size_t>(d)] = lastAlong(d);
       candidates.push_back(one);
     }
-    for (const auto& idx : candidates) {
+    // The first candidate block that runs it (the same for every access of these guards).
+    std::optional<std::array<int64_t, 3>> found;
+    if (cache && cache->edgeBlock.count(key)) {
+      found = cache->edgeBlock.at(key);
+    } else {
+      for (const auto& idx : candidates) {
+        Evaluator probe(raw, launch, symbols, arch);
+        for (int d = 0; d < 3; ++d) probe.blockIdx[d] = idx[static_cast<size_t>(d)];
+        probe.liveValues = live;
+        if (anyRequest(evaluateLanesInBlock(raw, probe, arch, /*probe=*/true))) {
+          found = idx;
+          break;
+        }
+      }
+      if (cache) cache->edgeBlock[key] = found;
+    }
+    if (found) {
+      const auto& idx = *found;
       Evaluator edge(raw, launch, symbols, arch);
       for (int d = 0; d < 3; ++d) edge.blockIdx[d] = idx[static_cast<size_t>(d)];
       edge.liveValues = live;
-      LaneResult r = evaluateLanesInBlock(raw, edge, arch);
-      if (!anyRequest(r)) continue;
-      result = std::move(r);
+      result = evaluateLanesInBlock(raw, edge, arch);
       std::swap(ev.assumptions, edge.assumptions);
       std::swap(ev.representativeSymbols, edge.representativeSymbols);
       ev.assumptions.insert("runs only in the grid's edge blocks: figures of block (" + std::to_string(idx[0]) + ", " +
                             std::to_string(idx[1]) + ", " + std::to_string(idx[2]) + ")" +
                             (launch.grid ? "" : ", the grid's size taken as " + std::to_string(kAssumedGridDim) +
                                                     " blocks along each axis"));
-      break;
     }
   }
 

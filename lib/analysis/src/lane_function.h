@@ -3,6 +3,7 @@
 // guards, and calls lib/model. Clang-free, so it is unit-tested without parsing.
 #pragma once
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -51,8 +52,20 @@ struct LaneResult {
   bool indirectRowGather = false;
 };
 
+// What evaluating one kernel's accesses learns about their guards, shared by the accesses
+// whose guards are the same expressions under the same launch context (a block's accesses
+// share them): the values under which an otherwise idle access runs (lane_function.cpp,
+// liveValues). Keys are the guards' addresses, alive as long as the kernel's events: keep
+// one cache per kernel (record_builder.cpp).
+struct GuardCache {
+  using Key = std::pair<std::vector<const SymExpr*>, const LaunchContext*>;
+  std::map<Key, std::map<int, int64_t>> liveValues;
+  // The edge block that runs an access the representative blocks do not (none: no block).
+  std::map<Key, std::optional<std::array<int64_t, 3>>> edgeBlock;
+};
+
 LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
-                         const model::Arch& arch);
+                         const model::Arch& arch, GuardCache* cache = nullptr);
 
 // A branch condition (or a barrier's guards) evaluated per lane for one launch: how many
 // warp requests reach it, how many of them split, and whether its guards differ across

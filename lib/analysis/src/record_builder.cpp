@@ -125,6 +125,7 @@ std::optional<std::string> kernelFailure(const FunctionDecl* fn, const Translati
 void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, const std::vector<LaunchContext>& contexts,
                         const SymbolTable& symbols, const model::Arch& arch, const SourceManager& sm,
                         KernelRecord& kernel, TranslationUnitResult& out) {
+  GuardCache guardCache;  // the accesses of one block share their guards
   for (const SeenAccess& s : events.accesses) {
     AccessSite site;
     site.loc = plainLocation(sm, s.loc);
@@ -138,7 +139,7 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     site.loops = s.loops;
     double worst = -1;
     for (const LaunchContext& c : contexts) {
-      LaneResult lr = evaluateLanes(s.raw, c, symbols, arch);
+      LaneResult lr = evaluateLanes(s.raw, c, symbols, arch, &guardCache);
       const double key = severityKey(lr.figures);
       if (key > worst) {
         worst = key;
