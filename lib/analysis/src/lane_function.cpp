@@ -83,17 +83,20 @@ void bindThread(Bindings& b, const Dim3& d, int64_t linear) {
 
 }  // namespace
 
-ConditionFigures evaluateCondition(const ExprRef& condition, const RawAccess& guarded, const LaunchContext& launch,
-                                   const SymbolTable& symbols, const model::Arch& arch, bool byValue) {
+namespace {
+
+std::vector<std::pair<std::array<int64_t, 3>, int64_t>> edgeBlocks(const model::Dim3& grid, int64_t inside);
+
+// One block's warps against a condition: warp requests that reach it, and those whose lanes
+// disagree (by truth, or by value for a switch).
+ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw, Evaluator& ev,
+                                  const model::Arch& arch, bool byValue) {
   ConditionFigures out;
-  RawAccess raw = guarded;
-  raw.offset = condition;
-  Evaluator ev(raw, launch, symbols, arch);
-  const Dim3 d = launch.block.dim;
+  const Dim3 d = ev.launch.block.dim;
   const int64_t warps = model::warpCount(d, arch);
   const bool partialLast = d.volume() % arch.warpSize != 0;
   out.onlyPartialWarps = true;
-  for (const auto& combo : iterationCombos(raw, symbols, ev.launchBindings(), ev.assumptions)) {
+  for (const auto& combo : iterationCombos(raw, ev.symbols, ev.launchBindings(), ev.assumptions)) {
     Bindings rep = ev.representative(combo);
     const ExprRef cond = ev.atIteration(condition, combo, rep);
     out.threadDependent = out.threadDependent || dependsOnThread(cond);
@@ -123,6 +126,56 @@ ConditionFigures evaluateCondition(const ExprRef& condition, const RawAccess& gu
         ++out.divergentRequests;
         if (!(partialLast && w == warps - 1)) out.onlyPartialWarps = false;
       }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+// Which blocks stand for the grid, as for accesses (evaluateLanes): one inside the grid, not
+// the first, whose edge guards (`i > 0`) would split warps no other block splits; the first
+// when nothing reaches the branch inside. Over a known grid, a condition or guard naming the
+// block index is counted over the edge blocks too, each standing for the blocks it
+// represents: a bounds check splits only the edge warps of edge blocks, its true share.
+ConditionFigures evaluateCondition(const ExprRef& condition, const RawAccess& guarded, const LaunchContext& launch,
+                                   const SymbolTable& symbols, const model::Arch& arch, bool byValue) {
+  RawAccess raw = guarded;
+  raw.offset = condition;
+  Evaluator ev(raw, launch, symbols, arch);
+  for (int d = 0; d < 3; ++d) ev.blockIdx[d] = launch.grid && dimOf(*launch.grid, d) <= 1 ? 0 : 1;
+  ConditionFigures out = conditionInBlock(condition, raw, ev, arch, byValue);
+  if (out.warpRequests == 0 && (ev.blockIdx[0] || ev.blockIdx[1] || ev.blockIdx[2])) {
+    Evaluator first(raw, launch, symbols, arch);
+    ConditionFigures inFirst = conditionInBlock(condition, raw, first, arch, byValue);
+    if (inFirst.warpRequests > 0) {
+      out = std::move(inFirst);
+      std::swap(ev.assumptions, first.assumptions);
+    }
+  }
+  const bool namesBlock = containsOp(condition, Op::BlockIdx) || containsOp(condition, Op::GridDim) ||
+                          std::any_of(raw.guards.begin(), raw.guards.end(), [](const ExprRef& g) {
+                            return containsOp(g, Op::BlockIdx) || containsOp(g, Op::GridDim);
+                          });
+  if (launch.grid && namesBlock && out.warpRequests > 0) {
+    const auto blocks = edgeBlocks(*launch.grid, 1);
+    if (blocks.size() > 1) {
+      ConditionFigures grid;
+      grid.onlyPartialWarps = true;
+      for (const auto& [idx, count] : blocks) {
+        Evaluator edge(raw, launch, symbols, arch);
+        for (int d = 0; d < 3; ++d) edge.blockIdx[d] = idx[static_cast<size_t>(d)];
+        const ConditionFigures f = conditionInBlock(condition, raw, edge, arch, byValue);
+        grid.evaluated = grid.evaluated && f.evaluated;
+        grid.threadDependent = grid.threadDependent || f.threadDependent;
+        grid.warpRequests += f.warpRequests * count;
+        grid.divergentRequests += f.divergentRequests * count;
+        if (f.divergentRequests > 0 && !f.onlyPartialWarps) grid.onlyPartialWarps = false;
+      }
+      if (grid.divergentRequests * out.warpRequests != out.divergentRequests * grid.warpRequests)
+        ev.assumptions.insert("counted over the grid of " + std::to_string(launch.grid->volume()) +
+                              " blocks: the condition splits warps of its edge blocks only");
+      out = grid;
     }
   }
   if (out.divergentRequests == 0) out.onlyPartialWarps = false;

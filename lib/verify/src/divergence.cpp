@@ -173,8 +173,11 @@ std::vector<BranchComparison> compareBranches(const Predictions& predictions, co
         m.fewestOpcode = *l.opcode;
       }
 
-    const bool predictedDivergent = c.lineDivergentRequests > 0;
     const double predictedShare = c.predictedShare();
+    // Over a grid, a bounds check splits only the partial warps of edge blocks: a share the
+    // counters cannot tell from none (nvcc predicates such tails). Divergent is a share
+    // above the tolerance the measured share is compared with.
+    const bool predictedDivergent = c.lineDivergentRequests > 0 && predictedShare > options.shareTolerance;
     if (!c.sameLine.empty())
       c.notes.push_back(fmt::format("{} predicted branches of this kernel on this line: compared with their sums "
                                     "({} of {} warp requests divergent)",
