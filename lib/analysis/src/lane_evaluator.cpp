@@ -172,7 +172,11 @@ std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const 
       }
     }
     combos = std::move(next);
-    if (listed > 0)
+    // "the 1 iterations" would contradict itself: one listed iteration is said as such.
+    if (listed == 1)
+      notes.insert(std::string(allExact && !sampled ? "for the one iteration" : "for one sampled iteration") +
+                   " of `" + s.loopText + "`" + (order.size() > 1 && g != order.front() ? " (over the outer loops)" : ""));
+    else if (listed > 0)
       notes.insert("averaged over " + std::string(allExact && !sampled ? "the " : "a sample of ") +
                    std::to_string(listed) + " iterations of `" + s.loopText + "`" +
                    (order.size() > 1 && g != order.front() ? " (over the outer loops)" : ""));

@@ -62,6 +62,18 @@ std::string sectorGain(const model::GlobalFigures& from, const model::GlobalFigu
                      number(to.sectorsPerRequest), number(ratio));
 }
 
+std::string checkedFix(const std::string& advice, const model::GlobalFigures& from, const model::GlobalFigures& to) {
+  if (to.sectorsPerRequest < from.sectorsPerRequest - 1e-9) return "fix: " + advice + ": " + sectorGain(from, to);
+  return fmt::format("no fix checked: {} would keep {} sectors per request", advice, number(from.sectorsPerRequest));
+}
+
+std::string checkedFix(const std::string& advice, const model::SharedFigures& from, const model::SharedFigures& to) {
+  if (to.wavefronts < from.wavefronts - 1e-9) return "fix: " + advice + ": " + wavefrontGain(from, to);
+  return fmt::format("no fix checked: {} would keep {} wavefronts per request (see --explain for the lanes "
+                     "that share a bank)",
+                     advice, number(from.wavefronts));
+}
+
 std::string wavefrontGain(const model::SharedFigures& from, const model::SharedFigures& to) {
   const double ratio = to.wavefronts > 0 ? from.wavefronts / to.wavefronts : 1.0;
   return fmt::format("{} -> {} wavefronts per request ({}x faster)", number(from.wavefronts), number(to.wavefronts),

@@ -27,6 +27,11 @@ std::string sharedCostNote(const model::SharedFigures& f);
 
 // "8 -> 4 sectors per request (2x less traffic)"
 std::string sectorGain(const model::GlobalFigures& from, const model::GlobalFigures& to);
+// "fix: <advice>: 8 -> 4 sectors per request (2x less traffic)" when the re-evaluated access
+// `to` is better than `from`; otherwise the advice is not offered as a fix: "no fix checked:
+// <advice> would keep 8 sectors per request". A message never promises a 1x gain.
+std::string checkedFix(const std::string& advice, const model::GlobalFigures& from, const model::GlobalFigures& to);
+std::string checkedFix(const std::string& advice, const model::SharedFigures& from, const model::SharedFigures& to);
 // "32 -> 1 wavefronts per request (32x faster)"
 std::string wavefrontGain(const model::SharedFigures& from, const model::SharedFigures& to);
 

@@ -33,8 +33,8 @@ std::optional<Finding> AosFieldAccess::checkAccess(const AccessSite& site, const
 
   Finding out = accessFinding(*this, site, ctx.arch, globalMessage(site, f, cause));
   out.notes.push_back(trafficNote(f, ctx.arch));
-  out.notes.push_back(fmt::format("fix: use SoA (this field in its own array): {}",
-                                  sectorGain(f, globalOf(withUnitStrideX(a), site.block.dim, ctx.arch))));
+  out.notes.push_back(checkedFix("use SoA (this field in its own array)", f,
+                                 globalOf(withUnitStrideX(a), site.block.dim, ctx.arch)));
   out.efficiency = f.efficiency;
   return out;
 }

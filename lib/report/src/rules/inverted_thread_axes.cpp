@@ -33,10 +33,11 @@ std::optional<Finding> InvertedThreadAxes::checkAccess(const AccessSite& site, c
 
   Finding out = accessFinding(*this, site, ctx.arch, globalMessage(site, f, cause));
   out.notes.push_back(trafficNote(f, ctx.arch));
-  out.notes.push_back(fmt::format(
-      "fix: swap the thread axes so that threadIdx.x indexes the contiguous dimension: {}; in a transpose, stage "
-      "through a shared tile padded to {} columns (or swizzled)",
-      sectorGain(f, globalOf(withSwappedXY(site.access), site.block.dim, ctx.arch)), ctx.arch.warpSize + 1));
+  out.notes.push_back(
+      checkedFix("swap the thread axes so that threadIdx.x indexes the contiguous dimension", f,
+                 globalOf(withSwappedXY(site.access), site.block.dim, ctx.arch)) +
+      fmt::format("; in a transpose, stage through a shared tile padded to {} columns (or swizzled)",
+                  ctx.arch.warpSize + 1));
   out.efficiency = f.efficiency;
   return out;
 }

@@ -36,19 +36,22 @@ std::optional<Finding> MisalignedGlobalAccess::checkAccess(const AccessSite& sit
     const int64_t r = ((a.pattern.base.constant % ctx.arch.sectorBytes) + ctx.arch.sectorBytes) % ctx.arch.sectorBytes;
     cause = fmt::format("the lanes are contiguous but the run starts {} bytes past a {}-byte sector boundary", r,
                         ctx.arch.sectorBytes);
-    fix = fmt::format("fix: start the run on a {}-byte boundary (aligned allocation, offsets in multiples of {} "
-                      "elements, or peel the first iterations): {}",
-                      ctx.arch.cacheLineBytes, ctx.arch.cacheLineBytes / a.bytesPerLane, sectorGain(f, alignedBase));
+    fix = checkedFix(fmt::format("start the run on a {}-byte boundary (aligned allocation, offsets in multiples of "
+                                 "{} elements, or peel the first iterations)",
+                                 ctx.arch.cacheLineBytes, ctx.arch.cacheLineBytes / a.bytesPerLane),
+                     f, alignedBase);
   } else if (auto runs = withWarpAlignedRuns(a, ctx.arch)) {
     cause = "each warp's lanes form a contiguous run that starts off a sector boundary";
-    fix = fmt::format("fix: shift the index so that each warp's run starts on a {}-byte boundary: {}",
-                      ctx.arch.cacheLineBytes, sectorGain(f, globalOf(*runs, site.block.dim, ctx.arch)));
+    fix = checkedFix(fmt::format("shift the index so that each warp's run starts on a {}-byte boundary",
+                                 ctx.arch.cacheLineBytes),
+                     f, globalOf(*runs, site.block.dim, ctx.arch));
   } else {
     cause = fmt::format("the lanes are contiguous in each row but rows start off sector boundaries (row pitch {} "
                         "bytes is not a multiple of {})",
                         std::llabs(a.pattern.affine.cy), ctx.arch.sectorBytes);
-    fix = fmt::format("fix: pad the row pitch to a multiple of {} bytes (cudaMallocPitch does): {}",
-                      ctx.arch.cacheLineBytes, sectorGain(f, globalOf(withPaddedPitch(a, ctx.arch), site.block.dim, ctx.arch)));
+    fix = checkedFix(fmt::format("pad the row pitch to a multiple of {} bytes (cudaMallocPitch does)",
+                                 ctx.arch.cacheLineBytes),
+                     f, globalOf(withPaddedPitch(a, ctx.arch), site.block.dim, ctx.arch));
   }
   Finding out = accessFinding(*this, site, ctx.arch, globalMessage(site, f, cause));
   out.notes.push_back(trafficNote(f, ctx.arch));

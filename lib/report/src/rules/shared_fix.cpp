@@ -26,14 +26,16 @@ std::string sharedFixNote(const AccessSite& site, const model::Arch& arch) {
   model::SharedFigures ideal = f;
   ideal.wavefronts = f.idealWavefronts;
   if (a.pattern.kind == model::PatternKind::Affine) ideal = sharedOf(withUnitStrideX(a), site.block.dim, arch);
-  return fmt::format("fix: let consecutive threads access consecutive elements, or swizzle the index: {}",
-                     wavefrontGain(f, ideal));
+  return checkedFix("let consecutive threads access consecutive elements, or swizzle the index", f, ideal);
 }
 
 std::string sharedStrideText(const AccessSite& site, const model::Arch& arch) {
   if (site.access.pattern.kind != model::PatternKind::Affine) return "";
   const int64_t stride = std::llabs(site.access.pattern.affine.cx);
-  return fmt::format("consecutive threads are {} bytes ({} banks) apart", stride, stride / arch.bankWidthBytes);
+  if (stride % arch.bankWidthBytes != 0 || stride == 0)
+    return fmt::format("consecutive threads are {} bytes apart", stride);
+  const int64_t banks = stride / arch.bankWidthBytes;
+  return fmt::format("consecutive threads are {} bytes ({} bank{}) apart", stride, banks, banks == 1 ? "" : "s");
 }
 
 }  // namespace coalesce::report::detail

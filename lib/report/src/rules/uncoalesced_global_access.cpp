@@ -37,20 +37,20 @@ std::optional<Finding> UncoalescedGlobalAccess::checkAccess(const AccessSite& si
     const int64_t stride = std::llabs(a.pattern.affine.cx);
     cause = fmt::format("consecutive threads are {} bytes apart for {}-byte accesses (stride {} elements)", stride, b,
                         stride / b);
-    fix = fmt::format(
-        "fix: let consecutive threads access consecutive elements, or load a contiguous tile into shared memory "
-        "and apply the stride there: {}",
-        sectorGain(f, globalOf(withUnitStrideX(a), site.block.dim, ctx.arch)));
+    fix = checkedFix(
+        "let consecutive threads access consecutive elements, or load a contiguous tile into shared memory "
+        "and apply the stride there",
+        f, globalOf(withUnitStrideX(a), site.block.dim, ctx.arch));
   } else if (a.pattern.kind == model::PatternKind::Affine && site.block.dim.x < ctx.arch.warpSize) {
     cause = fmt::format("blockDim.x = {}: a warp covers several rows, each a separate run of {} bytes",
                         site.block.dim.x, site.block.dim.x * b);
-    fix = fmt::format("fix: make blockDim.x a multiple of {} so that a warp reads one contiguous run: {}",
-                      ctx.arch.warpSize, sectorGain(f, ideal));
+    fix = checkedFix(fmt::format("make blockDim.x a multiple of {} so that a warp reads one contiguous run",
+                                 ctx.arch.warpSize),
+                     f, ideal);
   } else {
     cause = fmt::format("the lanes' addresses spread over {} sectors where {} would carry their bytes",
                         number(f.sectorsPerRequest), number(f.idealSectors));
-    fix = fmt::format("fix: order the index so that lane k touches the k-th element of a contiguous run: {}",
-                      sectorGain(f, ideal));
+    fix = checkedFix("order the index so that lane k touches the k-th element of a contiguous run", f, ideal);
   }
   Finding out = accessFinding(*this, site, ctx.arch, globalMessage(site, f, cause));
   out.notes.push_back(trafficNote(f, ctx.arch));
