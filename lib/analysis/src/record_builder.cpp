@@ -100,6 +100,19 @@ void modulusLoops(const ExprRef& condition, const SymbolTable& symbols, std::vec
   walk(condition, false);
 }
 
+// What every site record takes from the event it is built from: where, in which kernel and
+// function, the source line, the loops around it.
+template <class Site, class Event>
+Site siteAt(const Event& e, const std::string& kernel, const SourceManager& sm) {
+  Site site;
+  site.loc = plainLocation(sm, e.loc);
+  site.kernel = kernel;
+  site.function = e.function;
+  site.lineText = lineTextAt(sm, e.loc);
+  site.loops = e.loops;
+  return site;
+}
+
 }  // namespace
 
 KernelRecord kernelRecord(const FunctionDecl* fn, const ASTContext& ctx) {
@@ -127,16 +140,11 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
                         KernelRecord& kernel, TranslationUnitResult& out) {
   GuardCache guardCache;  // the accesses of one block share their guards
   for (const SeenAccess& s : events.accesses) {
-    AccessSite site;
-    site.loc = plainLocation(sm, s.loc);
-    site.kernel = kernel.name;
-    site.function = s.function;
+    AccessSite site = siteAt<AccessSite>(s, kernel.name, sm);
     site.expression = s.expression;
-    site.lineText = lineTextAt(sm, s.loc);
     site.elementType = s.elementType;
     site.record = s.record;
     site.field = s.field;
-    site.loops = s.loops;
     double worst = -1;
     for (const LaunchContext& c : contexts) {
       LaneResult lr = evaluateLanes(s.raw, c, symbols, arch, &guardCache);
@@ -173,15 +181,10 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
 
   // Branches: the launch where most warp requests split.
   for (const SeenBranch& b : events.branches) {
-    BranchSite site;
-    site.loc = plainLocation(sm, b.loc);
-    site.kernel = kernel.name;
-    site.function = b.function;
+    BranchSite site = siteAt<BranchSite>(b, kernel.name, sm);
     site.kind = b.kind;
-    site.loops = b.loops;
     modulusLoops(b.condition, symbols, site.modulusLoops);
     site.condition = b.conditionText;
-    site.lineText = lineTextAt(sm, b.loc);
     double worst = -1;
     for (const LaunchContext& c : contexts) {
       ConditionFigures f = evaluateCondition(b.condition, b.guards, c, symbols, arch, b.kind == BranchKind::Switch);
@@ -201,13 +204,8 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
   }
   // Barriers: divergent under any launch is divergent.
   for (const SeenBarrier& b : events.barriers) {
-    BarrierSite site;
-    site.loc = plainLocation(sm, b.loc);
-    site.kernel = kernel.name;
-    site.function = b.function;
+    BarrierSite site = siteAt<BarrierSite>(b, kernel.name, sm);
     site.call = b.call;
-    site.lineText = lineTextAt(sm, b.loc);
-    site.loops = b.loops;
     site.block = contexts.front().block;
     for (const LaunchContext& c : contexts) {
       BarrierReach r = evaluateBarrier(b.guards, c, symbols, arch);
