@@ -50,7 +50,7 @@ TEST_CASE("barrier-in-divergent-code: a guard that could not be evaluated is a w
   CHECK(found[0].notes[1] == "assumes idx is not known");
 }
 
-TEST_CASE("barrier-in-divergent-code: block-uniform barriers are quiet; a missing guard text still reads") {
+TEST_CASE("barrier-in-divergent-code: block-uniform barriers are quiet, a missing guard text still reads") {
   CHECK(barrierFindings({makeBarrier(BarrierSite::Reach::Uniform, "")}).empty());
   const auto found = barrierFindings({makeBarrier(BarrierSite::Reach::Divergent, "")});
   REQUIRE(found.size() == 1);

@@ -56,7 +56,7 @@ TEST_CASE("a baseline survives a round trip through its JSON file") {
   CHECK(b.toJson().find("\"version\": 1") != std::string::npos);
 }
 
-TEST_CASE("a baselined finding stays baselined after lines are inserted above it; a new one is reported") {
+TEST_CASE("a baselined finding stays baselined after lines are inserted above it, a new one is reported") {
   TempDir dir;
   const Baseline b = Baseline::fromFindings({finding("src/k.cu", 10, "  out[i] = a[2 * i];")});
   // Four lines were added above: the finding moved from line 10 to 14.

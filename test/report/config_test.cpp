@@ -42,7 +42,7 @@ TEST_CASE("every key is read") {
   CHECK(o->checkOptions.at("shared-bank-conflict.MaxConflictDegree") == "4");
 }
 
-TEST_CASE("clang-tidy's list form of CheckOptions is read too; an empty file sets nothing") {
+TEST_CASE("clang-tidy's list form of CheckOptions is read too, an empty file sets nothing") {
   auto o = parseConfig("CheckOptions:\n  - key: aos-field-access.MinEfficiency\n    value: 0.5\n", "cfg");
   REQUIRE(o);
   CHECK(o->checkOptions.at("aos-field-access.MinEfficiency") == "0.5");
@@ -97,7 +97,7 @@ TEST_CASE("the nearest .coalesce-lint.yaml above a file applies") {
   CHECK(contains((*c)->source(), nearer));
 }
 
-TEST_CASE("an explicit file replaces the lookup; command-line values win over files") {
+TEST_CASE("an explicit file replaces the lookup, command-line values win over files") {
   TempDir dir;
   dir.write(".coalesce-lint.yaml", "MinEfficiency: 0.5\n");
   const std::string source = dir.write("k.cu", "");
@@ -134,7 +134,7 @@ TEST_CASE("invalid command-line values are errors with suggestions too") {
         "mean 'uncoalesced-global-access'?");
 }
 
-TEST_CASE("per-rule values win over the global one; a rule's own default over the global default") {
+TEST_CASE("per-rule values win over the global one, a rule's own default over the global default") {
   Options o;
   o.minEfficiency = 0.7;
   o.checkOptions["aos-field-access.MinEfficiency"] = "0.3";

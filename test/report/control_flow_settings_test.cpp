@@ -102,7 +102,7 @@ TEST_CASE("NOLINT suppresses control-flow findings by their ids") {
   CHECK(out->stats.suppressed == 2);
 }
 
-TEST_CASE("settings: MinDivergentShare is checked and dumped; the new rules' defaults read back") {
+TEST_CASE("settings: MinDivergentShare is checked and dumped, the new rules' defaults read back") {
   CHECK(test::contains(parseConfig("CheckOptions:\n  divergent-branch.MinDivergentShare: 1.5\n", "cfg").error().message,
                        "MinDivergentShare must be between 0 and 1, not 1.5"));
   CHECK(test::contains(parseConfig("CheckOptions:\n  divergent-branch.MinEfficiency: 0.5\n", "cfg").error().message,

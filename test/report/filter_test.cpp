@@ -63,7 +63,7 @@ TEST_CASE("thresholds: global, per rule, for efficiency and conflict degree") {
   CHECK(perRule->stats.belowThreshold == 1);
 }
 
-TEST_CASE("Checks disables rules; disabled findings are counted") {
+TEST_CASE("Checks disables rules, disabled findings are counted") {
   Run run;
   auto out = run("Checks: '*,-shared-*'\n", {candidate("shared-bank-conflict", "k.cu", 1, std::nullopt, 4.0),
                                              candidate("uncoalesced-global-access", "k.cu", 2, 0.5)});
@@ -73,7 +73,7 @@ TEST_CASE("Checks disables rules; disabled findings are counted") {
   CHECK(out->findings[0].rule == "uncoalesced-global-access");
 }
 
-TEST_CASE("severity per rule, then warnings promoted to errors; notes stay notes") {
+TEST_CASE("severity per rule, then warnings promoted to errors, notes stay notes") {
   Run run;
   const std::vector<Finding> c{candidate("uncoalesced-global-access", "k.cu", 1, 0.5),
                                candidate("aos-field-access", "k.cu", 2, 0.5),

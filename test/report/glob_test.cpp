@@ -16,7 +16,7 @@ TEST_CASE("globMatch: '*' spans any characters, '?' one") {
   CHECK_FALSE(globMatch("", "x"));
 }
 
-TEST_CASE("GlobList: the last matching glob decides; '-' negates") {
+TEST_CASE("GlobList: the last matching glob decides, '-' negates") {
   GlobList l("*, -aos-*, aos-field-access");
   CHECK(l.contains("uncoalesced-global-access"));
   CHECK(l.contains("aos-field-access"));

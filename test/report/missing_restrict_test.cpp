@@ -44,7 +44,7 @@ TEST_CASE("missing-restrict: no hazard without a write, with a single pointer, o
   CHECK(restrictFindings({pointerParam("k1", "in", true, false), pointerParam("k2", "out", false, true)}).empty());
 }
 
-TEST_CASE("missing-restrict: every partner is named; a written pointer pairs with a read-and-written one") {
+TEST_CASE("missing-restrict: every partner is named, a written pointer pairs with a read-and-written one") {
   const auto found = restrictFindings({pointerParam("k", "a", true, false, false, 10),
                                        pointerParam("k", "b", true, false, false, 20),
                                        pointerParam("k", "c", false, true, false, 30),

@@ -17,7 +17,7 @@ TEST_CASE("NOLINT without a list suppresses every rule on its own line only") {
   CHECK(idx.problems().empty());
 }
 
-TEST_CASE("NOLINT(rule, ...) names rules, with spaces and globs; () and negative globs suppress nothing") {
+TEST_CASE("NOLINT(rule, ...) names rules, with spaces and globs, () and negative globs suppress nothing") {
   auto idx = SuppressionIndex::parse(
       "a; // NOLINT(uncoalesced-global-access)\n"
       "b; // NOLINT( aos-field-access , shared-bank-conflict )\n"
@@ -84,7 +84,7 @@ TEST_CASE("BEGIN and END lists match as lists, whatever the spacing") {
   CHECK(idx.suppresses(2, 1, "c-d"));
 }
 
-TEST_CASE("words that only start with NOLINT are not directives; an unclosed list means every rule") {
+TEST_CASE("words that only start with NOLINT are not directives, an unclosed list means every rule") {
   auto idx = SuppressionIndex::parse("x; // NOLINTFOO\ny; // NOLINT(uncoalesced-global-access\nz;\n");
   CHECK_FALSE(idx.suppresses(1, 1, kRule));
   CHECK(idx.suppresses(2, 1, "aos-field-access"));

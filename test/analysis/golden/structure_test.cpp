@@ -94,7 +94,7 @@ int main() { k<<<64, 256>>>(nullptr, nullptr, nullptr); }
   CHECK(accessOn(r, "out[i]").record.empty());
 }
 
-TEST_CASE("executed: edge-block accesses get the edge blocks' figures; an access no lane runs gets none") {
+TEST_CASE("executed: edge-block accesses get the edge blocks' figures, an access no lane runs gets none") {
   const AnalysisResult r = analyseOne(R"(
 __global__ void halo(const float* in, float* out) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;

@@ -90,7 +90,7 @@ TEST_CASE("lanes: non-affine lane parts are enumerated exactly (XOR swizzle)") {
   CHECK(r.figures.shared->aligned.wavefronts == 32);
 }
 
-TEST_CASE("lanes: a guard masks lanes; loop iterations are averaged per request") {
+TEST_CASE("lanes: a guard masks lanes, loop iterations are averaged per request") {
   SymbolTable symbols;
   // for (s = 128; s > 0; s >>= 1) if (tid < s) sdata[tid] += ...: one wavefront per
   // request whatever s, and requests only from warps with an active lane.
