@@ -69,11 +69,7 @@ std::optional<MemLoc> Interpreter::location(const Expr* e) {
     }
     if (!base || !field || field->isBitField()) return std::nullopt;
     const int64_t offsetBytes = static_cast<int64_t>(ctx_.getFieldOffset(field) / 8);
-    const std::string owner = field->getParent()->getNameAsString();
-    MemLoc loc{base->root, binary(Op::Add, base->offset, constant(offsetBytes)), mem->getType(),
-               (owner.empty() ? std::string("(anonymous)") : owner) + "::" + field->getNameAsString()};
-    loc.fieldDecl = field;
-    return loc;
+    return MemLoc{base->root, binary(Op::Add, base->offset, constant(offsetBytes)), mem->getType(), field};
   }
   if (const auto* call = dyn_cast<CallExpr>(e); call && call->getCallReturnType(ctx_)->isReferenceType()) {
     // An accessor returning a reference (at(r, c), operator()): the memory it names.
@@ -142,8 +138,19 @@ void Interpreter::record(model::AccessKind kind, const MemLoc& loc, const Expr* 
   int64_t piece = size;
   if (t->isRecordType()) piece = std::min<int64_t>({alignOf(t), 16, size});
   if (piece <= 0) piece = size > 0 ? size : 1;
-  std::string element = loc.field.empty() ? loc.type.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy())
-                                          : loc.field;
+  // The user's record touched: the field's owner, or a record of the user's copied whole
+  // (not a CUDA vector type such as float4, declared in a system header).
+  auto nameOf = [](const RecordDecl* r) { return r->getName().empty() ? std::string("(anonymous)") : r->getNameAsString(); };
+  std::string record, fieldName;
+  if (loc.field) {
+    record = nameOf(loc.field->getParent());
+    fieldName = loc.field->getNameAsString();
+  } else if (const RecordDecl* whole = t->getAsRecordDecl();
+             whole && !sm_.isInSystemHeader(sm_.getExpansionLoc(whole->getLocation()))) {
+    record = nameOf(whole);
+  }
+  const std::string element = loc.field ? record + "::" + fieldName
+                                        : loc.type.getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
   for (int64_t at0 = 0; at0 < std::max<int64_t>(size, 1); at0 += piece) {
     SeenAccess s;
     s.raw.space = loc.root->space;
@@ -163,15 +170,8 @@ void Interpreter::record(model::AccessKind kind, const MemLoc& loc, const Expr* 
     s.expression = text(site->getSourceRange());
     s.elementType = element;
     s.function = state_.stack.back()->getNameAsString();
-    if (loc.fieldDecl) {
-      const std::string owner = loc.fieldDecl->getParent()->getNameAsString();
-      s.record = owner.empty() ? "(anonymous)" : owner;
-      s.field = loc.fieldDecl->getNameAsString();
-    } else if (const RecordDecl* whole = t->getAsRecordDecl();
-               whole && !sm_.isInSystemHeader(sm_.getExpansionLoc(whole->getLocation()))) {
-      // A record of the user's copied whole (not a CUDA vector type such as float4).
-      s.record = whole->getNameAsString().empty() ? "(anonymous)" : whole->getNameAsString();
-    }
+    s.record = record;
+    s.field = fieldName;
     s.loops = state_.loops;
     events_.accesses.push_back(std::move(s));
   }

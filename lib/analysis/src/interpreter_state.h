@@ -63,13 +63,12 @@ struct StructValue {
 
 // The memory an lvalue designates.
 struct MemLoc {
-  MemLoc(RootRef r, ExprRef o, clang::QualType t, std::string f = {})
-      : root(std::move(r)), offset(std::move(o)), type(t), field(std::move(f)) {}
+  MemLoc(RootRef r, ExprRef o, clang::QualType t, const clang::FieldDecl* f = nullptr)
+      : root(std::move(r)), offset(std::move(o)), type(t), field(f) {}
   RootRef root;
   ExprRef offset;
   clang::QualType type;
-  std::string field;  // "Particle::x" when the location is a field of a record
-  const clang::FieldDecl* fieldDecl = nullptr;  // that field
+  const clang::FieldDecl* field = nullptr;  // set when the location is a field of a record
 };
 
 using Env = std::map<const clang::VarDecl*, Value>;

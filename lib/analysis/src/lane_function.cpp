@@ -87,6 +87,10 @@ namespace {
 
 std::vector<std::pair<std::array<int64_t, 3>, int64_t>> edgeBlocks(const model::Dim3& grid, int64_t inside);
 
+// Whether an expression names the block's place in the grid (blockIdx, gridDim).
+bool namesBlock(const ExprRef& e) { return containsOp(e, Op::BlockIdx) || containsOp(e, Op::GridDim); }
+bool anyNamesBlock(const std::vector<ExprRef>& exprs) { return std::any_of(exprs.begin(), exprs.end(), namesBlock); }
+
 // One block's warps against a condition: warp requests that reach it, and those whose lanes
 // disagree (by truth, or by value for a switch).
 ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw, Evaluator& ev,
@@ -153,11 +157,7 @@ ConditionFigures evaluateCondition(const ExprRef& condition, const RawAccess& gu
       std::swap(ev.assumptions, first.assumptions);
     }
   }
-  const bool namesBlock = containsOp(condition, Op::BlockIdx) || containsOp(condition, Op::GridDim) ||
-                          std::any_of(raw.guards.begin(), raw.guards.end(), [](const ExprRef& g) {
-                            return containsOp(g, Op::BlockIdx) || containsOp(g, Op::GridDim);
-                          });
-  if (launch.grid && namesBlock && out.warpRequests > 0) {
+  if (launch.grid && (namesBlock(condition) || anyNamesBlock(raw.guards)) && out.warpRequests > 0) {
     const auto blocks = edgeBlocks(*launch.grid, 1);
     if (blocks.size() > 1) {
       ConditionFigures grid;
@@ -270,6 +270,26 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
   return result;
 }
 
+// One block's figures under the given values for unknown scalars, with what they rest on.
+struct BlockRun {
+  LaneResult result;
+  std::set<std::string> assumptions;
+  std::set<int> representativeSymbols;
+};
+BlockRun runInBlock(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
+                    const model::Arch& arch, const std::array<int64_t, 3>& blockIdx,
+                    const std::map<int, int64_t>& liveValues, bool probe = false) {
+  Evaluator ev(raw, launch, symbols, arch);
+  for (int d = 0; d < 3; ++d) ev.blockIdx[d] = blockIdx[static_cast<size_t>(d)];
+  ev.liveValues = liveValues;
+  BlockRun run;
+  run.result = evaluateLanesInBlock(raw, ev, arch, probe);
+  run.assumptions = std::move(ev.assumptions);
+  run.representativeSymbols = std::move(ev.representativeSymbols);
+  return run;
+}
+
+
 // Adds one block's figures standing for `blocks` blocks of the grid (weights by requests).
 template <class F>
 void addBlocks(std::optional<model::AlignmentCases<F>>& sum, std::optional<model::AlignmentCases<F>> part,
@@ -321,7 +341,7 @@ std::vector<std::pair<std::array<int64_t, 3>, int64_t>> edgeBlocks(const model::
 // through is kept: searching for the best would cost a lane evaluation per try on every idle
 // access. Empty when no choice makes it run.
 std::map<int, int64_t> liveValues(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
-                                  const model::Arch& arch, const int64_t blockIdx[3]) {
+                                  const model::Arch& arch, const std::array<int64_t, 3>& blockIdx) {
   std::set<int> inGuards;
   for (const auto& g : raw.guards) collectSymbols(g, inGuards);
   std::vector<int> unknown;
@@ -334,10 +354,7 @@ std::map<int, int64_t> liveValues(const RawAccess& raw, const LaunchContext& lau
   }
   if (unknown.empty() || unknown.size() > kMaxLiveValueScalars) return {};
   auto runs = [&](const std::map<int, int64_t>& values) {
-    Evaluator ev(raw, launch, symbols, arch);
-    for (int d = 0; d < 3; ++d) ev.blockIdx[d] = blockIdx[d];
-    ev.liveValues = values;
-    return anyRequest(evaluateLanesInBlock(raw, ev, arch, /*probe=*/true));
+    return anyRequest(runInBlock(raw, launch, symbols, arch, blockIdx, values, /*probe=*/true).result);
   };
   for (int id : unknown)
     for (int64_t candidate : kLiveValueCandidates)
@@ -359,58 +376,46 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   // may extend on), not the first, whose edge guards (`i >= 1`, `x > 0`) leave lanes idle
   // that the grid's other blocks use; the first block when the access does nothing there
   // (`if (blockIdx.x == 0)`) or the grid is one block along an axis.
-  Evaluator ev(raw, launch, symbols, arch);
-  for (int d = 0; d < 3; ++d) ev.blockIdx[d] = launch.grid && dimOf(*launch.grid, d) <= 1 ? 0 : 1;
-  LaneResult result = evaluateLanesInBlock(raw, ev, arch);
-  if (!anyRequest(result) && (ev.blockIdx[0] || ev.blockIdx[1] || ev.blockIdx[2])) {
-    Evaluator first(raw, launch, symbols, arch);
-    LaneResult inFirst = evaluateLanesInBlock(raw, first, arch);
-    if (anyRequest(inFirst)) {
-      result = std::move(inFirst);
-      std::swap(ev.assumptions, first.assumptions);
-      std::swap(ev.representativeSymbols, first.representativeSymbols);
-    }
+  std::array<int64_t, 3> inside{};
+  for (int d = 0; d < 3; ++d) inside[static_cast<size_t>(d)] = launch.grid && dimOf(*launch.grid, d) <= 1 ? 0 : 1;
+  std::map<int, int64_t> live;  // values chosen so that an idle access runs (none yet)
+  BlockRun chosen = runInBlock(raw, launch, symbols, arch, inside, live);
+  LaneResult& result = chosen.result;
+  if (!anyRequest(result) && inside != std::array<int64_t, 3>{}) {
+    BlockRun first = runInBlock(raw, launch, symbols, arch, {0, 0, 0}, live);
+    if (anyRequest(first.result)) chosen = std::move(first);
   }
 
   // Still idle everywhere: unknown scalars of the guards take values under which it runs.
   std::vector<const SymExpr*> guardKey;
   for (const auto& g : raw.guards) guardKey.push_back(g.get());
   const GuardCache::Key key = std::make_pair(guardKey, &launch);
-  std::map<int, int64_t> live;
   if (!anyRequest(result)) {
     if (cache && cache->liveValues.count(key)) {
       live = cache->liveValues.at(key);
     } else {
-      live = liveValues(raw, launch, symbols, arch, ev.blockIdx);
+      live = liveValues(raw, launch, symbols, arch, inside);
       if (cache) cache->liveValues[key] = live;
     }
   }
   if (!live.empty()) {
-    Evaluator withLive(raw, launch, symbols, arch);
-    for (int d = 0; d < 3; ++d) withLive.blockIdx[d] = ev.blockIdx[d];
-    withLive.liveValues = live;
-    result = evaluateLanesInBlock(raw, withLive, arch);
-    std::swap(ev.assumptions, withLive.assumptions);
-    std::swap(ev.representativeSymbols, withLive.representativeSymbols);
-    ev.liveValues = live;
+    chosen = runInBlock(raw, launch, symbols, arch, inside, live);
     for (const auto& [id, value] : live)
       if (value != kAssumedRuntimeValue)
-        ev.assumptions.insert("assumes " + symbols[id].name + " = " + std::to_string(value) +
-                              " so that the access runs (at " + std::to_string(kAssumedRuntimeValue) +
-                              " its guards idle every lane; set it with --assume " + symbols[id].name + "=N)");
+        chosen.assumptions.insert("assumes " + symbols[id].name + " = " + std::to_string(value) +
+                                  " so that the access runs (at " + std::to_string(kAssumedRuntimeValue) +
+                                  " its guards idle every lane; set it with --assume " + symbols[id].name + "=N)");
   }
 
   // Still idle, with guards on the block index: an access only the grid's last blocks run
   // (`if (by == gridDim.y - 1)`, halo rows). Figures from the last block along every axis the
   // guards name, else along each such axis alone; over a known grid, averaged below.
-  const bool guardsNameBlock = std::any_of(raw.guards.begin(), raw.guards.end(), [](const ExprRef& g) {
-    return containsOp(g, Op::BlockIdx) || containsOp(g, Op::GridDim);
-  });
+  const bool guardsNameBlock = anyNamesBlock(raw.guards);
   if (!anyRequest(result) && guardsNameBlock) {
     auto lastAlong = [&](int d) { return (launch.grid ? dimOf(*launch.grid, d) : kAssumedGridDim) - 1; };
     std::vector<std::array<int64_t, 3>> candidates{{lastAlong(0), lastAlong(1), lastAlong(2)}};
     for (int d = 0; d < 3; ++d) {
-      std::array<int64_t, 3> one{ev.blockIdx[0], ev.blockIdx[1], ev.blockIdx[2]};
+      std::array<int64_t, 3> one = inside;
       one[static_cast<size_t>(d)] = lastAlong(d);
       candidates.push_back(one);
     }
@@ -419,29 +424,20 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
     if (cache && cache->edgeBlock.count(key)) {
       found = cache->edgeBlock.at(key);
     } else {
-      for (const auto& idx : candidates) {
-        Evaluator probe(raw, launch, symbols, arch);
-        for (int d = 0; d < 3; ++d) probe.blockIdx[d] = idx[static_cast<size_t>(d)];
-        probe.liveValues = live;
-        if (anyRequest(evaluateLanesInBlock(raw, probe, arch, /*probe=*/true))) {
+      for (const auto& idx : candidates)
+        if (anyRequest(runInBlock(raw, launch, symbols, arch, idx, live, /*probe=*/true).result)) {
           found = idx;
           break;
         }
-      }
       if (cache) cache->edgeBlock[key] = found;
     }
     if (found) {
       const auto& idx = *found;
-      Evaluator edge(raw, launch, symbols, arch);
-      for (int d = 0; d < 3; ++d) edge.blockIdx[d] = idx[static_cast<size_t>(d)];
-      edge.liveValues = live;
-      result = evaluateLanesInBlock(raw, edge, arch);
-      std::swap(ev.assumptions, edge.assumptions);
-      std::swap(ev.representativeSymbols, edge.representativeSymbols);
-      ev.assumptions.insert("runs only in the grid's edge blocks: figures of block (" + std::to_string(idx[0]) + ", " +
-                            std::to_string(idx[1]) + ", " + std::to_string(idx[2]) + ")" +
-                            (launch.grid ? "" : ", the grid's size taken as " + std::to_string(kAssumedGridDim) +
-                                                    " blocks along each axis"));
+      chosen = runInBlock(raw, launch, symbols, arch, idx, live);
+      chosen.assumptions.insert("runs only in the grid's edge blocks: figures of block (" + std::to_string(idx[0]) +
+                                ", " + std::to_string(idx[1]) + ", " + std::to_string(idx[2]) + ")" +
+                                (launch.grid ? "" : ", the grid's size taken as " + std::to_string(kAssumedGridDim) +
+                                                        " blocks along each axis"));
     }
   }
 
@@ -458,10 +454,7 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
       std::optional<model::AlignmentCases<model::GlobalFigures>> global;
       std::optional<model::AlignmentCases<model::SharedFigures>> shared;
       for (const auto& [idx, count] : blocks) {
-        Evaluator edge(raw, launch, symbols, arch);
-        for (int d = 0; d < 3; ++d) edge.blockIdx[d] = idx[static_cast<size_t>(d)];
-        edge.liveValues = live;
-        const LaneResult r = evaluateLanesInBlock(raw, edge, arch);
+        const LaneResult r = runInBlock(raw, launch, symbols, arch, idx, live).result;
         addBlocks(global, r.figures.global, count);
         addBlocks(shared, r.figures.shared, count);
       }
@@ -472,15 +465,15 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
                            (shared && result.figures.shared &&
                             shared->aligned.wavefronts != result.figures.shared->aligned.wavefronts);
       if (differs)
-        ev.assumptions.insert("averaged over the grid of " + std::to_string(launch.grid->volume()) +
-                              " blocks: its edge blocks run part of their lanes or clamp their addresses");
+        chosen.assumptions.insert("averaged over the grid of " + std::to_string(launch.grid->volume()) +
+                                  " blocks: its edge blocks run part of their lanes or clamp their addresses");
       if (global) result.figures.global = global;
       if (shared) result.figures.shared = shared;
     }
   }
 
   // Say what the figures rest on.
-  auto& notes = ev.assumptions;
+  auto& notes = chosen.assumptions;
   for (const auto& n : raw.notes) notes.insert(n);
   const auto offsetAtLaunch = launch.pointerByteOffsets.find(raw.rootParam);
   if (raw.space == model::Space::Global && !raw.rootIndirect && raw.rootAlignment >= 32) {
@@ -496,10 +489,10 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
     notes.insert("the address depends on data loaded from memory: figures are the range from a broadcast to one sector per lane");
   if (result.access.pattern.kind == model::PatternKind::Unknown)
     notes.insert("the address could not be followed statically");
-  for (int id : ev.representativeSymbols) {
+  for (int id : chosen.representativeSymbols) {
     const SymbolInfo& s = symbols[id];
     if (launch.symbolValues.count(id) || s.value || s.kind == SymbolInfo::Kind::LoopVar) continue;
-    notes.insert("assumes " + s.name + " = " + std::to_string(ev.assumedValue(id)) +
+    notes.insert("assumes " + s.name + " = " + std::to_string(live.count(id) ? live.at(id) : kAssumedRuntimeValue) +
                  " (a runtime value that scales the lane stride; set it with --assume " + s.name + "=N)");
   }
   std::set<int> used;
