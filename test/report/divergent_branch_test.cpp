@@ -179,5 +179,8 @@ TEST_CASE("divergent-branch: template instantiations of one branch give one find
   f.kernel = "k<float>";
   BranchSite d = f;
   d.kernel = "k<double>";
-  CHECK(branchFindings({f, d}).size() == 1);
+  d.id = 1;
+  const auto found = branchFindings({f, d});
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].instantiations == std::vector<std::string>{"k<float>", "k<double>"});
 }

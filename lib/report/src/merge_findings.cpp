@@ -80,7 +80,7 @@ std::vector<Finding> mergeByPlace(std::vector<Finding> findings, const AnalysisR
         parts.push_back(fmt::format("{} kernels (instantiations or callers of one helper): {}", kernels.size(),
                                     joined(kernels)));
       if (fields.size() > 1) parts.push_back(fmt::format("fields {} of one record, copied together", joined(fields)));
-      std::string note = "one finding for " + (parts.empty() ? fmt::format("{} copies of this access", group.size())
+      std::string note = "one finding for " + (parts.empty() ? fmt::format("{} instances of this place", group.size())
                                                              : joined(parts));
       const Finding& typical = group[group.size() / 2];
       if (badness(typical) != badness(merged) && !figureOf(typical).empty())

@@ -98,11 +98,6 @@ std::vector<std::vector<PointerParam>> paramsByKernel(const std::vector<PointerP
   return groups;
 }
 
-bool sameFinding(const Finding& a, const Finding& b) {
-  return a.rule == b.rule && a.loc.file == b.loc.file && a.loc.line == b.loc.line && a.loc.column == b.loc.column &&
-         a.message == b.message;
-}
-
 }  // namespace
 
 std::vector<Finding> runRules(const AnalysisResult& analysis, const model::Arch& arch) {
@@ -112,21 +107,16 @@ std::vector<Finding> runRules(const AnalysisResult& analysis, const model::Arch&
     for (const auto& rule : allRules())
       if (auto f = rule->checkAccess(site, ctx)) out.push_back(std::move(*f));
 
-  std::vector<Finding> control;
   for (const auto& rule : allRules()) {
     for (const BranchSite& site : analysis.branches)
-      if (auto f = rule->checkBranch(site, ctx)) control.push_back(std::move(*f));
+      if (auto f = rule->checkBranch(site, ctx)) out.push_back(std::move(*f));
     for (const BarrierSite& site : analysis.barriers)
-      if (auto f = rule->checkBarrier(site, ctx)) control.push_back(std::move(*f));
+      if (auto f = rule->checkBarrier(site, ctx)) out.push_back(std::move(*f));
     for (const std::vector<PointerParam>& kernel : paramsByKernel(analysis.pointerParams))
-      for (Finding& f : rule->checkPointerParams(kernel, ctx)) control.push_back(std::move(f));
+      for (Finding& f : rule->checkPointerParams(kernel, ctx)) out.push_back(std::move(f));
   }
-  // The instantiations of a template kernel are separate kernels with the same source
-  // lines: the same branch, barrier or parameter would be reported once per instantiation.
-  std::stable_sort(control.begin(), control.end(), findingBefore);
-  control.erase(std::unique(control.begin(), control.end(), sameFinding), control.end());
-
-  out.insert(out.end(), std::make_move_iterator(control.begin()), std::make_move_iterator(control.end()));
+  // The instantiations of a template kernel repeat every access, branch, barrier and
+  // parameter: one finding per place and rule, naming what it covers.
   return mergeByPlace(std::move(out), analysis);
 }
 
