@@ -17,7 +17,6 @@
 #include <llvm/Support/Threading.h>
 
 #include <algorithm>
-#include <cstring>
 #include <mutex>
 
 // header reuse (docs/architecture.md)

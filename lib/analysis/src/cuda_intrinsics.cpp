@@ -19,7 +19,6 @@ bool isAtomicName(StringRef name) {
 
 // One row of the table: which callees it covers, and what a call to one evaluates to.
 struct IntrinsicRule {
-  const char* covers;  // for readers: the names the matcher takes
   bool (*matches)(StringRef name, const CallExpr* call);
   Value (Interpreter::*evaluate)(const CallExpr* call, const std::string& name);
 };
@@ -30,29 +29,29 @@ struct IntrinsicRule {
 // every argument, so side effects in them are seen whatever the row.
 std::optional<Value> Interpreter::cudaIntrinsic(const CallExpr* call, const FunctionDecl* fn, const std::string& name) {
   static const IntrinsicRule kRules[] = {
-      {"atomicAdd, atomicCAS, __atomic*, __nv_atomic*: a read-modify-write of *arg0",
-       [](StringRef n, const CallExpr* c) { return isAtomicName(n) && c->getNumArgs() >= 1; },
+      // atomicAdd, atomicCAS, __atomic*, __nv_atomic*: a read-modify-write of *arg0
+      {[](StringRef n, const CallExpr* c) { return isAtomicName(n) && c->getNumArgs() >= 1; },
        &Interpreter::atomicCall},
-      {"__stcs, __stcg, __stwt, __stwb: cache-hinted stores",
-       [](StringRef n, const CallExpr* c) {
+      // __stcs, __stcg, __stwt, __stwb: cache-hinted stores
+      {[](StringRef n, const CallExpr* c) {
          return n.starts_with("__st") && n.size() >= 5 && c->getNumArgs() == 2 && c->getArg(0)->getType()->isPointerType();
        },
        &Interpreter::hintedStore},
-      {"__shfl_sync, __shfl_up_sync, __shfl_down_sync, __shfl_xor_sync",
-       [](StringRef n, const CallExpr* c) {
+      // __shfl_sync, __shfl_up_sync, __shfl_down_sync, __shfl_xor_sync
+      {[](StringRef n, const CallExpr* c) {
          return n.starts_with("__shfl") && n.contains("sync") && c->getNumArgs() >= 3;
        },
        &Interpreter::shuffle},
-      {"make_int2, make_float4, ...: a register record of the arguments",
-       [](StringRef n, const CallExpr* c) { return n.starts_with("make_") && c->getType()->isRecordType(); },
+      // make_int2, make_float4, ...: a register record of the arguments
+      {[](StringRef n, const CallExpr* c) { return n.starts_with("make_") && c->getType()->isRecordType(); },
        &Interpreter::makeVector},
-      {"__ldg, __ldcg, __ldca, __ldcs, __ldcv, __ldlu: cache-hinted loads",
-       [](StringRef n, const CallExpr* c) {
+      // __ldg, __ldcg, __ldca, __ldcs, __ldcv, __ldlu: cache-hinted loads
+      {[](StringRef n, const CallExpr* c) {
          return (n == "__ldg" || n.starts_with("__ldc") || n.starts_with("__ldlu")) && c->getNumArgs() == 1;
        },
        &Interpreter::hintedLoad},
-      {"min, max, umin, umax, __mul24, __umul24 on integers",
-       [](StringRef n, const CallExpr* c) {
+      // min, max, umin, umax, __mul24, __umul24 on integers
+      {[](StringRef n, const CallExpr* c) {
          return (n == "min" || n == "max" || n == "umin" || n == "umax" || n == "__mul24" || n == "__umul24") &&
                 c->getNumArgs() == 2 && c->getType()->isIntegralOrEnumerationType();
        },
