@@ -59,6 +59,15 @@ CLI::App* addVerifyCommand(CLI::App& app, int& exitCode, PredictFunction predict
                   "for --measurements) in this directory");
   sub->add_flag("--allow-not-found", opts->allowNotFound,
                 "exit 0 even when predicted lines map to no instruction (inlined away or optimised out)");
+  sub->add_option("--sample", opts->sample,
+                  "which launches to instrument: config = the first of each distinct (kernel, grid, block, shared "
+                  "memory, arguments) configuration (default), all = every launch")
+      ->check(CLI::IsMember({"config", "all"}));
+  sub->add_option("--kernel-name", opts->kernelRegex, "instrument only kernels whose name matches this regex");
+  sub->add_option("--launch-skip", opts->launchSkip, "per kernel, launches to run unmeasured before measuring");
+  sub->add_option("--launch-count", opts->launchCount, "per kernel, the most launches to measure (0: no cap)");
+  sub->add_option("--max-configs", opts->maxConfigs,
+                  "per kernel, the most distinct configurations to measure (default 16)");
   sub->footer(
       "Run an unmodified program: coalesce-lint verify --predictions P.json -- ./app args\n"
       "Exit: 0 confirmed, 1 mismatch, 2 could not verify, 3 predicted lines with no instruction.");

@@ -10,15 +10,22 @@
 //   COALESCE_VERIFY_CUBIN_DIR      if set, every loaded cubin is written there as module_<crc>.cubin
 //   COALESCE_VERIFY_LIST_METRICS=1 also record every SASS metric the chip offers
 //   COALESCE_VERIFY_QUIET=1        no progress line on stderr
+//   COALESCE_VERIFY_SAMPLING, _KERNEL_REGEX, _LAUNCH_SKIP, _LAUNCH_COUNT, _MAX_CONFIGS: which
+//                                  launches are instrumented (coalesce/verify/launch_sampler.h);
+//                                  by default the first of each distinct configuration
 //
-// Data is flushed after every kernel launch (the context is synchronised first), so a
-// program that exits without destroying its context loses nothing.
+// Collection is enabled on a context only around the launches the sampler picks (lazy
+// patching instruments a kernel at its first launch inside an enabled range) and disabled
+// before the others, which then run unpatched and unsynchronised. Data is flushed after every
+// measured launch (the context is synchronised first), so a program that exits without
+// destroying its context loses nothing.
 #include <cupti.h>
 #include <cupti_pcsampling.h>
 #include <cupti_profiler_target.h>
 #include <cupti_sass_metrics.h>
 #include <cupti_target.h>
 #include <cuda.h>
+#include <cuda_runtime_api.h>
 #include <cxxabi.h>
 
 #include <atomic>
@@ -28,12 +35,14 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
 
+#include "coalesce/verify/launch_sampler.h"
 #include "coalesce/verify/measurements.h"
 
 namespace cv = coalesce::verify;
@@ -94,6 +103,12 @@ struct State {
   std::map<PcKey, PcData> pcs;
   bool written = false;
   bool soft = false;  // failures are notes, not fatal (the context-creation attempt)
+  std::optional<cv::LaunchSampler> sampler;
+  bool sampleAll = false;
+  // Set once a driver-level launch callback came nested in a runtime-level one: from then on the
+  // driver level decides, and the runtime level no longer enables collection in advance.
+  bool driverDecides = false;
+  bool noteEnabled = false;
 };
 
 State& state() {
@@ -102,6 +117,15 @@ State& state() {
 }
 
 thread_local int launchDepth = 0;
+
+// The launch in progress on this thread (between the outermost enter and exit callbacks).
+struct CurrentLaunch {
+  bool decided = false;  // a driver-level callback asked the sampler
+  bool measure = false;
+  bool haveConfig = false;
+  cv::LaunchConfig config;
+};
+thread_local CurrentLaunch current;
 
 std::string cuptiText(CUptiResult r) {
   const char* s = nullptr;
@@ -320,7 +344,8 @@ void ensureEnabled(CUcontext ctx, const char* where) {
   ep.enableLazyPatching = 1;
   if (!check(cuptiSassMetricsEnable(&ep), "cuptiSassMetricsEnable")) return;
   s.enabledContexts.insert(ctx);
-  s.result.notes.push_back(std::string("collection enabled at ") + where);
+  if (!s.noteEnabled) s.result.notes.push_back(std::string("collection enabled at ") + where);
+  s.noteEnabled = true;
 }
 
 void flush(CUcontext ctx) {
@@ -388,6 +413,11 @@ void writeResult() {
   std::lock_guard<std::recursive_mutex> lock(s.mu);
   if (s.written || s.outPath.empty()) return;
   buildInstructions();
+  if (s.sampler) {
+    s.result.sampling = s.sampleAll ? "all" : "config";
+    s.result.launchesMeasured = s.sampler->measured();
+    s.result.launchConfigs = s.sampler->configs();
+  }
   const std::string tmp = s.outPath + ".tmp";
   {
     std::ofstream f(tmp);
@@ -436,6 +466,102 @@ bool isLaunch(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
   return false;
 }
 
+std::string hexBytes(const void* p, size_t n) {
+  static const char* const digits = "0123456789abcdef";
+  std::string out;
+  const auto* b = static_cast<const unsigned char*>(p);
+  for (size_t i = 0; i < n; ++i) {
+    out += digits[b[i] >> 4];
+    out += digits[b[i] & 15];
+  }
+  return out;
+}
+
+// Each argument's bytes, in parameter order, as the driver sees them (cuFuncGetParamInfo).
+void readArguments(CUfunction f, void** params, cv::LaunchConfig& c) {
+  if (!f || !params) return;
+  for (size_t i = 0;; ++i) {
+    size_t offset = 0, size = 0;
+    if (cuFuncGetParamInfo(f, i, &offset, &size) != CUDA_SUCCESS) break;
+    if (!params[i]) return;  // not what the API promises: leave the arguments out
+    c.args += hexBytes(params[i], size);
+    c.argSizes.push_back(static_cast<uint32_t>(size));
+  }
+}
+
+template <typename P>
+void fromDriverLaunch(const P* p, cv::LaunchConfig& c) {
+  c.grid = {p->gridDimX, p->gridDimY, p->gridDimZ};
+  c.block = {p->blockDimX, p->blockDimY, p->blockDimZ};
+  c.sharedBytes = p->sharedMemBytes;
+  readArguments(p->f, p->kernelParams, c);
+}
+
+// The configuration of a launch from its callback's parameters; nullopt for APIs whose
+// parameters are not read here (the collector then measures the launch, as before sampling).
+std::optional<cv::LaunchConfig> configOf(CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                                         const CUpti_CallbackData* info) {
+  cv::LaunchConfig c;
+  c.kernel = info->symbolName ? info->symbolName : "";
+  const void* params = info->functionParams;
+  if (!params) return std::nullopt;
+  if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+    switch (id) {
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+        fromDriverLaunch(static_cast<const cuLaunchKernel_params*>(params), c);
+        return c;
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+        fromDriverLaunch(static_cast<const cuLaunchKernel_ptsz_params*>(params), c);
+        return c;
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+        fromDriverLaunch(static_cast<const cuLaunchCooperativeKernel_params*>(params), c);
+        return c;
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        fromDriverLaunch(static_cast<const cuLaunchCooperativeKernel_ptsz_params*>(params), c);
+        return c;
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+        const auto* p = static_cast<const cuLaunchKernelEx_params*>(params);
+        if (!p->config) return std::nullopt;
+        c.grid = {p->config->gridDimX, p->config->gridDimY, p->config->gridDimZ};
+        c.block = {p->config->blockDimX, p->config->blockDimY, p->config->blockDimZ};
+        c.sharedBytes = p->config->sharedMemBytes;
+        readArguments(p->f, p->kernelParams, c);
+        return c;
+      }
+      case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
+      case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz: {
+        // A graph's kernels are not visible here: the graph is one configuration.
+        const auto* p = static_cast<const cuGraphLaunch_params*>(params);
+        c.kernel = "(graph)";
+        c.args = hexBytes(&p->hGraph, sizeof p->hGraph);
+        return c;
+      }
+      default: return std::nullopt;
+    }
+  }
+  switch (id) {  // runtime: no argument sizes here; the nested driver callback has them
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000: {
+      const auto* p = static_cast<const cudaLaunchKernel_v7000_params*>(params);
+      c.grid = {p->gridDim.x, p->gridDim.y, p->gridDim.z};
+      c.block = {p->blockDim.x, p->blockDim.y, p->blockDim.z};
+      c.sharedBytes = static_cast<uint32_t>(p->sharedMem);
+      return c;
+    }
+    default: return std::nullopt;
+  }
+}
+
+// Stops collection on `ctx` so that the next launch runs unpatched.
+void pauseCollection(CUcontext ctx) {
+  State& s = state();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  if (s.enabledContexts.count(ctx)) disable(ctx);
+}
+
 void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* cbdata) {
   State& s = state();
   if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
@@ -453,22 +579,46 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, 
   }
   if (!isLaunch(domain, id)) return;
   const auto* info = static_cast<const CUpti_CallbackData*>(cbdata);
+  CUcontext ctx = info->context;
+  if (!ctx) cuCtxGetCurrent(&ctx);
   if (info->callbackSite == CUPTI_API_ENTER) {
-    if (launchDepth++ == 0) {
-      CUcontext ctx = info->context;
-      if (!ctx) cuCtxGetCurrent(&ctx);
-      ensureEnabled(ctx, "kernel launch");
+    const int depth = launchDepth++;
+    if (depth == 0) {
+      current = CurrentLaunch{};
+      std::lock_guard<std::recursive_mutex> lock(s.mu);
+      // Until the driver level is known to decide, enable in advance (measure, as before sampling).
+      if (!s.driverDecides || s.sampleAll) ensureEnabled(ctx, "kernel launch");
     }
+    std::optional<cv::LaunchConfig> config = configOf(domain, id, info);
+    if (!config) return;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+      current.config = *config;
+      current.haveConfig = true;
+      return;
+    }
+    std::lock_guard<std::recursive_mutex> lock(s.mu);
+    if (depth > 0) s.driverDecides = true;
+    if (s.failed || !s.sampler) return;
+    current.decided = true;
+    current.measure = s.sampler->onLaunch(*config, demangle(config->kernel.c_str()));
+    if (current.measure) ensureEnabled(ctx, "kernel launch");
+    else pauseCollection(ctx);
     return;
   }
   if (--launchDepth != 0) return;
-  CUcontext ctx = info->context;
-  if (!ctx) cuCtxGetCurrent(&ctx);
+  bool measured = false;
   {
     std::lock_guard<std::recursive_mutex> lock(s.mu);
     ++s.result.kernelLaunches;
-    if (s.failed || !ctx || !s.enabledContexts.count(ctx)) return;
+    const bool enabled = !s.failed && ctx && s.enabledContexts.count(ctx);
+    measured = current.decided ? current.measure && enabled : enabled;
+    if (!current.decided && s.sampler) {
+      cv::LaunchConfig c = current.haveConfig ? current.config : cv::LaunchConfig{};
+      if (c.kernel.empty()) c.kernel = info->symbolName ? info->symbolName : "(unknown)";
+      s.sampler->record(c, measured);
+    }
   }
+  if (!measured) return;
   // Counters are only complete once the kernel has finished.
   cuCtxSynchronize();
   flush(ctx);
@@ -481,9 +631,9 @@ void atExit() {
     s.result.notes.push_back("no kernel was launched");
   writeResult();
   if (!s.quiet && !s.failed)
-    std::fprintf(stderr, "coalesce-verify: %zu instructions from %llu kernel launches written to %s\n",
-                 s.result.instructions.size(), static_cast<unsigned long long>(s.result.kernelLaunches),
-                 s.outPath.c_str());
+    std::fprintf(stderr, "coalesce-verify: %zu instructions from %llu of %llu kernel launches written to %s\n",
+                 s.result.instructions.size(), static_cast<unsigned long long>(s.result.launchesMeasured),
+                 static_cast<unsigned long long>(s.result.kernelLaunches), s.outPath.c_str());
 }
 
 }  // namespace
@@ -502,6 +652,14 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   if (const char* l = std::getenv("COALESCE_VERIFY_LIST_METRICS")) s.listMetrics = std::strcmp(l, "0") != 0;
   if (const char* q = std::getenv("COALESCE_VERIFY_QUIET")) s.quiet = std::strcmp(q, "0") != 0;
   std::atexit(atExit);
+  try {
+    const cv::SamplingOptions sampling = cv::SamplingOptions::fromEnvironment();
+    s.sampleAll = sampling.all;
+    s.sampler.emplace(sampling);
+  } catch (const std::exception& e) {  // a bad value or regex: say so, collect nothing
+    fail(cv::ErrorKind::CuptiError, std::string("launch selection: ") + e.what());
+    return 1;
+  }
 
   CUptiResult r = cuptiSubscribe(&s.subscriber, reinterpret_cast<CUpti_CallbackFunc>(callback), nullptr);
   if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {

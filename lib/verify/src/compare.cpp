@@ -462,6 +462,16 @@ VerifyReport compare(const Predictions& predictions, const Measurements& measure
                                        noLine));
   if (measurements.droppedRecords)
     report.notes.push_back(fmt::format("CUPTI dropped {} records", measurements.droppedRecords));
+  if (!measurements.sampling.empty()) {
+    size_t configs = 0;
+    for (const LaunchConfig& c : measurements.launchConfigs) configs += c.measured ? 1 : 0;
+    report.notes.push_back(fmt::format(
+        "{} of {} kernel launches measured ({}); {} ran unmeasured", measurements.launchesMeasured,
+        measurements.kernelLaunches,
+        measurements.sampling == "all" ? "every launch selected"
+                                       : fmt::format("the first launch of each of {} distinct configurations", configs),
+        measurements.kernelLaunches - std::min(measurements.launchesMeasured, measurements.kernelLaunches)));
+  }
   report.branches = compareBranches(predictions, measurements, opt.branches);
   return report;
 }

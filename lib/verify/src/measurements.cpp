@@ -64,6 +64,16 @@ std::string toJson(const Measurements& m) {
   if (!m.availableMetrics.empty()) head["available_metrics"] = m.availableMetrics;
   head["kernel_launches"] = m.kernelLaunches;
   head["dropped_records"] = m.droppedRecords;
+  if (!m.sampling.empty()) {
+    head["sampling"] = m.sampling;
+    head["launches_measured"] = m.launchesMeasured;
+    ordered_json configs = ordered_json::array();
+    for (const LaunchConfig& c : m.launchConfigs)
+      configs.push_back(ordered_json{{"kernel", c.kernel}, {"grid", c.grid}, {"block", c.block},
+                                     {"shared_bytes", c.sharedBytes}, {"args", c.args}, {"arg_sizes", c.argSizes},
+                                     {"launches", c.launches}, {"measured", c.measured}});
+    head["launch_configs"] = configs;
+  }
   head["notes"] = m.notes;
   // Write the head, then one instruction per line, so the recorded files diff well.
   std::string text = head.dump(1);
@@ -117,6 +127,21 @@ Measurements measurementsFromJson(const std::string& text) {
     if (j.contains("available_metrics")) m.availableMetrics = j["available_metrics"].get<std::vector<std::string>>();
     m.kernelLaunches = j.value("kernel_launches", uint64_t{0});
     m.droppedRecords = j.value("dropped_records", uint64_t{0});
+    m.sampling = j.value("sampling", "");
+    m.launchesMeasured = j.value("launches_measured", m.kernelLaunches);
+    if (j.contains("launch_configs"))
+      for (const json& o : j["launch_configs"]) {
+        LaunchConfig c;
+        c.kernel = o.value("kernel", "");
+        if (o.contains("grid")) c.grid = o["grid"].get<std::array<uint32_t, 3>>();
+        if (o.contains("block")) c.block = o["block"].get<std::array<uint32_t, 3>>();
+        c.sharedBytes = o.value("shared_bytes", 0u);
+        c.args = o.value("args", "");
+        if (o.contains("arg_sizes")) c.argSizes = o["arg_sizes"].get<std::vector<uint32_t>>();
+        c.launches = o.value("launches", uint64_t{0});
+        c.measured = o.value("measured", false);
+        m.launchConfigs.push_back(std::move(c));
+      }
     if (j.contains("notes")) m.notes = j["notes"].get<std::vector<std::string>>();
     if (j.contains("instructions")) {
       for (const json& o : j["instructions"]) {

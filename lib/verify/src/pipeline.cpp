@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -143,7 +144,12 @@ Measurements collect(const std::vector<std::string>& argv, const std::string& in
   ro.extraEnv = {{"CUDA_INJECTION64_PATH", inject},
                  {"COALESCE_VERIFY_OUT", out},
                  {"COALESCE_VERIFY_CUBIN_DIR", cubins},
-                 {"COALESCE_VERIFY_QUIET", "1"}};
+                 {"COALESCE_VERIFY_QUIET", "1"},
+                 {"COALESCE_VERIFY_SAMPLING", o.sample},
+                 {"COALESCE_VERIFY_KERNEL_REGEX", o.kernelRegex},
+                 {"COALESCE_VERIFY_LAUNCH_SKIP", std::to_string(o.launchSkip)},
+                 {"COALESCE_VERIFY_LAUNCH_COUNT", std::to_string(o.launchCount)},
+                 {"COALESCE_VERIFY_MAX_CONFIGS", std::to_string(o.maxConfigs)}};
   const std::string what = argv.front();
   const RunResult r = runProcess(ro);
   if (!r.started) throw VerifyError(fmt::format("{} {}", what, r.describe()));
@@ -272,6 +278,8 @@ Measurements merge(const std::vector<Measurements>& all) {
     merged.instructions.insert(merged.instructions.end(), all[i].instructions.begin(), all[i].instructions.end());
     merged.kernelLaunches += all[i].kernelLaunches;
     merged.droppedRecords += all[i].droppedRecords;
+    merged.launchesMeasured += all[i].launchesMeasured;
+    merged.launchConfigs.insert(merged.launchConfigs.end(), all[i].launchConfigs.begin(), all[i].launchConfigs.end());
   }
   return merged;
 }
@@ -303,6 +311,14 @@ int runVerify(const VerifyOptions& o) {
     if (o.files.empty() && o.command.empty() && o.measurementFiles.empty())
       throw VerifyError("nothing to verify: give .cu FILES, or -- PROGRAM ARGS, or --measurements FILE");
     if (!o.files.empty() && !o.command.empty()) throw VerifyError("give either .cu FILES or -- PROGRAM ARGS, not both");
+    if (!o.kernelRegex.empty()) {
+      try {
+        std::regex check(o.kernelRegex, std::regex::ECMAScript);
+      } catch (const std::regex_error& e) {
+        throw VerifyError(fmt::format("--kernel-name '{}' is not a valid regular expression ({})", o.kernelRegex,
+                                      e.what()));
+      }
+    }
     const Predictions predictions = obtainPredictions(o);
     const std::vector<Measurements> all = o.measurementFiles.empty() ? buildAndCollect(o) : loadRecorded(o);
     return compareAndReport(o, predictions, merge(all));

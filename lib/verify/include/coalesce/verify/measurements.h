@@ -3,6 +3,7 @@
 // process exit, read by the CPU-side comparison. Schema "coalesce-verify-measurements/1".
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -79,6 +80,20 @@ struct DeviceInfo {
   int sm = 0;        // 90
 };
 
+// One distinct launch configuration of a kernel as the program ran it (the collector's sampling,
+// coalesce/verify/launch_sampler.h). `args` is every argument's bytes in hex, in parameter order
+// (pointers included), or empty when the launch API did not say; `arg_sizes` their sizes.
+struct LaunchConfig {
+  std::string kernel;  // mangled name
+  std::array<uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
+  uint32_t sharedBytes = 0;
+  std::string args;
+  std::vector<uint32_t> argSizes;
+  uint64_t launches = 0;  // launches with this configuration
+  bool measured = false;  // its first launch ran instrumented
+  bool operator==(const LaunchConfig&) const = default;
+};
+
 struct Measurements {
   std::string status = "ok";  // "ok" or "error"
   ErrorKind errorKind = ErrorKind::None;
@@ -88,6 +103,9 @@ struct Measurements {
   std::vector<std::string> availableMetrics;  // only when asked for (COALESCE_VERIFY_LIST_METRICS=1)
   uint64_t kernelLaunches = 0;
   uint64_t droppedRecords = 0;
+  uint64_t launchesMeasured = 0;  // launches that ran instrumented (all of them before sampling)
+  std::string sampling;           // "config", "all" or empty (measurements from before sampling)
+  std::vector<LaunchConfig> launchConfigs;
   std::vector<std::string> notes;
   std::vector<MeasuredInstruction> instructions;
 

@@ -37,6 +37,11 @@ struct VerifyOptions {
   std::vector<std::string> injectSearchPaths;
   std::string keep;  // keep binaries, measurements and listings in this folder
   bool allowNotFound = false;
+  // Which launches are instrumented (coalesce/verify/launch_sampler.h): "config" (the first of
+  // each distinct configuration) or "all"; kernel regex, per-kernel skip and cap, configurations.
+  std::string sample = "config";
+  std::string kernelRegex;
+  uint64_t launchSkip = 0, launchCount = 0, maxConfigs = 16;
   PredictFunction predict;
 };
 

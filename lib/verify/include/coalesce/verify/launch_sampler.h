@@ -1,0 +1,64 @@
+#pragma once
+// Which kernel launches the collector instruments (lib/verify/inject/inject.cpp). By default the
+// first launch of each distinct configuration of a kernel (grid, block, dynamic shared memory,
+// argument bytes): a kernel's access pattern depends on those, not on how often it runs, and an
+// instrumented launch costs tens of times a plain one. The others run unpatched at full speed.
+// Pure C++ so that CI tests it without a GPU (test/verify/launch_sampler_test.cpp).
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "coalesce/verify/measurements.h"
+
+namespace coalesce::verify {
+
+struct SamplingOptions {
+  bool all = false;                  // instrument every launch (the verifier's behaviour before sampling)
+  std::string kernelRegex;           // only kernels whose mangled or demangled name this matches (search)
+  uint64_t launchSkip = 0;           // per kernel, launches left unmeasured before the first measured one
+  uint64_t launchCount = 0;          // per kernel, the most launches measured; 0 = no cap
+  uint64_t maxConfigsPerKernel = 16; // distinct configurations measured per kernel (not with `all`)
+
+  // From COALESCE_VERIFY_SAMPLING (config|all), COALESCE_VERIFY_KERNEL_REGEX,
+  // COALESCE_VERIFY_LAUNCH_SKIP, COALESCE_VERIFY_LAUNCH_COUNT, COALESCE_VERIFY_MAX_CONFIGS.
+  // Throws std::invalid_argument on a value that does not parse (the collector reports it).
+  static SamplingOptions fromEnvironment();
+};
+
+class LaunchSampler {
+ public:
+  explicit LaunchSampler(SamplingOptions options);
+
+  // Counts one launch of `config.kernel` and says whether to instrument it.
+  bool onLaunch(const LaunchConfig& config, const std::string& demangled);
+  // A launch the sampler was not asked about (no driver-level callback came for it): counted,
+  // measured or not as it ran.
+  void record(const LaunchConfig& config, bool measured);
+
+  // Every distinct configuration seen, in first-seen order, with its launch count.
+  const std::vector<LaunchConfig>& configs() const { return configs_; }
+  uint64_t measured() const { return measured_; }
+  uint64_t unmeasured() const { return unmeasured_; }
+
+ private:
+  struct PerKernel {
+    uint64_t launches = 0, measured = 0, configsMeasured = 0, configsKept = 0;
+    std::optional<bool> matches;  // the regex's answer, cached
+  };
+  LaunchConfig* find(const LaunchConfig& config, PerKernel& k);
+
+  SamplingOptions options_;
+  std::optional<std::regex> regex_;
+  std::map<std::string, PerKernel> kernels_;
+  std::map<std::string, size_t> configIndex_;  // key -> index into configs_
+  std::vector<LaunchConfig> configs_;
+  uint64_t measured_ = 0, unmeasured_ = 0;
+};
+
+// The key that tells two configurations apart: kernel, grid, block, shared bytes, argument bytes.
+std::string configKey(const LaunchConfig& c);
+
+}  // namespace coalesce::verify

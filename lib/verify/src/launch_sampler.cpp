@@ -1,0 +1,101 @@
+#include "coalesce/verify/launch_sampler.h"
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace coalesce::verify {
+
+namespace {
+
+// Distinct configurations kept per kernel in the report: a kernel whose argument changes at every
+// launch (a time step, a pivot row) would otherwise grow the list without bound.
+constexpr uint64_t kMaxConfigsKeptPerKernel = 64;
+
+uint64_t envNumber(const char* name, uint64_t fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(v, &end, 10);
+  if (*end != '\0' || *v == '-') throw std::invalid_argument(std::string(name) + "='" + v + "' is not a count");
+  return n;
+}
+
+}  // namespace
+
+SamplingOptions SamplingOptions::fromEnvironment() {
+  SamplingOptions o;
+  if (const char* s = std::getenv("COALESCE_VERIFY_SAMPLING"); s && *s) {
+    const std::string mode = s;
+    if (mode == "all") o.all = true;
+    else if (mode != "config") throw std::invalid_argument("COALESCE_VERIFY_SAMPLING='" + mode + "' (config or all)");
+  }
+  if (const char* r = std::getenv("COALESCE_VERIFY_KERNEL_REGEX")) o.kernelRegex = r;
+  o.launchSkip = envNumber("COALESCE_VERIFY_LAUNCH_SKIP", 0);
+  o.launchCount = envNumber("COALESCE_VERIFY_LAUNCH_COUNT", 0);
+  o.maxConfigsPerKernel = envNumber("COALESCE_VERIFY_MAX_CONFIGS", o.maxConfigsPerKernel);
+  return o;
+}
+
+std::string configKey(const LaunchConfig& c) {
+  std::string k = c.kernel;
+  for (uint32_t v : c.grid) k += ' ' + std::to_string(v);
+  for (uint32_t v : c.block) k += ' ' + std::to_string(v);
+  k += ' ' + std::to_string(c.sharedBytes) + ' ' + c.args;
+  return k;
+}
+
+LaunchSampler::LaunchSampler(SamplingOptions options) : options_(std::move(options)) {
+  if (!options_.kernelRegex.empty()) regex_.emplace(options_.kernelRegex, std::regex::ECMAScript);
+}
+
+LaunchConfig* LaunchSampler::find(const LaunchConfig& config, PerKernel& k) {
+  const std::string key = configKey(config);
+  if (auto it = configIndex_.find(key); it != configIndex_.end()) return &configs_[it->second];
+  if (k.configsKept >= kMaxConfigsKeptPerKernel) return nullptr;
+  ++k.configsKept;
+  configIndex_[key] = configs_.size();
+  configs_.push_back(config);
+  configs_.back().launches = 0;
+  configs_.back().measured = false;
+  return &configs_.back();
+}
+
+bool LaunchSampler::onLaunch(const LaunchConfig& config, const std::string& demangled) {
+  PerKernel& k = kernels_[config.kernel];
+  const uint64_t index = k.launches++;
+  if (!k.matches)
+    k.matches = !regex_ || std::regex_search(config.kernel, *regex_) || std::regex_search(demangled, *regex_);
+  LaunchConfig* c = find(config, k);
+  if (c) ++c->launches;
+  bool measure = *k.matches && index >= options_.launchSkip &&
+                 (options_.launchCount == 0 || k.measured < options_.launchCount);
+  if (measure && !options_.all) {
+    // A configuration not kept (over the list's cap) is never measured: its key cannot be remembered.
+    measure = c && !c->measured && k.configsMeasured < options_.maxConfigsPerKernel;
+    if (measure) ++k.configsMeasured;
+  }
+  if (measure) {
+    ++k.measured;
+    ++measured_;
+    if (c) c->measured = true;
+  } else {
+    ++unmeasured_;
+  }
+  return measure;
+}
+
+void LaunchSampler::record(const LaunchConfig& config, bool measured) {
+  PerKernel& k = kernels_[config.kernel];
+  ++k.launches;
+  LaunchConfig* c = find(config, k);
+  if (c) ++c->launches;
+  if (!measured) {
+    ++unmeasured_;
+    return;
+  }
+  ++k.measured;
+  ++measured_;
+  if (c) c->measured = true;
+}
+
+}  // namespace coalesce::verify

@@ -1,0 +1,106 @@
+// The collector's launch selection (coalesce/verify/launch_sampler.h), without a GPU.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "coalesce/verify/launch_sampler.h"
+#include "coalesce/verify/measurements.h"
+
+using namespace coalesce::verify;
+
+namespace {
+LaunchConfig launch(const std::string& kernel, uint32_t gridX, const std::string& args = "") {
+  LaunchConfig c;
+  c.kernel = kernel;
+  c.grid = {gridX, 1, 1};
+  c.block = {256, 1, 1};
+  c.args = args;
+  return c;
+}
+}  // namespace
+
+TEST_CASE("sampler: the first launch of each distinct configuration is measured, repeats are not") {
+  LaunchSampler s{SamplingOptions{}};
+  CHECK(s.onLaunch(launch("_Z1kPf", 64, "00"), ""));
+  CHECK_FALSE(s.onLaunch(launch("_Z1kPf", 64, "00"), ""));
+  CHECK_FALSE(s.onLaunch(launch("_Z1kPf", 64, "00"), ""));
+  CHECK(s.onLaunch(launch("_Z1kPf", 128, "00"), ""));  // another grid
+  CHECK(s.onLaunch(launch("_Z1kPf", 64, "01"), ""));   // another argument
+  CHECK(s.onLaunch(launch("_Z1gPf", 64, "00"), ""));   // another kernel
+  CHECK(s.measured() == 4);
+  CHECK(s.unmeasured() == 2);
+  REQUIRE(s.configs().size() == 4);
+  CHECK(s.configs()[0].launches == 3);
+  CHECK(s.configs()[0].measured);
+}
+
+TEST_CASE("sampler: all measures every launch, up to the per-kernel count") {
+  SamplingOptions o;
+  o.all = true;
+  o.launchCount = 2;
+  LaunchSampler s{o};
+  CHECK(s.onLaunch(launch("k", 1), ""));
+  CHECK(s.onLaunch(launch("k", 1), ""));
+  CHECK_FALSE(s.onLaunch(launch("k", 1), ""));
+  CHECK(s.onLaunch(launch("g", 1), ""));
+}
+
+TEST_CASE("sampler: skip leaves the first launches of each kernel unmeasured") {
+  SamplingOptions o;
+  o.launchSkip = 2;
+  LaunchSampler s{o};
+  CHECK_FALSE(s.onLaunch(launch("k", 1), ""));
+  CHECK_FALSE(s.onLaunch(launch("k", 2), ""));
+  CHECK(s.onLaunch(launch("k", 1), ""));  // third launch: its configuration was not measured yet
+  CHECK_FALSE(s.onLaunch(launch("k", 1), ""));
+}
+
+TEST_CASE("sampler: the kernel regex matches the mangled or the demangled name") {
+  SamplingOptions o;
+  o.kernelRegex = "^transpose";
+  LaunchSampler s{o};
+  CHECK(s.onLaunch(launch("_Z13transposeFastPfS_", 1), "transposeFast(float*, float*)"));
+  CHECK_FALSE(s.onLaunch(launch("_Z4copyPfS_", 1), "copy(float*, float*)"));
+}
+
+TEST_CASE("sampler: a kernel whose argument changes at every launch is measured at most max-configs times") {
+  SamplingOptions o;
+  o.maxConfigsPerKernel = 3;
+  LaunchSampler s{o};
+  int measured = 0;
+  for (int t = 0; t < 200; ++t) measured += s.onLaunch(launch("fan", 1, std::to_string(t)), "") ? 1 : 0;
+  CHECK(measured == 3);
+  CHECK(s.unmeasured() == 197);
+  CHECK(s.configs().size() <= 64);  // the list kept in the report is bounded
+}
+
+TEST_CASE("sampler: options from the environment, and a bad value is refused") {
+  ::setenv("COALESCE_VERIFY_SAMPLING", "all", 1);
+  ::setenv("COALESCE_VERIFY_LAUNCH_COUNT", "5", 1);
+  SamplingOptions o = SamplingOptions::fromEnvironment();
+  CHECK(o.all);
+  CHECK(o.launchCount == 5);
+  ::setenv("COALESCE_VERIFY_LAUNCH_COUNT", "five", 1);
+  CHECK_THROWS_AS(SamplingOptions::fromEnvironment(), std::invalid_argument);
+  ::setenv("COALESCE_VERIFY_SAMPLING", "every", 1);
+  ::unsetenv("COALESCE_VERIFY_LAUNCH_COUNT");
+  CHECK_THROWS_AS(SamplingOptions::fromEnvironment(), std::invalid_argument);
+  ::unsetenv("COALESCE_VERIFY_SAMPLING");
+}
+
+TEST_CASE("measurements: launch configurations survive the JSON round trip") {
+  Measurements m;
+  m.sampling = "config";
+  m.kernelLaunches = 10;
+  m.launchesMeasured = 2;
+  LaunchConfig c = launch("k", 8, "deadbeef");
+  c.argSizes = {4};
+  c.launches = 9;
+  c.measured = true;
+  m.launchConfigs = {c};
+  const Measurements back = measurementsFromJson(toJson(m));
+  CHECK(back.sampling == "config");
+  CHECK(back.launchesMeasured == 2);
+  REQUIRE(back.launchConfigs.size() == 1);
+  CHECK(back.launchConfigs[0] == c);
+}
