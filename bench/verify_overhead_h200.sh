@@ -45,4 +45,4 @@ print(n[0].split(' of ')[1].split(' ')[0] + ',' + n[0].split(' ')[0] if n else '
   awk -v n="$name" -v c="$counts" -v a="$t0" -v b="$t1" -v d="$t2" -v e="$t3" -v rv="$rv" -v rn="$rn" \
     'BEGIN { printf "%s,%s,%.2f,%.2f,%.2f,%s,%s\n", n, c, b - a, d - b, e - d, rv, rn }' >> "$CSV"
 done
-column -s, -t "$CSV"
+cat "$CSV"

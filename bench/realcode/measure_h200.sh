@@ -86,8 +86,11 @@ try:
     a, b = (json.load(open(p)) for p in sys.argv[1:3])
 except Exception as e:
     print("no", e); sys.exit()
-fa = {(l["file"], l["line"], l["space"], l["kind"]): (l.get("measured"), l["verdict"]) for l in a["lines"]}
-fb = {(l["file"], l["line"], l["space"], l["kind"]): (l.get("measured"), l["verdict"]) for l in b["lines"]}
+# Per-request figures and verdicts: request counts differ (one launch against all of them).
+def figures(r):
+    return {(l["file"], l["line"], l["space"], l["kind"]):
+            (l["verdict"], l["measured"]["per_request"], l["measured"]["ideal_per_request"]) for l in r["lines"]}
+fa, fb = figures(a), figures(b)
 print("yes" if fa == fb and fa else "no", len(fa), "lines")
 PY
 )

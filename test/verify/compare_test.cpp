@@ -74,6 +74,14 @@ TEST_CASE("compare: paths and kernel names") {
   in.demangled = "void ns::scan<256>(float*)";
   CHECK(sameKernel("scan", in));
   CHECK(sameKernel("ns::scan", in));
+  // Clang names the instantiation with the literal's suffix, the demangler in lower case.
+  in.function = "_Z21mergeSortSharedKernelILj1EEvPjS0_S0_S0_j";
+  in.demangled = "void mergeSortSharedKernel<1u>(unsigned int*, unsigned int*, unsigned int*, unsigned int*, unsigned int)";
+  CHECK(sameKernel("mergeSortSharedKernel<1U>", in));
+  CHECK_FALSE(sameKernel("mergeSortSharedKernel<0U>", in));
+  CHECK_FALSE(sameKernel("mergeSortSharedKernel<11U>", in));
+  in.demangled = "void k<16ul, float4u>(float*)";
+  CHECK(sameKernel("k<16UL, float4u>", in));
   in.function = "gld_f32_s1_o0";  // extern "C"
   in.demangled.clear();
   CHECK(sameKernel("gld_f32_s1_o0", in));

@@ -16,6 +16,10 @@ inline constexpr int64_t kAssumedBlockX = 256;
 // Values tried, in order, for an unknown scalar of an access's guards when the access runs
 // under none of the defaults (lane_function.cpp, liveValues): the default first, then smaller.
 inline constexpr int64_t kLiveValueCandidates[] = {kAssumedRuntimeValue, 1024, 256, 64, 16, 4, 1, 0};
+// When neither one scalar at a time nor all at once makes the access run, every subset of two
+// or more of them takes each of these values at once, the others keeping their default
+// (pathfinder's `iteration` and `border` only run together, with the width left large).
+inline constexpr int64_t kJointLiveValueCandidates[] = {256, 16, 1, 0};
 // Loop iterations a search for a context under which an idle access runs looks at.
 inline constexpr size_t kProbeIterations = 16;
 // More unknown scalars in one access's guards than this: no values are tried.

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <numeric>
 #include <set>
 
@@ -337,7 +338,8 @@ std::vector<std::pair<std::array<int64_t, 3>, int64_t>> edgeBlocks(const model::
 // runs under none of the defaults (`if (tid >= Size - 1 - t) return;` idles every lane at
 // Size = t = 4096). First one scalar at a time, the others at their default, each taking the
 // candidates of kLiveValueCandidates in order (larger first: the value closest to the
-// default that works); then all of them at once. The first choice that lets any warp request
+// default that works); then all of them at once; then every subset of them at once, with a
+// shorter list of values (kJointLiveValueCandidates). The first choice that lets any warp request
 // through is kept: searching for the best would cost a lane evaluation per try on every idle
 // access. Empty when no choice makes it run.
 std::map<int, int64_t> liveValues(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
@@ -365,6 +367,22 @@ std::map<int, int64_t> liveValues(const RawAccess& raw, const LaunchContext& lau
     for (int id : unknown) all[id] = candidate;
     if (runs(all)) return all;
   }
+  // Then a few of them at once, the others at their default (hotspot's `iteration` and borders
+  // small while the grid's width stays large): smaller sets first.
+  const size_t k = unknown.size();
+  std::vector<uint32_t> subsets;
+  for (uint32_t mask = 1; mask + 1 < (1u << k); ++mask)
+    if (std::popcount(mask) >= 2) subsets.push_back(mask);
+  std::stable_sort(subsets.begin(), subsets.end(),
+                   [](uint32_t a, uint32_t b) { return std::popcount(a) < std::popcount(b); });
+  for (uint32_t mask : subsets)
+    for (int64_t candidate : kJointLiveValueCandidates) {
+      if (candidate == kAssumedRuntimeValue) continue;
+      std::map<int, int64_t> values;
+      for (size_t i = 0; i < k; ++i)
+        if (mask & (1u << i)) values[unknown[i]] = candidate;
+      if (runs(values)) return values;
+    }
   return {};
 }
 

@@ -477,12 +477,18 @@ std::string hexBytes(const void* p, size_t n) {
   return out;
 }
 
-// Each argument's bytes, in parameter order, as the driver sees them (cuFuncGetParamInfo).
+// Each argument's bytes, in parameter order, as the driver sees them. The runtime launches
+// through library-managed kernels (a CUkernel passed where a CUfunction goes, CUDA 12 and
+// later), whose parameters cuFuncGetParamInfo does not know: cuKernelGetParamInfo does.
 void readArguments(CUfunction f, void** params, cv::LaunchConfig& c) {
   if (!f || !params) return;
+  size_t probeOffset = 0, probeSize = 0;
+  const bool asKernel = cuFuncGetParamInfo(f, 0, &probeOffset, &probeSize) != CUDA_SUCCESS;
   for (size_t i = 0;; ++i) {
     size_t offset = 0, size = 0;
-    if (cuFuncGetParamInfo(f, i, &offset, &size) != CUDA_SUCCESS) break;
+    const CUresult r = asKernel ? cuKernelGetParamInfo(reinterpret_cast<CUkernel>(f), i, &offset, &size)
+                                : cuFuncGetParamInfo(f, i, &offset, &size);
+    if (r != CUDA_SUCCESS) break;
     if (!params[i]) return;  // not what the API promises: leave the arguments out
     c.args += hexBytes(params[i], size);
     c.argSizes.push_back(static_cast<uint32_t>(size));

@@ -1,6 +1,8 @@
 #include "coalesce/verify/compare.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
@@ -116,8 +118,28 @@ bool sameSourceFile(std::string_view predicted, std::string_view measured) {
   return basename(p) == basename(m);
 }
 
-bool sameKernel(std::string_view predictedKernel, const MeasuredInstruction& in) {
-  if (predictedKernel.empty()) return true;
+// Integer literal suffixes dropped: Clang names an instantiation "k<1U>", the demangler "k<1u>"
+// and, for other integer types, "k<1ul>" or "k<(unsigned char)1>"; the number is what tells them apart.
+std::string withoutIntegerSuffixes(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    out += s[i];
+    const bool numberEnds = std::isdigit(static_cast<unsigned char>(s[i])) &&
+                            (out.size() < 2 || !std::isalpha(static_cast<unsigned char>(out[out.size() - 2])));
+    if (!numberEnds) continue;
+    size_t j = i + 1;
+    while (j < s.size() && std::strchr("uUlL", s[j])) ++j;
+    if (j > i + 1 && (j == s.size() || !std::isalnum(static_cast<unsigned char>(s[j])))) i = j - 1;
+  }
+  return out;
+}
+
+bool sameKernel(std::string_view predictedKernelName, const MeasuredInstruction& in) {
+  if (predictedKernelName.empty()) return true;
+  if (in.function == predictedKernelName) return true;
+  const std::string predictedCanonical = withoutIntegerSuffixes(predictedKernelName);
+  const std::string_view predictedKernel = predictedCanonical;
   if (in.function == predictedKernel) return true;
   // Itanium mangling names each component as <length><identifier>.
   const std::string_view ident = predictedKernel.substr(predictedKernel.rfind(':') == std::string_view::npos
@@ -126,7 +148,7 @@ bool sameKernel(std::string_view predictedKernel, const MeasuredInstruction& in)
   const std::string token = std::to_string(ident.size()) + std::string(ident);
   if (in.function.rfind("_Z", 0) == 0 && in.function.find(token) != std::string::npos) return true;
   // Demangled "ns::kernel(float*)" or "void kernel<256>(float*)".
-  const std::string& d = in.demangled;
+  const std::string d = withoutIntegerSuffixes(in.demangled);
   for (size_t pos = d.find(predictedKernel); pos != std::string::npos; pos = d.find(predictedKernel, pos + 1)) {
     const size_t end = pos + predictedKernel.size();
     const bool startOk = pos == 0 || d[pos - 1] == ' ' || d[pos - 1] == ':';
