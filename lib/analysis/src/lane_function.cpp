@@ -528,6 +528,43 @@ std::string plainNumber(double v) {
   return s == "-0" ? "0" : s;
 }
 
+// A loop's trip count under the launch: listed when its iterations are few (the evaluator's
+// tripCount), else, for a counter k = 0, 1, ... whose condition the launch fixes, the first k
+// at which it fails, found by doubling then bisection (a condition true up to some k and
+// false after, as a loop's is). Nothing when the condition needs values the launch does not give.
+std::optional<int64_t> tripsOf(int id, Evaluator& ev, const SymbolTable& symbols) {
+  if (auto n = ev.tripCount(id)) return n;
+  const SymbolInfo& s = symbols[id];
+  if (s.loopNext || !s.loopCond) return std::nullopt;  // geometric: listed, or not known
+  Bindings b = ev.launchBindings();
+  auto holds = [&](int64_t k) -> std::optional<bool> {
+    b.symbols[id] = k;
+    auto v = evaluate(s.loopCond, b);
+    if (!v) return std::nullopt;
+    return *v != 0;
+  };
+  const int64_t after = s.testAfter ? 1 : 0;
+  auto first = holds(0);
+  if (!first) return std::nullopt;
+  if (!*first) return after;
+  int64_t lo = 0, hi = 1;
+  for (;;) {
+    auto c = holds(hi);
+    if (!c) return std::nullopt;
+    if (!*c) break;
+    lo = hi;
+    hi *= 2;
+    if (hi > (int64_t{1} << 40)) return std::nullopt;
+  }
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    auto c = holds(mid);
+    if (!c) return std::nullopt;
+    (*c ? lo : hi) = mid;
+  }
+  return hi + after;
+}
+
 }  // namespace
 
 LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& loops, const LaunchContext& launch,
@@ -544,7 +581,7 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
     for (size_t id = 0; id < symbols.size(); ++id) {
       const SymbolInfo& s = symbols[static_cast<int>(id)];
       if (s.kind != SymbolInfo::Kind::LoopVar || s.loop != loop) continue;
-      n = ev.tripCount(static_cast<int>(id));
+      n = tripsOf(static_cast<int>(id), ev, symbols);
       break;
     }
     if (n) {

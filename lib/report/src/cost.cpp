@@ -97,7 +97,12 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
       f.costShare = t.wavefronts > 0 ? cost / t.wavefronts : 0.0;
     } else {
       f.costSectors = cost;
-      f.costShare = t.sectors > 0 ? cost / t.sectors : 0.0;
+      // A member of a wasting group: the fix (SoA, a wide load) is the group's, so its level
+      // follows what the whole group wastes; its cost, for ranking, is its part of that.
+      const double levelCost = a.group.id >= 0 && a.figures.global
+                                   ? std::max(0.0, a.group.sectorsPerRequest - a.group.idealSectors) * a.launchRequests
+                                   : cost;
+      f.costShare = t.sectors > 0 ? levelCost / t.sectors : 0.0;
     }
     f.costBasis = a.requestsBasis;
   }

@@ -137,7 +137,9 @@ TEST_CASE("findings/: the two halves of a double4 and the fields of one record a
     CHECK(a.group.members == 2);
     CHECK(a.group.sectorsPerRequest == Approx(32));
     CHECK(a.group.idealSectors == Approx(32));
-    CHECK(a.figures.global->aligned.sectorsPerRequest == Approx(16));  // each half alone: the verifier's figure
+    // Each half alone, the verifier's figure: 16 bytes per lane, lanes 32 bytes apart.
+    CHECK(a.figures.global->aligned.sectorsPerRequest == Approx(32));
+    CHECK(a.figures.global->aligned.idealSectors == Approx(16));
   }
   CHECK(halves == 2);
   for (const AccessSite& a : r.analysis.accesses) {

@@ -11,8 +11,8 @@ struct Particle {
 };
 
 __global__ void smooth(const float* __restrict__ a, float* __restrict__ b, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x + 1;
-  if (i < n - 1) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= 1 && i < n - 1) {
     b[i] = 0.25f * a[i - 1] + 0.5f * a[i] + 0.25f * a[i + 1];  // finding: none
   }
 }
