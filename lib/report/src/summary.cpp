@@ -67,7 +67,8 @@ std::vector<std::string> mostExpensiveLines(const Report& report, size_t n) {
   lines.push_back(fmt::format("{}: the {} most expensive places, in bytes wasted per launch:", report.tool.name,
                               top.size()));
   for (const Finding* f : top)
-    lines.push_back(fmt::format("  {}. {}:{}:{} [{}] {}, {} of kernel '{}''s {} traffic", f->rank, f->loc.file,
+    lines.push_back(fmt::format("{}:   {}. {}:{}:{} [{}] {}, {} of kernel '{}''s {} traffic", report.tool.name, f->rank,
+                                f->loc.file,
                                 f->loc.line, f->loc.column, f->rule, detail::byteSize(f->costBytes()),
                                 detail::percent(f->costShare.value_or(0)), f->kernel,
                                 f->costSectors ? "global" : "shared"));

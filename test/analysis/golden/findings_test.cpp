@@ -152,7 +152,7 @@ TEST_CASE("findings/: the two halves of a double4 and the fields of one record a
   }
 }
 
-TEST_CASE("findings/: the hot strided loop ranks first; the cost says what it rests on") {
+TEST_CASE("findings/: the hot strided loop ranks first, and the cost says what it rests on") {
   const Analysed& r = analysed();
   const report::Finding* first = nullptr;
   for (const report::Finding& f : r.shown)

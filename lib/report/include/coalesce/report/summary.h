@@ -32,7 +32,8 @@ std::string summaryLine(const Report& report);
 // The places whose findings waste the most per launch, costliest first (at most `n`):
 // what the summary ends with.
 std::vector<const Finding*> mostExpensive(const Report& report, size_t n = 5);
-// "most expensive: 1. path:line:col [rule] 1.05 MB wasted per launch (62% of kernel 'k' traffic)"
+// "coalesce-lint:   1. path:line:col [rule] 1.05 MB, 62% of kernel 'k''s global traffic", after a
+// header line; every line starts with the tool's name, as every line on stderr does.
 std::vector<std::string> mostExpensiveLines(const Report& report, size_t n = 5);
 
 }  // namespace coalesce::report
