@@ -81,6 +81,35 @@ TEST_CASE("property: strided-run closed form equals enumeration") {
   }
 }
 
+TEST_CASE("property: sectors of byte ranges of mixed widths equal enumeration") {
+  // A group's union (record fields, halves of a wide element, stencil taps): ranges of
+  // different widths that overlap, nest and touch.
+  std::mt19937_64 rng(4242);
+  const Arch& arch = defaultArch();
+  for (int i = 0; i < 20000; ++i) {
+    std::vector<ByteRange> ranges;
+    std::set<int64_t> bytes, sectors;
+    const size_t n = 1 + rng() % 64;
+    for (size_t k = 0; k < n; ++k) {
+      const ByteRange r{static_cast<int64_t>(rng() % 1024) - 512, std::array{1, 2, 4, 8, 12, 16, 20, 64}[rng() % 8]};
+      ranges.push_back(r);
+      for (int64_t b = r.address; b < r.address + r.bytes; ++b) {
+        bytes.insert(b);
+        sectors.insert(fdiv(b, 32));
+      }
+    }
+    const WarpSectors w = countSectorsOfRanges(ranges, arch);
+    REQUIRE(w.sectors == static_cast<int64_t>(sectors.size()));
+    REQUIRE(w.uniqueBytes == static_cast<int64_t>(bytes.size()));
+    REQUIRE(w.idealSectors == (static_cast<int64_t>(bytes.size()) + 31) / 32);
+  }
+  // Equal widths: the same answer as countSectors.
+  const std::vector<int64_t> addrs{0, 4, 8, 100, 96, 1000};
+  std::vector<ByteRange> same;
+  for (int64_t a : addrs) same.push_back({a, 4});
+  CHECK(countSectorsOfRanges(same, arch).sectors == countSectors(addrs, 4, arch).sectors);
+}
+
 TEST_CASE("property: block-level figures equal per-warp brute force") {
   std::mt19937_64 rng(777);
   const Arch& arch = defaultArch();

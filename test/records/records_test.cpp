@@ -54,10 +54,10 @@ TEST_CASE("records: the field list covers the records' members") {
   FieldCounter access, branch, barrier, param, kernel, file;
   AccessSite a;
   describeFields(access, a);
-  CHECK(access.all == 22);  // id, file, line, column, kernel, function, expression, space, kind,
+  CHECK(access.all == 25);  // id, file, line, column, kernel, function, expression, space, kind,
                             // bytes, element_type, pattern, figures, block, assumptions,
-                            // executed, not_executed, line_text, indirect_row_gather,
-                            // record, field, loops
+                            // executed, not_executed, group, requests_per_launch,
+                            // requests_basis, line_text, indirect_row_gather, record, field, loops
   CHECK(access.internal == 5);
   BranchSite b;
   describeFields(branch, b);

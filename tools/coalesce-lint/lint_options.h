@@ -30,6 +30,7 @@ struct LintOptions {
   std::string explainTarget;
   int64_t explainWarp = 0;
   std::string sourceRoot;  // SARIF: paths are made relative to it
+  std::string sort = "file";  // text: "file" (costliest first within a file) or "cost" (the whole run)
   bool quiet = false;      // no summary line, no progress
   bool listRules = false;
 };

@@ -177,6 +177,7 @@ int runLint(const LintOptions& options) {
   } else {
     report::TextOptions to;
     to.showSummary = false;
+    to.sortByCost = options.sort == "cost";
     report::writeText(out, rep, to);
   }
   if (options.outputFile.empty()) {
@@ -186,7 +187,10 @@ int runLint(const LintOptions& options) {
     std::ofstream file(options.outputFile, std::ios::binary);
     if (!(file << out.str())) return usageError(options.outputFile + ": cannot write the report");
   }
-  if (!options.quiet) fmt::print(stderr, "{}\n", report::summaryLine(rep));
+  if (!options.quiet) {
+    fmt::print(stderr, "{}\n", report::summaryLine(rep));
+    for (const std::string& line : report::mostExpensiveLines(rep)) fmt::print(stderr, "{}\n", line);
+  }
 
   if (anyNotAnalysed(analysis)) return kExitNotAnalysed;
   for (const auto& f : rep.findings)

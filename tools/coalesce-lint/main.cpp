@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
   cli::LintOptions o;
   std::vector<std::string> extra, assumes;
   std::string block, checks, warningsAsErrors, headerFilter;
-  std::optional<double> minEfficiency, maxDegree;
+  std::optional<double> minEfficiency, maxDegree, minCostShare;
   std::vector<std::string> excludes;
 
   app.add_option("paths", o.request.inputs, ".cu/.cuh files or directories (searched recursively)");
@@ -115,6 +115,13 @@ int main(int argc, char** argv) {
             return "must be a number above 0, not '" + v + "'";
           },
           "NUMBER > 0"));
+  app.add_option("--min-cost-share", minCostShare,
+                 "a finding wasting less than this share of its kernel's traffic is a note, not a warning (0..1; "
+                 "default 0.05)")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--sort", o.sort, "text output order: 'file' (by file, costliest first within each) or 'cost' "
+                                   "(the whole run, costliest first)")
+      ->check(CLI::IsMember({"file", "cost"}));
   app.add_option("--header-filter", headerFilter, "regex of headers whose findings are shown");
   app.add_option("--exclude", excludes, "path glob whose findings are hidden (repeatable)")
       ->allow_extra_args(false);
@@ -183,5 +190,6 @@ int main(int argc, char** argv) {
   if (!excludes.empty()) o.overrides.exclude = excludes;
   o.overrides.minEfficiency = minEfficiency;
   o.overrides.maxConflictDegree = maxDegree;
+  o.overrides.minCostShare = minCostShare;
   return cli::runLint(o);
 }

@@ -7,9 +7,12 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstdio>
 #include <numeric>
+#include <memory>
 #include <set>
 
+#include "coalesce/model/global_model.h"
 #include "lane_evaluator.h"
 
 namespace coalesce::analysis {
@@ -249,9 +252,11 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
   // every idle access's contexts at full cost would multiply a file's time.
   const size_t step = probe ? std::max<size_t>(1, combos.size() / kProbeIterations) : 1;
   bool first = true;
+  int64_t listed = 0;
   for (size_t c = 0; c < combos.size(); c += step) {
     const auto& combo = combos[c];
     if (probe && !first && anyRequest(result)) break;
+    ++listed;
     auto p = ev.patternFor(combo);
     model::Access access{raw.space, raw.kind, raw.bytes, std::move(p.pattern)};
     result.indirectRowGather = result.indirectRowGather || p.gather;
@@ -266,6 +271,10 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
     mergeCases(result.figures.global, f.global);
     mergeCases(result.figures.shared, f.shared);
   }
+  const int64_t requests = result.figures.global   ? result.figures.global->aligned.requests
+                           : result.figures.shared ? result.figures.shared->aligned.requests
+                                                   : 0;
+  if (listed > 0) result.requestsPerIteration = static_cast<double>(requests) / static_cast<double>(listed);
   finishCases(result.figures.global);
   finishCases(result.figures.shared);
   return result;
@@ -523,6 +532,149 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
     notes.insert("the base offset's alignment is not known: figures assume it aligned; the range covers every placement");
   result.assumptions.assign(notes.begin(), notes.end());
   return result;
+}
+
+namespace {
+
+// 12, 2.5, 0.33: at most two decimals, no trailing zeros (the report's number()).
+std::string plainNumber(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  std::string s = buf;
+  while (!s.empty() && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s == "-0" ? "0" : s;
+}
+
+// A loop's trip count under the launch: listed when its iterations are few (the evaluator's
+// tripCount), else, for a counter k = 0, 1, ... whose condition the launch fixes, the first k
+// at which it fails, found by doubling then bisection (a condition true up to some k and
+// false after, as a loop's is). Nothing when the condition needs values the launch does not give.
+std::optional<int64_t> tripsOf(int id, Evaluator& ev, const SymbolTable& symbols) {
+  if (auto n = ev.tripCount(id)) return n;
+  const SymbolInfo& s = symbols[id];
+  if (s.loopNext || !s.loopCond) return std::nullopt;  // geometric: listed, or not known
+  Bindings b = ev.launchBindings();
+  auto holds = [&](int64_t k) -> std::optional<bool> {
+    b.symbols[id] = k;
+    auto v = evaluate(s.loopCond, b);
+    if (!v) return std::nullopt;
+    return *v != 0;
+  };
+  const int64_t after = s.testAfter ? 1 : 0;
+  auto first = holds(0);
+  if (!first) return std::nullopt;
+  if (!*first) return after;
+  int64_t lo = 0, hi = 1;
+  for (;;) {
+    auto c = holds(hi);
+    if (!c) return std::nullopt;
+    if (!*c) break;
+    lo = hi;
+    hi *= 2;
+    if (hi > (int64_t{1} << 40)) return std::nullopt;
+  }
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    auto c = holds(mid);
+    if (!c) return std::nullopt;
+    (*c ? lo : hi) = mid;
+  }
+  return hi + after;
+}
+
+}  // namespace
+
+LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& loops, const LaunchContext& launch,
+                              const SymbolTable& symbols, const model::Arch& arch) {
+  LaunchRequests out;
+  RawAccess none;
+  none.offset = constant(0);
+  Evaluator ev(none, launch, symbols, arch);
+  const int64_t blocks = launch.grid ? launch.grid->volume() : kAssumedGridDim;
+  double trips = 1;
+  int assumedLoops = 0;
+  for (int loop : loops) {
+    std::optional<int64_t> n;
+    for (size_t id = 0; id < symbols.size(); ++id) {
+      const SymbolInfo& s = symbols[static_cast<int>(id)];
+      if (s.kind != SymbolInfo::Kind::LoopVar || s.loop != loop) continue;
+      n = tripsOf(static_cast<int>(id), ev, symbols);
+      break;
+    }
+    if (n) {
+      trips *= static_cast<double>(*n);
+    } else {
+      trips *= static_cast<double>(kAssumedLoopTrips);
+      ++assumedLoops;
+    }
+  }
+  out.requests = lanes.requestsPerIteration * static_cast<double>(blocks) * trips;
+  std::string basis = plainNumber(out.requests) + " warp requests per launch: " +
+                      plainNumber(lanes.requestsPerIteration) + " per block x " + std::to_string(blocks) + " blocks";
+  if (!launch.grid) basis += " (the grid is not known: taken as " + std::to_string(kAssumedGridDim) + " blocks)";
+  if (!loops.empty()) {
+    basis += " x " + plainNumber(trips) + " iterations of " +
+             (loops.size() == 1 ? std::string("the enclosing loop") : std::to_string(loops.size()) + " enclosing loops");
+    if (assumedLoops > 0)
+      basis += " (" + std::string(assumedLoops == static_cast<int>(loops.size()) && loops.size() == 1 ? "its" : std::to_string(assumedLoops) + " with a") +
+               " trip count not known statically, taken as " + std::to_string(kAssumedLoopTrips) + ")";
+  }
+  out.basis = std::move(basis);
+  return out;
+}
+
+std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& members, const LaunchContext& launch,
+                                          const SymbolTable& symbols, const model::Arch& arch) {
+  if (members.size() < 2) return std::nullopt;
+  // One access whose address mentions every member's symbols, so that the iterations listed
+  // are those of every loop any member depends on.
+  RawAccess all = *members.front();
+  for (size_t m = 1; m < members.size(); ++m) all.offset = binary(Op::Add, all.offset, members[m]->offset);
+  std::array<int64_t, 3> inside{};
+  for (int d = 0; d < 3; ++d) inside[static_cast<size_t>(d)] = launch.grid && dimOf(*launch.grid, d) <= 1 ? 0 : 1;
+  Evaluator evAll(all, launch, symbols, arch);
+  std::vector<std::unique_ptr<Evaluator>> evs;
+  for (const RawAccess* m : members) {
+    evs.push_back(std::make_unique<Evaluator>(*m, launch, symbols, arch));
+    for (int d = 0; d < 3; ++d) evs.back()->blockIdx[d] = inside[static_cast<size_t>(d)];
+  }
+  for (int d = 0; d < 3; ++d) evAll.blockIdx[d] = inside[static_cast<size_t>(d)];
+  const Dim3 block = launch.block.dim;
+  const int64_t warps = model::warpCount(block, arch);
+  GroupFigures out;
+  std::vector<model::ByteRange> ranges, own;
+  for (const auto& combo : iterationCombos(all, symbols, evAll.launchBindings(), evAll.assumptions)) {
+    std::vector<model::LanePattern> patterns;
+    for (auto& ev : evs) {
+      patterns.push_back(ev->patternFor(combo).pattern);
+      const model::PatternKind k = patterns.back().kind;
+      if (k == model::PatternKind::Indirect || k == model::PatternKind::Unknown) return std::nullopt;
+    }
+    for (int64_t w = 0; w < warps; ++w) {
+      ranges.clear();
+      int64_t memberSectors = 0;
+      for (size_t m = 0; m < members.size(); ++m) {
+        own.clear();
+        for (const auto& lane : model::warpLaneOffsets(patterns[m], block, w, arch))
+          if (lane) own.push_back({patterns[m].base.constant + *lane, members[m]->bytes});
+        memberSectors += model::countSectorsOfRanges(own, arch).sectors;
+        ranges.insert(ranges.end(), own.begin(), own.end());
+      }
+      if (ranges.empty()) continue;
+      const model::WarpSectors together = model::countSectorsOfRanges(ranges, arch);
+      out.sectorsPerRequest += static_cast<double>(together.sectors);
+      out.idealSectors += static_cast<double>(together.idealSectors);
+      out.memberSectors += static_cast<double>(memberSectors);
+      ++out.requests;
+    }
+  }
+  if (out.requests == 0) return std::nullopt;
+  const double n = static_cast<double>(out.requests);
+  out.sectorsPerRequest /= n;
+  out.idealSectors /= n;
+  out.memberSectors /= n;
+  return out;
 }
 
 }  // namespace coalesce::analysis

@@ -50,7 +50,32 @@ struct LaneResult {
   model::AccessFigures figures;
   std::vector<std::string> assumptions;
   bool indirectRowGather = false;
+  // Warp requests with an active lane per listed iteration, in the block that stands for
+  // the grid: the base of the launch's request count (launchRequests).
+  double requestsPerIteration = 0;
 };
+
+// Warp requests one launch executes: requestsPerIteration x blocks x the trips of every
+// loop the access sits in (known trip counts, else kAssumedLoopTrips), with the sentence
+// saying what that rests on.
+struct LaunchRequests {
+  double requests = 0;
+  std::string basis;
+};
+LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& loops, const LaunchContext& launch,
+                              const SymbolTable& symbols, const model::Arch& arch);
+
+// Accesses of one thread served together (AccessGroup, records.h): their union per warp
+// request in the block that stands for the grid, over the loop iterations of any member.
+// Nothing when a member's address is data-dependent or unknown, or no warp runs them.
+struct GroupFigures {
+  double sectorsPerRequest = 0;
+  double idealSectors = 0;
+  double memberSectors = 0;
+  int64_t requests = 0;
+};
+std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& members, const LaunchContext& launch,
+                                          const SymbolTable& symbols, const model::Arch& arch);
 
 // What evaluating one kernel's accesses learns about their guards, shared by the accesses
 // whose guards are the same expressions under the same launch context (a block's accesses

@@ -33,6 +33,28 @@ WarpSectors countSectors(std::span<const int64_t> laneAddresses, int bytesPerLan
   return w;
 }
 
+WarpSectors countSectorsOfRanges(std::span<const ByteRange> ranges, const Arch& arch) {
+  WarpSectors w;
+  w.activeLanes = static_cast<int64_t>(ranges.size());
+  std::vector<ByteRange> sorted(ranges.begin(), ranges.end());
+  std::sort(sorted.begin(), sorted.end());
+  // As countSectors: ranges in address order, overlaps merged, each sector counted once.
+  int64_t lastSector = INT64_MIN;
+  int64_t coveredEnd = INT64_MIN;
+  for (const ByteRange& r : sorted) {
+    if (r.bytes <= 0) continue;
+    const int64_t end = r.address + r.bytes;
+    const int64_t first = floorDiv(r.address, arch.sectorBytes);
+    const int64_t last = floorDiv(end - 1, arch.sectorBytes);
+    if (last > lastSector) w.sectors += last - std::max(first - 1, lastSector);
+    lastSector = std::max(lastSector, last);
+    w.uniqueBytes += std::max<int64_t>(0, end - std::max(r.address, coveredEnd));
+    coveredEnd = std::max(coveredEnd, end);
+  }
+  w.idealSectors = ceilDiv(w.uniqueBytes, arch.sectorBytes);
+  return w;
+}
+
 WarpSectors sectorsOfStridedRun(int64_t start, int64_t stride, int64_t lanes, int bytesPerLane, const Arch& arch) {
   WarpSectors w;
   w.activeLanes = lanes;

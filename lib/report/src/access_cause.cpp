@@ -1,5 +1,6 @@
 #include "access_cause.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "what_if.h"
@@ -7,6 +8,25 @@
 namespace coalesce::report::detail {
 
 bool isRecordField(const AccessSite& site) { return !site.record.empty(); }
+
+bool groupWastes(const AccessGroup& group) {
+  const double allowance = std::max(1.0, group.idealSectors / 8);
+  return group.sectorsPerRequest > group.idealSectors + allowance + 1e-9;
+}
+
+bool servedWithItsGroup(const AccessSite& site) { return site.group.id >= 0 && !groupWastes(site.group); }
+
+std::vector<const AccessSite*> groupMembers(const AccessSite& site, const AnalysisResult* analysis) {
+  if (site.group.id < 0 || !analysis || static_cast<size_t>(site.group.id) >= analysis->accesses.size()) return {&site};
+  std::vector<const AccessSite*> out;
+  // A group lies within one kernel's accesses, which are consecutive, from its first member on.
+  for (size_t i = static_cast<size_t>(site.group.id); i < analysis->accesses.size(); ++i) {
+    const AccessSite& a = analysis->accesses[i];
+    if (a.kernel != site.kernel) break;
+    if (a.group.id == site.group.id) out.push_back(&a);
+  }
+  return out.empty() ? std::vector<const AccessSite*>{&site} : out;
+}
 
 namespace {
 
@@ -21,6 +41,9 @@ Cause classifyGlobal(const AccessSite& site, const model::Arch& arch) {
   }
   const auto f = globalFigures(site);
   if (!f || f->broadcast || isIdeal(*f)) return Cause::None;
+  // The fields of one record, the halves of a wide element, neighbouring taps: judged by
+  // what the memory system serves for them together.
+  if (servedWithItsGroup(site)) return Cause::None;
 
   // Misaligned: the same lanes, each warp's run starting on a sector boundary (and, for
   // 2D patterns, rows on cache-line pitches), would be ideal: only where runs start costs.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 #include "coalesce/model/arch.h"
 #include "coalesce/records/records.h"
@@ -24,6 +25,17 @@ enum class Cause {
 };
 
 Cause classify(const AccessSite& site, const model::Arch& arch);
+
+// Whether the accesses an access is served with (AccessSite::group) waste traffic
+// together: their distinct sectors per request exceed the fewest that carry their bytes by
+// more than one sector and an eighth (the sector any unaligned run pays, and rounding). An
+// access in a group that does not is served well whatever its own figures say.
+bool groupWastes(const AccessGroup& group);
+bool servedWithItsGroup(const AccessSite& site);
+
+// The accesses of `site`'s group (itself included), in id order; just `site` when it is in
+// none or `analysis` is null. Members are adjacent to the first one's id within a kernel.
+std::vector<const AccessSite*> groupMembers(const AccessSite& site, const AnalysisResult* analysis);
 
 // A field of a user record, or a piece of one copied whole (AccessSite::record, records.h).
 bool isRecordField(const AccessSite& site);

@@ -50,6 +50,10 @@ std::string minEfficiencyError(double value) {
   return value >= 0 && value <= 1 ? "" : fmt::format("MinEfficiency must be between 0 and 1, not {}", value);
 }
 
+std::string minCostShareError(double value) {
+  return value >= 0 && value <= 1 ? "" : fmt::format("MinCostShare must be between 0 and 1, not {}", value);
+}
+
 std::string minDivergentShareError(double value) {
   return value >= 0 && value <= 1 ? "" : fmt::format("MinDivergentShare must be between 0 and 1, not {}", value);
 }

@@ -9,7 +9,7 @@
 namespace coalesce::report::detail {
 
 inline const std::vector<std::string>& topLevelKeys() {
-  static const std::vector<std::string> keys{"Checks",      "WarningsAsErrors", "MinEfficiency", "MaxConflictDegree",
+  static const std::vector<std::string> keys{"Checks",      "WarningsAsErrors", "MinEfficiency", "MaxConflictDegree", "MinCostShare",
                                              "HeaderFilter", "SystemHeaders",    "Exclude",       "CheckOptions"};
   return keys;
 }
@@ -19,6 +19,7 @@ std::string checkOptionError(std::string_view key, std::string_view value);
 // A glob list naming rules: a name without wildcards must be a known rule.
 std::string ruleListError(std::string_view key, std::string_view list);
 std::string minEfficiencyError(double value);
+std::string minCostShareError(double value);
 std::string maxConflictDegreeError(double value);
 std::string minDivergentShareError(double value);
 std::string headerFilterError(std::string_view regex);

@@ -38,6 +38,7 @@ std::string dumpConfig(const Config& config) {
   out += fmt::format("WarningsAsErrors: {}\n", quoted(*v.warningsAsErrors));
   out += fmt::format("MinEfficiency: {}\n", *v.minEfficiency);
   out += fmt::format("MaxConflictDegree: {}\n", *v.maxConflictDegree);
+  out += fmt::format("MinCostShare: {}\n", *v.minCostShare);
   out += fmt::format("HeaderFilter: {}\n", quoted(*v.headerFilter));
   out += fmt::format("SystemHeaders: {}\n", *v.systemHeaders ? "true" : "false");
   out += v.exclude->empty() ? "Exclude: []\n" : "Exclude:\n";

@@ -113,6 +113,10 @@ class ConfigReader {
         out.maxConflictDegree = number(value, *key);
         if (out.maxConflictDegree)
           if (auto e = detail::maxConflictDegreeError(*out.maxConflictDegree); !e.empty()) return fail(value, e);
+      } else if (*key == "MinCostShare") {
+        out.minCostShare = number(value, *key);
+        if (out.minCostShare)
+          if (auto e = detail::minCostShareError(*out.minCostShare); !e.empty()) return fail(value, e);
       } else if (*key == "HeaderFilter") {
         out.headerFilter = scalar(value);
         if (out.headerFilter)

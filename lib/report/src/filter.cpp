@@ -5,8 +5,11 @@
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "coalesce/report/rule_registry.h"
 #include "coalesce/report/suppression.h"
+#include "format.h"
 #include "paths.h"
 
 namespace coalesce::report {
@@ -49,6 +52,15 @@ bool belowThreshold(const Finding& f, const Config& config) {
 }
 
 }  // namespace
+
+void rankByCost(std::vector<Finding>& findings) {
+  std::vector<Finding*> costed;
+  for (Finding& f : findings)
+    if (f.hasCost()) costed.push_back(&f);
+  std::stable_sort(costed.begin(), costed.end(),
+                   [](const Finding* a, const Finding* b) { return a->costBytes() > b->costBytes(); });
+  for (size_t i = 0; i < costed.size(); ++i) costed[i]->rank = static_cast<int>(i + 1);
+}
 
 std::vector<std::string> mainFilesOf(const AnalysisResult& analysis) {
   std::vector<std::string> files;
@@ -96,6 +108,13 @@ Result<FilterOutcome> filterFindings(std::vector<Finding> candidates, const Filt
     }
     f.severity = c.severity(f.rule);
     if (f.severityCap) f.severity = std::min(f.severity, *f.severityCap);
+    // Waste that is negligible next to the kernel's traffic is worth knowing, not gating on.
+    if (f.severity == Severity::Warning && f.costShare && *f.costShare < c.minCostShare()) {
+      f.severity = Severity::Note;
+      f.notes.push_back(fmt::format("a note, not a warning: it wastes {} of the kernel's traffic, under MinCostShare "
+                                    "({})",
+                                    detail::percent(*f.costShare), detail::percent(c.minCostShare())));
+    }
     if (f.severity == Severity::Warning && c.warningAsError(f.rule)) f.severity = Severity::Error;
     out.findings.push_back(std::move(f));
   }
@@ -113,6 +132,7 @@ Result<FilterOutcome> filterFindings(std::vector<Finding> candidates, const Filt
       out.findings.push_back(std::move(e));
     }
   std::stable_sort(out.findings.begin(), out.findings.end(), findingBefore);
+  rankByCost(out.findings);
   return out;
 }
 

@@ -92,6 +92,10 @@ class ReportFieldWriter {
         j_.attribute("lane_strides", nullptr);
     } else if constexpr (std::is_same_v<T, model::AccessFigures>) {
       writeFigures(j_, value);
+    } else if constexpr (std::is_same_v<T, AccessGroup>) {
+      // null for an access in no group
+      if (value.id < 0) j_.attribute(key, nullptr);
+      else j_.attributeObject(key, [&] { describeFields(*this, value); });
     } else {
       j_.attributeObject(key, [&] { describeFields(*this, value); });
     }
@@ -114,6 +118,22 @@ void writeSummary(json::OStream& j, const Report& report) {
     j.attribute("findings", static_cast<int64_t>(s.findings));
     j.attributeObject("findings_by_rule", [&] {
       for (const auto& [rule, n] : s.findingsByRule) j.attribute(rule, static_cast<int64_t>(n));
+    });
+    j.attributeObject("findings_by_severity", [&] {
+      for (const auto& [severity, n] : s.findingsBySeverity) j.attribute(severity, static_cast<int64_t>(n));
+    });
+    j.attributeArray("most_expensive", [&] {
+      for (const Finding* f : mostExpensive(report))
+        j.object([&] {
+          j.attribute("rank", static_cast<int64_t>(f->rank));
+          j.attribute("rule", f->rule);
+          j.attribute("file", f->loc.file);
+          j.attribute("line", f->loc.line);
+          j.attribute("column", f->loc.column);
+          j.attribute("kernel", f->kernel);
+          j.attribute("cost_bytes", f->costBytes());
+          j.attribute("cost_share", f->costShare.value_or(0));
+        });
     });
     j.attribute("suppressed", static_cast<int64_t>(s.stats.suppressed));
     j.attribute("baselined", static_cast<int64_t>(s.stats.baselined));
@@ -158,6 +178,14 @@ void writeJson(std::ostream& out, const Report& report) {
           j.attributeArray("instantiations", [&] {
             for (const std::string& k : f.instantiations) j.value(k);
           });
+          j.attributeArray("fields", [&] {
+            for (const std::string& k : f.fields) j.value(k);
+          });
+          j.attribute("cost_sectors", orNull(f.costSectors));
+          j.attribute("cost_wavefronts", orNull(f.costWavefronts));
+          j.attribute("cost_share", orNull(f.costShare));
+          j.attribute("cost_basis", orNull(f.costBasis));
+          j.attribute("rank", f.rank > 0 ? json::Value(static_cast<int64_t>(f.rank)) : json::Value(nullptr));
         });
     });
     writeSummary(j, report);

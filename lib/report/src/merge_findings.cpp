@@ -73,6 +73,14 @@ std::vector<Finding> mergeByPlace(std::vector<Finding> findings, const AnalysisR
       for (const std::string& field : f.fields) addOnce(fields, field);
     }
     if (kernels.size() > 1) merged.instantiations = kernels;
+    // Every instance is executed: the place costs what they cost together, its share the
+    // largest any kernel gives it.
+    for (size_t i = 1; i < group.size(); ++i) {
+      const Finding& f = group[i];
+      if (f.costSectors) merged.costSectors = merged.costSectors.value_or(0) + *f.costSectors;
+      if (f.costWavefronts) merged.costWavefronts = merged.costWavefronts.value_or(0) + *f.costWavefronts;
+      if (f.costShare) merged.costShare = std::max(merged.costShare.value_or(0), *f.costShare);
+    }
     merged.fields = fields;
     if (group.size() > 1) {
       std::vector<std::string> parts;

@@ -3,6 +3,7 @@
 // suppression key, SARIF ruleId, option prefix and docs/rules/<id>.md.
 #include "coalesce/report/rule_registry.h"
 
+#include "cost.h"
 #include "merge_findings.h"
 
 #include <algorithm>
@@ -115,9 +116,13 @@ std::vector<Finding> runRules(const AnalysisResult& analysis, const model::Arch&
     for (const std::vector<PointerParam>& kernel : paramsByKernel(analysis.pointerParams))
       for (Finding& f : rule->checkPointerParams(kernel, ctx)) out.push_back(std::move(f));
   }
-  // The instantiations of a template kernel repeat every access, branch, barrier and
-  // parameter: one finding per place and rule, naming what it covers.
-  return mergeByPlace(std::move(out), analysis);
+  // What each costs per launch; then, since the instantiations of a template kernel repeat
+  // every access, branch, barrier and parameter, one finding per place and rule, naming what
+  // it covers and adding up what its instances cost; then the notes that say so.
+  detail::addCosts(out, analysis, arch);
+  std::vector<Finding> merged = mergeByPlace(std::move(out), analysis);
+  detail::addCostNotes(merged, analysis, arch);
+  return merged;
 }
 
 }  // namespace coalesce::report

@@ -2,7 +2,9 @@
 // with the rules table and one result per finding, repo-relative URIs.
 #include "coalesce/report/sarif_writer.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 
 #include <fmt/format.h>
 #include <llvm/Support/JSON.h>
@@ -142,6 +144,17 @@ void writeSarif(std::ostream& out, const Report& report, const SarifOptions& opt
               j.attribute("level", level(f.severity));
               textObject(j, "message", text);
               j.attributeArray("locations", [&] { writeLocation(j, f.loc, options); });
+              if (f.hasCost()) {
+                // SARIF's rank is an importance from 0 to 100: the share of the kernel's
+                // traffic the finding wastes. The run-wide order is in properties.rank.
+                j.attribute("rank", std::min(100.0, std::round(f.costShare.value_or(0) * 1000) / 10));
+                j.attributeObject("properties", [&] {
+                  if (f.costSectors) j.attribute("cost_sectors", *f.costSectors);
+                  if (f.costWavefronts) j.attribute("cost_wavefronts", *f.costWavefronts);
+                  j.attribute("cost_share", f.costShare.value_or(0));
+                  j.attribute("rank", static_cast<int64_t>(f.rank));
+                });
+              }
             });
           }
         });

@@ -1,6 +1,11 @@
 #include "coalesce/report/summary.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
+
+#include "cost.h"
+#include "format.h"
 
 namespace coalesce::report {
 
@@ -15,7 +20,10 @@ Summary summarize(const Report& report) {
     if (k.status == Status::Analysed && k.block.source == BlockSource::Assumed) ++s.kernelsOnAssumedBlock;
   s.accesses = a.accesses.size();
   s.findings = report.findings.size();
-  for (const Finding& f : report.findings) ++s.findingsByRule[f.rule];
+  for (const Finding& f : report.findings) {
+    ++s.findingsByRule[f.rule];
+    ++s.findingsBySeverity[std::string(toString(f.severity))];
+  }
   s.stats = report.stats;
   s.seconds = report.seconds;
   return s;
@@ -41,6 +49,30 @@ std::string summaryLine(const Report& report) {
   }
   line += fmt::format("; {} suppressed, {} baselined; {:.2f} s", s.stats.suppressed, s.stats.baselined, s.seconds);
   return line;
+}
+
+std::vector<const Finding*> mostExpensive(const Report& report, size_t n) {
+  std::vector<const Finding*> out;
+  for (const Finding& f : report.findings)
+    if (f.rank > 0 && f.costBytes() > 0) out.push_back(&f);
+  std::sort(out.begin(), out.end(), [](const Finding* a, const Finding* b) { return a->rank < b->rank; });
+  if (out.size() > n) out.resize(n);
+  return out;
+}
+
+std::vector<std::string> mostExpensiveLines(const Report& report, size_t n) {
+  std::vector<std::string> lines;
+  const auto top = mostExpensive(report, n);
+  if (top.empty()) return lines;
+  lines.push_back(fmt::format("{}: the {} most expensive places, in bytes wasted per launch:", report.tool.name,
+                              top.size()));
+  for (const Finding* f : top)
+    lines.push_back(fmt::format("{}:   {}. {}:{}:{} [{}] {}, {} of kernel '{}''s {} traffic", report.tool.name, f->rank,
+                                f->loc.file,
+                                f->loc.line, f->loc.column, f->rule, detail::byteSize(f->costBytes()),
+                                detail::percent(f->costShare.value_or(0)), f->kernel,
+                                f->costSectors ? "global" : "shared"));
+  return lines;
 }
 
 }  // namespace coalesce::report

@@ -1,5 +1,6 @@
 #include "aos_field_access.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include <fmt/format.h>
@@ -30,6 +31,27 @@ std::optional<Finding> AosFieldAccess::checkAccess(const AccessSite& site, const
   const int64_t record = std::llabs(a.pattern.affine.cx);
   std::string cause = fmt::format("each thread reads {} bytes of a {}-byte record", a.bytesPerLane, record);
   if (!site.elementType.empty()) cause += " (" + site.elementType + ")";
+  if (site.group.id >= 0) {
+    // Read with other fields of the same record: the waste is the fields it never reads.
+    std::vector<std::string> fields;
+    std::vector<int64_t> offsets;
+    int64_t bytes = 0;
+    for (const AccessSite* m : groupMembers(site, ctx.analysis)) {
+      const int64_t at = m->access.pattern.base.constant;
+      if (std::find(offsets.begin(), offsets.end(), at) != offsets.end()) continue;
+      offsets.push_back(at);
+      bytes += m->access.bytesPerLane;
+      if (!m->field.empty() && std::find(fields.begin(), fields.end(), m->field) == fields.end())
+        fields.push_back(m->field);
+    }
+    std::string names;
+    for (const std::string& n : fields) names += (names.empty() ? "" : ", ") + n;
+    if (bytes < record)
+      cause = fmt::format("each thread reads {} of the {} bytes of its record{}{}: the other {} bytes share the "
+                          "sectors but the kernel does not read them here (a structure stride, not misalignment)",
+                          bytes, record, site.record.empty() ? "" : " " + site.record,
+                          names.empty() ? "" : " (" + names + ")", record - bytes);
+  }
 
   Finding out = accessFinding(*this, site, ctx.arch, globalMessage(site, f, cause));
   out.notes.push_back(trafficNote(f, ctx.arch));

@@ -10,6 +10,9 @@ class ScatteredIndirectAccess : public Rule {
   explicit ScatteredIndirectAccess(std::string id) : Rule(std::move(id)) {}
   RuleDescription description() const override;
   Gate gate() const override { return Gate::Efficiency; }
+  // A gather through an index array is usually what the data structure makes unavoidable
+  // (sparse matrices, meshes, trees, neighbour lists): a note unless Severity says otherwise.
+  Severity defaultSeverity() const override { return Severity::Note; }
   std::optional<Finding> checkAccess(const AccessSite& site, const RuleContext& ctx) const override;
 };
 

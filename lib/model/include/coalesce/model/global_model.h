@@ -21,6 +21,16 @@ struct WarpSectors {
 // Exact, by enumeration of the lanes' byte ranges.
 WarpSectors countSectors(std::span<const int64_t> laneAddresses, int bytesPerLane, const Arch& arch);
 
+// The same for byte ranges of different widths: what one warp's group of accesses (the
+// fields of one record, the halves of a wide element, neighbouring stencil taps) touches
+// together. Each range is (address, bytes).
+struct ByteRange {
+  int64_t address = 0;
+  int64_t bytes = 0;
+  bool operator<(const ByteRange& o) const { return address < o.address || (address == o.address && bytes < o.bytes); }
+};
+WarpSectors countSectorsOfRanges(std::span<const ByteRange> ranges, const Arch& arch);
+
 // Closed form for one run of lanes at a constant stride (address = start + k*stride,
 // k = 0..lanes-1), which is what an affine pattern gives inside a row of threadIdx.x.
 // Same answer as countSectors on the enumerated addresses; used as the fast path and

@@ -150,6 +150,16 @@ void describeFields(V& v, R& r) {
   v.field("detail", r.detail, kEmptyIsNull);
 }
 
+template <class V, RecordOf<AccessGroup> R>
+void describeFields(V& v, R& r) {
+  v.field("id", r.id);
+  v.field("members", r.members);
+  v.field("sectors_per_request", r.sectorsPerRequest);
+  v.field("ideal_sectors", r.idealSectors);
+  v.field("efficiency", r.efficiency);
+  v.field("member_sectors", r.memberSectors);
+}
+
 template <class V, RecordOf<AccessSite> R>
 void describeFields(V& v, R& r) {
   v.field("id", r.id);
@@ -167,6 +177,9 @@ void describeFields(V& v, R& r) {
   v.field("assumptions", r.assumptions);
   v.field("executed", r.executed);
   v.field("not_executed", r.notExecuted, kEmptyIsNull);
+  v.field("group", r.group);
+  v.field("requests_per_launch", r.launchRequests);
+  v.field("requests_basis", r.requestsBasis, kEmptyIsNull);
   v.field("line_text", r.lineText, kInternalField);
   v.field("indirect_row_gather", r.indirectRowGather, kInternalField);
   v.field("record", r.record, kInternalField);

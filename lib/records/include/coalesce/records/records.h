@@ -54,6 +54,21 @@ struct BlockShape {
   bool operator==(const BlockShape&) const = default;
 };
 
+// Accesses of one thread in one iteration that the memory system serves together: the
+// same base object, kind, loops and guards, and sectors that overlap or touch in a warp
+// (the fields of one record, the halves of a wide element, neighbouring stencil taps).
+// Their figures are those of the union: distinct sectors per warp request against the
+// bytes the lanes ask for (docs/findings.md). Every member carries the same group.
+struct AccessGroup {
+  int id = -1;                   // the id of its first member access; -1: in no group
+  int members = 0;
+  double sectorsPerRequest = 0;  // distinct sectors the members touch together, per warp request
+  double idealSectors = 0;       // ceil(distinct bytes the lanes ask for / 32), per warp request
+  double efficiency = 1;         // idealSectors / sectorsPerRequest
+  double memberSectors = 0;      // the members' own sectors per request, added up
+  bool operator==(const AccessGroup&) const = default;
+};
+
 // One memory access in one kernel, for one block shape (the worst over the launches).
 struct AccessSite {
   int id = 0;                  // index in AnalysisResult::accesses
@@ -79,6 +94,11 @@ struct AccessSite {
   // The loops the access sits in, innermost last: ids unique within the kernel, shared with
   // the loop branches' (BranchSite::loops) and the barriers'.
   std::vector<int> loops;
+  AccessGroup group;
+  // Warp requests one launch executes (warps with an active lane x blocks x loop trips), an
+  // estimate for the cost of a finding; what it rests on, in one sentence.
+  double launchRequests = 0;
+  std::string requestsBasis;
   bool operator==(const AccessSite&) const = default;
 };
 

@@ -24,6 +24,7 @@ struct Options {
   std::optional<std::string> warningsAsErrors;  // glob list of rules whose warnings are errors
   std::optional<double> minEfficiency;          // global: eta below this is reported
   std::optional<double> maxConflictDegree;      // global: degree above this is reported
+  std::optional<double> minCostShare;           // global: a finding wasting less of its kernel's traffic is a note
   std::optional<std::string> headerFilter;      // regex: headers whose findings are shown
   std::optional<bool> systemHeaders;            // show findings in system headers
   std::optional<std::vector<std::string>> exclude;  // path globs whose findings are hidden
@@ -58,6 +59,7 @@ class Config {
   Severity severity(std::string_view rule) const;
   double minEfficiency(std::string_view rule) const;
   double maxConflictDegree(std::string_view rule) const;
+  double minCostShare() const { return *values_.minCostShare; }
   // No global value: the rule's option, else its default threshold, else 0 (any share).
   double minDivergentShare(std::string_view rule) const;
   // Whether findings located in `path` are hidden by Exclude, SystemHeaders or, for a

@@ -6,8 +6,9 @@
 //   3. excluded       Exclude globs, system headers, HeaderFilter
 //   4. suppressed     NOLINT, NOLINTNEXTLINE, NOLINTBEGIN/END in the source text
 //   5. baselined      present in the baseline
-// Survivors get their severity (per rule, capped by the finding's severityCap, then
-// WarningsAsErrors) and are sorted.
+// Survivors get their severity (per rule, capped by the finding's severityCap, a note when
+// the waste is under MinCostShare of the kernel's traffic, then WarningsAsErrors), are
+// sorted and ranked by cost.
 #pragma once
 
 #include <cstddef>
@@ -45,6 +46,10 @@ struct FilterOutcome {
 
 // Fails only when a configuration file that applies cannot be read or is invalid.
 Result<FilterOutcome> filterFindings(std::vector<Finding> candidates, const FilterInputs& inputs);
+
+// Sets Finding::rank: 1 for the costliest finding that has a cost, then in order of the
+// bytes they waste per launch (ties in the findings' order); 0 for findings without one.
+void rankByCost(std::vector<Finding>& findings);
 
 // The paths of the analysed files of an analysis result, for FilterInputs::mainFiles.
 std::vector<std::string> mainFilesOf(const AnalysisResult& analysis);

@@ -39,6 +39,20 @@ struct Finding {
   std::optional<double> conflictDegree;  // shared rules: compared with MaxConflictDegree
   std::optional<double> divergentShare;  // divergent-branch: compared with MinDivergentShare
 
+  // What the finding costs per launch (docs/findings.md): the excess 32-byte sectors of a
+  // global access, or the excess wavefronts of a shared one, times the warp requests one
+  // launch executes; its share of the kernel's traffic in that space; what the estimate
+  // rests on. Unset for findings about branches, barriers and parameters.
+  std::optional<double> costSectors;
+  std::optional<double> costWavefronts;
+  std::optional<double> costShare;
+  std::string costBasis;
+  // Bytes the cost stands for (32 per sector, 128 per wavefront): one scale to rank by.
+  double costBytes() const { return costSectors ? *costSectors * 32 : costWavefronts ? *costWavefronts * 128 : 0; }
+  bool hasCost() const { return costSectors.has_value() || costWavefronts.has_value(); }
+  // 1 for the most expensive finding of the run, 2 for the next...; 0 before ranking.
+  int rank = 0;
+
   // The highest severity the finding may be shown with, whatever the rule's Severity
   // option says (WarningsAsErrors still applies): a barrier whose guard could not be
   // proven divergent is a warning even though the rule's proven findings are errors.

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "coalesce/report/report.h"
 
@@ -17,6 +18,7 @@ struct Summary {
   size_t accesses = 0;
   size_t findings = 0;
   std::map<std::string, size_t> findingsByRule;  // sorted by rule id
+  std::map<std::string, size_t> findingsBySeverity;  // "error", "note", "warning"
   FilterStats stats;
   double seconds = 0;
 };
@@ -26,5 +28,12 @@ Summary summarize(const Report& report);
 // "coalesce-lint: 2 files (1 failed), 5 kernels (1 on an assumed block shape), 21 accesses; 4 findings
 //  (aos-field-access: 1, uncoalesced-global-access: 3); 2 suppressed, 1 baselined; 0.84 s"
 std::string summaryLine(const Report& report);
+
+// The places whose findings waste the most per launch, costliest first (at most `n`):
+// what the summary ends with.
+std::vector<const Finding*> mostExpensive(const Report& report, size_t n = 5);
+// "coalesce-lint:   1. path:line:col [rule] 1.05 MB, 62% of kernel 'k''s global traffic", after a
+// header line; every line starts with the tool's name, as every line on stderr does.
+std::vector<std::string> mostExpensiveLines(const Report& report, size_t n = 5);
 
 }  // namespace coalesce::report

@@ -1,0 +1,134 @@
+#include "cost.h"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "access_cause.h"
+#include "format.h"
+
+namespace coalesce::report::detail {
+
+namespace {
+
+// Global sectors and shared wavefronts one launch of a kernel moves, over its accesses.
+struct KernelTraffic {
+  double sectors = 0;
+  double wavefronts = 0;
+};
+
+double idealOfGather(const AccessSite& a, const model::Arch& arch) {
+  const int64_t bytes = a.figures.activeLanesPerWarp * a.access.bytesPerLane;
+  return static_cast<double>((bytes + arch.sectorBytes - 1) / arch.sectorBytes);
+}
+
+bool isGather(const AccessSite& a) {
+  return a.access.pattern.kind == model::PatternKind::Indirect && a.figures.sectorRange.has_value();
+}
+
+// The kernel each access belongs to, as an index into analysis.kernels: a kernel's accesses
+// follow each other in the kernels' order (KernelRecord::accesses counts them). Two
+// translation units may define kernels of the same name, so the name alone is not enough.
+std::vector<size_t> kernelOfAccesses(const AnalysisResult& analysis) {
+  std::vector<size_t> out(analysis.accesses.size(), SIZE_MAX);
+  size_t next = 0;
+  for (size_t k = 0; k < analysis.kernels.size(); ++k)
+    for (int i = 0; i < analysis.kernels[k].accesses && next < out.size(); ++i) out[next++] = k;
+  // Any access the walk did not place (records assembled by hand): by name.
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] != SIZE_MAX && analysis.kernels[out[i]].name == analysis.accesses[i].kernel) continue;
+    out[i] = SIZE_MAX;
+    for (size_t k = 0; k < analysis.kernels.size(); ++k)
+      if (analysis.kernels[k].name == analysis.accesses[i].kernel) out[i] = k;
+  }
+  return out;
+}
+
+// Excess sectors (global) or wavefronts (shared) per warp request the finding is about.
+std::optional<double> excessPerRequest(const AccessSite& a, const model::Arch& arch) {
+  if (a.figures.global) {
+    const model::GlobalFigures& g = a.figures.global->aligned;
+    if (a.group.id >= 0 && a.group.memberSectors > 0)
+      return std::max(0.0, a.group.sectorsPerRequest - a.group.idealSectors) * (g.sectorsPerRequest / a.group.memberSectors);
+    return std::max(0.0, g.sectorsPerRequest - g.idealSectors);
+  }
+  if (isGather(a)) return std::max(0.0, a.figures.sectorRange->second - idealOfGather(a, arch));
+  if (a.figures.shared) {
+    const model::SharedFigures& s = a.figures.shared->aligned;
+    return std::max(0.0, s.wavefronts - s.idealWavefronts);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string byteSize(double bytes) {
+  const char* units[] = {"B", "KB", "MB", "GB", "TB"};
+  int u = 0;
+  while (bytes >= 1000 && u < 4) {
+    bytes /= 1000;
+    ++u;
+  }
+  return fmt::format("{} {}", u == 0 ? number(bytes) : fmt::format("{:.3g}", bytes), units[u]);
+}
+
+void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, const model::Arch& arch) {
+  const std::vector<size_t> kernelOf = kernelOfAccesses(analysis);
+  std::map<size_t, KernelTraffic> traffic;
+  for (size_t i = 0; i < analysis.accesses.size(); ++i) {
+    const AccessSite& a = analysis.accesses[i];
+    KernelTraffic& t = traffic[kernelOf[i]];
+    // A gather counts at its least (its ideal), so that it never shrinks another finding's share.
+    if (a.figures.global) t.sectors += a.figures.global->aligned.sectorsPerRequest * a.launchRequests;
+    else if (isGather(a)) t.sectors += idealOfGather(a, arch) * a.launchRequests;
+    if (a.figures.shared) t.wavefronts += a.figures.shared->aligned.wavefronts * a.launchRequests;
+  }
+  for (Finding& f : findings) {
+    if (!f.access || *f.access < 0 || static_cast<size_t>(*f.access) >= analysis.accesses.size()) continue;
+    const size_t i = static_cast<size_t>(*f.access);
+    const AccessSite& a = analysis.accesses[i];
+    const std::optional<double> excess = excessPerRequest(a, arch);
+    if (!excess || a.launchRequests <= 0) continue;
+    const double cost = *excess * a.launchRequests;
+    const KernelTraffic& t = traffic[kernelOf[i]];
+    if (a.figures.shared) {
+      f.costWavefronts = cost;
+      f.costShare = t.wavefronts > 0 ? cost / t.wavefronts : 0.0;
+    } else {
+      f.costSectors = cost;
+      // A member of a wasting group: the fix (SoA, a wide load) is the group's, so its level
+      // follows what the whole group wastes; its cost, for ranking, is its part of that.
+      const double levelCost = a.group.id >= 0 && a.figures.global
+                                   ? std::max(0.0, a.group.sectorsPerRequest - a.group.idealSectors) * a.launchRequests
+                                   : cost;
+      f.costShare = t.sectors > 0 ? levelCost / t.sectors : 0.0;
+    }
+    f.costBasis = a.requestsBasis;
+  }
+}
+
+void addCostNotes(std::vector<Finding>& findings, const AnalysisResult& analysis, const model::Arch& arch) {
+  for (Finding& f : findings) {
+    if (!f.access || *f.access < 0 || static_cast<size_t>(*f.access) >= analysis.accesses.size()) continue;
+    const AccessSite& a = analysis.accesses[static_cast<size_t>(*f.access)];
+    if (a.group.id >= 0) {
+      const std::vector<const AccessSite*> members = groupMembers(a, &analysis);
+      f.notes.push_back(fmt::format(
+          "served together with {} other {}{} of the same thread in the same iteration: {} sectors per request "
+          "where {} would carry their bytes (eta = {}), so the group wastes traffic",
+          a.group.members - 1, toString(a.access.kind), a.group.members > 2 ? "s" : "",
+          number(a.group.sectorsPerRequest), number(a.group.idealSectors), percent(a.group.efficiency)));
+    }
+    if (!f.hasCost()) continue;
+    const bool gather = isGather(a);
+    const std::string what = f.costSectors ? fmt::format("{} excess sectors ({})", number(*f.costSectors),
+                                                        byteSize(*f.costSectors * arch.sectorBytes))
+                                           : fmt::format("{} excess wavefronts", number(*f.costWavefronts));
+    f.notes.push_back(fmt::format("cost: {} per launch{}, {} of the kernel's {}; {}", what,
+                                  gather ? " when every lane hits its own sector" : "", percent(*f.costShare),
+                                  f.costSectors ? "global-memory sectors" : "shared-memory wavefronts", f.costBasis));
+  }
+}
+
+}  // namespace coalesce::report::detail

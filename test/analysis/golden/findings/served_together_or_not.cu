@@ -1,0 +1,61 @@
+// What the memory system serves together and what it does not: neighbouring stencil taps
+// (each alone misaligned, together one run plus the sector any unaligned run pays: quiet),
+// a record of which the kernel reads half the fields (the skipped fields waste the sectors:
+// aos-field-access, named as a structure stride), a strided read in the hot loop of a
+// kernel (a warning that ranks first), and a gather through an index array (a note: the
+// data structure makes it so).
+#include <cuda_runtime.h>
+
+struct Particle {
+  float x, y, z, vx, vy, vz;
+};
+
+__global__ void smooth(const float* __restrict__ a, float* __restrict__ b, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= 1 && i < n - 1) {
+    b[i] = 0.25f * a[i - 1] + 0.5f * a[i] + 0.25f * a[i + 1];  // finding: none
+  }
+}
+
+__global__ void positions(const Particle* __restrict__ p, float* __restrict__ r, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    const float x = p[i].x;  // finding: aos-field-access=warning
+    const float y = p[i].y;  // finding: aos-field-access=warning
+    const float z = p[i].z;  // finding: aos-field-access=warning
+    r[i] = x * x + y * y + z * z;  // finding: none
+  }
+}
+
+__global__ void columnSums(const float* __restrict__ m, float* __restrict__ s, int rows) {
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  float sum = 0;
+  for (int k = 0; k < 512; ++k) sum += m[row * 512 + k];  // finding: uncoalesced-global-access=warning
+  s[row] = sum;  // finding: none
+}
+
+__global__ void gather(const float* __restrict__ values, const int* __restrict__ index, float* __restrict__ out,
+                       int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = values[index[i]];  // finding: scattered-indirect-access=note
+}
+
+int main() {
+  float *a, *b, *m, *s, *values, *out;
+  Particle* p;
+  int* index;
+  cudaMalloc(&a, 1 << 22);
+  cudaMalloc(&b, 1 << 22);
+  cudaMalloc(&p, 1 << 24);
+  cudaMalloc(&m, 1 << 26);
+  cudaMalloc(&s, 1 << 20);
+  cudaMalloc(&values, 1 << 22);
+  cudaMalloc(&index, 1 << 22);
+  cudaMalloc(&out, 1 << 22);
+  smooth<<<1024, 256>>>(a, b, 1024 * 256);
+  positions<<<256, 256>>>(p, b, 256 * 256);
+  columnSums<<<64, 256>>>(m, s, 64 * 256);
+  gather<<<1024, 256>>>(values, index, out, 1024 * 256);
+  cudaDeviceSynchronize();
+  return 0;
+}

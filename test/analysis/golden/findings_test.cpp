@@ -1,0 +1,174 @@
+// The findings a user sees with the default settings on test/analysis/golden/findings/:
+// minimal kernels written to reproduce each kind of finding the blind precision panel
+// judged false (docs/precision.md), and the examples of docs/findings.md. Each line names,
+// in a `// finding:` comment, every finding it must get with its severity
+// (`aos-field-access=warning`, several separated by spaces) or `none`; a finding on a line
+// that names nothing, or that does not name it, fails the test: a false finding that
+// returns fails here.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "coalesce/analysis/analyze.h"
+#include "coalesce/model/arch.h"
+#include "coalesce/report/filter.h"
+#include "coalesce/report/rule_registry.h"
+#include "coalesce/report/source_reader.h"
+
+namespace fs = std::filesystem;
+using namespace coalesce;
+
+namespace {
+
+std::vector<std::string> findingFiles() {
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(fs::path(COALESCE_SOURCE_DIR) / "test" / "analysis" / "golden" / "findings"))
+    if (e.path().extension() == ".cu") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+struct Analysed {
+  AnalysisResult analysis;
+  std::vector<report::Finding> shown;
+};
+
+const Analysed& analysed() {
+  static const Analysed result = [] {
+    Analysed out;
+    analysis::AnalysisRequest request;
+    request.inputs = findingFiles();
+    out.analysis = analysis::analyze(request);
+    report::ConfigProvider configs;
+    report::FilterInputs inputs;
+    inputs.configs = &configs;
+    inputs.readSource = report::diskSourceReader();
+    inputs.mainFiles = report::mainFilesOf(out.analysis);
+    auto filtered = report::filterFindings(report::runRules(out.analysis, model::defaultArch()), inputs);
+    if (filtered) out.shown = filtered->findings;
+    return out;
+  }();
+  return result;
+}
+
+// line -> "rule=severity" names, from the `// finding:` comments ("none": an empty set).
+std::map<unsigned, std::set<std::string>> expectedFindings(const std::string& path, std::vector<std::string>& errors) {
+  std::map<unsigned, std::set<std::string>> out;
+  std::ifstream in(path);
+  std::string line;
+  for (unsigned n = 1; std::getline(in, line); ++n) {
+    const size_t at = line.find("// finding:");
+    if (at == std::string::npos) continue;
+    std::istringstream words(line.substr(at + std::string("// finding:").size()));
+    std::set<std::string>& names = out[n];
+    for (std::string w; words >> w;) {
+      if (w == "none") continue;
+      if (w.find('=') == std::string::npos) errors.push_back("line " + std::to_string(n) + ": '" + w + "' is not rule=severity");
+      names.insert(w);
+    }
+  }
+  return out;
+}
+
+std::string joined(const std::set<std::string>& names) {
+  if (names.empty()) return "none";
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : " ") + n;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("findings/: every file analysed, every kernel on its launch's block") {
+  const Analysed& r = analysed();
+  REQUIRE(r.analysis.files.size() == findingFiles().size());
+  for (const FileRecord& f : r.analysis.files) {
+    INFO(f.path << ": " << f.error);
+    CHECK(f.status == Status::Analysed);
+  }
+  for (const KernelRecord& k : r.analysis.kernels) {
+    INFO(k.name);
+    CHECK(k.block.source == BlockSource::Launch);
+  }
+}
+
+TEST_CASE("findings/: the findings on every line are the ones written beside it, with their level") {
+  const Analysed& r = analysed();
+  std::map<std::string, std::map<unsigned, std::set<std::string>>> reported;
+  for (const report::Finding& f : r.shown)
+    reported[f.loc.file][f.loc.line].insert(f.rule + "=" + std::string(report::toString(f.severity)));
+  size_t quietLines = 0, firing = 0;
+  for (const std::string& file : findingFiles()) {
+    std::vector<std::string> errors;
+    const auto expected = expectedFindings(file, errors);
+    std::set<unsigned> lines;
+    for (const auto& [line, names] : expected) {
+      lines.insert(line);
+      (names.empty() ? quietLines : firing) += 1;
+    }
+    for (const auto& [line, names] : reported[file]) lines.insert(line);
+    for (unsigned line : lines) {
+      const auto want = expected.count(line) ? expected.at(line) : std::set<std::string>{};
+      const auto have = reported[file].count(line) ? reported[file].at(line) : std::set<std::string>{};
+      if (want != have)
+        errors.push_back("line " + std::to_string(line) + ": expected " + joined(want) + ", reported " + joined(have));
+    }
+    std::string all;
+    for (const auto& e : errors) all += "\n  " + e;
+    INFO(file << all);
+    CHECK(errors.empty());
+  }
+  CHECK(quietLines >= 25);
+  CHECK(firing >= 4);
+}
+
+TEST_CASE("findings/: the two halves of a double4 and the fields of one record are one group using every sector") {
+  const Analysed& r = analysed();
+  size_t halves = 0;
+  for (const AccessSite& a : r.analysis.accesses) {
+    if (a.kernel != "integrate" || a.expression.find("vel[") == std::string::npos) continue;
+    ++halves;
+    INFO(a.expression << " at column " << a.loc.column);
+    REQUIRE(a.group.id >= 0);
+    CHECK(a.group.members == 2);
+    CHECK(a.group.sectorsPerRequest == Approx(32));
+    CHECK(a.group.idealSectors == Approx(32));
+    // Each half alone, the verifier's figure: 16 bytes per lane, lanes 32 bytes apart.
+    CHECK(a.figures.global->aligned.sectorsPerRequest == Approx(32));
+    CHECK(a.figures.global->aligned.idealSectors == Approx(16));
+  }
+  CHECK(halves == 2);
+  for (const AccessSite& a : r.analysis.accesses) {
+    if (a.kernel != "positions" || a.access.kind != model::AccessKind::Load) continue;
+    INFO(a.expression);
+    REQUIRE(a.group.id >= 0);
+    CHECK(a.group.members == 3);
+    CHECK(a.group.sectorsPerRequest == Approx(24));  // every sector of the 768 bytes of 32 records
+    CHECK(a.group.idealSectors == Approx(12));       // x, y and z: 12 of each 24 bytes
+  }
+}
+
+TEST_CASE("findings/: the hot strided loop ranks first, and the cost says what it rests on") {
+  const Analysed& r = analysed();
+  const report::Finding* first = nullptr;
+  for (const report::Finding& f : r.shown)
+    if (f.rank == 1) first = &f;
+  REQUIRE(first);
+  CHECK(first->kernel == "columnSums");
+  REQUIRE(first->costSectors);
+  // 8 warps x 64 blocks x 512 iterations, 28 sectors over the 4 that carry the bytes.
+  CHECK(*first->costSectors == Approx(8.0 * 64 * 512 * 28));
+  CHECK(first->costShare.value_or(0) > 0.5);
+  CHECK(first->costBasis.find("512 iterations") != std::string::npos);
+  // The AoS finding names the fields it reads and calls the cause a stride, not misalignment.
+  for (const report::Finding& f : r.shown)
+    if (f.rule == "aos-field-access") {
+      INFO(f.message);
+      CHECK(f.message.find("(x, y, z)") != std::string::npos);
+      CHECK(f.message.find("structure stride") != std::string::npos);
+    }
+}
