@@ -244,7 +244,9 @@ def _(tmp):
 
 @case("bad-input: a kernel with 10,000 accesses")
 def _(tmp):
-    body = "".join(f"  acc += in[{2 + k % 7} * i + {k}];\n" for k in range(10000))
+    # 16 KiB apart: no two accesses share or touch a sector, so none is judged with another
+    # (accesses served together form one group, docs/findings.md) and each keeps its finding.
+    body = "".join(f"  acc += in[{2 + k % 7} * i + {k * 4096}];\n" for k in range(10000))
     write(tmp, "many.cu", "__global__ void many(float* __restrict__ out, const float* __restrict__ in) {\n"
                           "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  float acc = 0.0f;\n" + body +
                           "  out[i] = acc;\n}\n")
@@ -409,3 +411,53 @@ def _(tmp):
         d["summary"].pop("seconds", None)
     check(len(da["accesses"]) > 100, "too few accesses to compare", a)
     check(da == db, "the JSON reports differ between worker and in-process runs")
+
+
+# --launch-info: the launches `verify` recorded replace the analysis' guesses (issue #13).
+LAUNCHED = ("__global__ void k(float* a, int stride, int n) {\n"
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "  if (i < n) a[i * stride] = 0.0f;\n}\n")
+
+
+def launch_info(configs):
+    import json
+    return json.dumps({"schema": "coalesce-verify-measurements/1", "status": "ok", "sampling": "config",
+                       "kernel_launches": 1, "launches_measured": 1, "launch_configs": configs,
+                       "instructions": []})
+
+
+def launch_config(args_hex, sizes, block=(128, 1, 1)):
+    return {"kernel": "_Z1kPfii", "grid": [64, 1, 1], "block": list(block), "shared_bytes": 0, "args": args_hex,
+            "arg_sizes": sizes, "launches": 1, "measured": True}
+
+
+@case("launch info: recorded block and arguments replace the guesses")
+def _(tmp):
+    write(tmp, "k.cu", LAUNCHED)
+    # a = 0x7f0000000000 (aligned), stride = 1, n = 1000000, little-endian.
+    write(tmp, "run.json", launch_info([launch_config("00000000007f0000" + "01000000" + "40420f00", [8, 4, 4])]))
+    guessed = lint("-q", "--format=json", "k.cu", cwd=tmp).json()
+    recorded = lint("-q", "--format=json", "--launch-info", "run.json", "k.cu", cwd=tmp)
+    expect_rc(recorded, 0)
+    d = recorded.json()
+    block = d["kernels"][0]["block"]
+    check(block["x"] == 128 and "recorded by verify in run.json" in block["detail"], f"block {block}", recorded)
+    store = [a for a in d["accesses"] if a["kind"] == "store"][0]
+    check(store["sectors_per_request"] == 4, f"stride 1 gives 4 sectors per request, got {store}", recorded)
+    before = [a for a in guessed["accesses"] if a["kind"] == "store"][0]
+    check(before["sectors_per_request"] > 4, f"without it the stride is guessed: {before}", recorded)
+    # A pointer 4 bytes past a 256-byte boundary: the store straddles one more sector.
+    write(tmp, "offset.json", launch_info([launch_config("04000000007f0000" + "01000000" + "40420f00", [8, 4, 4])]))
+    shifted = lint("-q", "--format=json", "--launch-info", "offset.json", "k.cu", cwd=tmp).json()
+    s2 = [a for a in shifted["accesses"] if a["kind"] == "store"][0]
+    check(s2["sectors_per_request"] == 5, f"an address 4 bytes past alignment gives 5 sectors, got {s2}", recorded)
+
+
+@case("launch info: a file it cannot use is a usage error naming it")
+def _(tmp):
+    write(tmp, "k.cu", LAUNCHED)
+    write(tmp, "bad.json", "{not json")
+    usage_error(lint("--launch-info", "bad.json", "k.cu", cwd=tmp), "bad.json")
+    write(tmp, "empty.json", launch_info([]))
+    usage_error(lint("--launch-info", "empty.json", "k.cu", cwd=tmp), "empty.json: no launch configurations")
+    usage_error(lint("--launch-info", "absent.json", "k.cu", cwd=tmp), "absent.json")

@@ -287,3 +287,22 @@ TEST_CASE("compare: on the H200, fully predicated-off warps execute the instruct
   CHECK(f.perRequest() == 2);                                              // 16 lanes x 4 bytes
   CHECK(static_cast<double>(f.units) / static_cast<double>(f.executions) == 0.25);  // what inst_executed would say
 }
+
+TEST_CASE("compare: a kernel predicted on a block shape the program never launched is named in a note") {
+  Predictions p;
+  p.kernels.push_back({"transposeNaive", 32, 8, 1, "assumed"});
+  p.kernels.push_back({"copy", 16, 16, 1, "launch"});
+  Measurements m;
+  LaunchConfig naive;
+  naive.kernel = "_Z14transposeNaivePfS_ii";
+  naive.block = {16, 16, 1};
+  LaunchConfig copy = naive;
+  copy.kernel = "_Z4copyPfS_ii";
+  m.launchConfigs = {naive, copy};
+  const VerifyReport r = compare(p, m);
+  const auto mentions = [&](const std::string& text) {
+    return std::any_of(r.notes.begin(), r.notes.end(), [&](const std::string& n) { return n.find(text) != std::string::npos; });
+  };
+  CHECK(mentions("kernel 'transposeNaive' was predicted on a 32x8x1 block (assumed), but the program launched it with 16x16x1"));
+  CHECK_FALSE(mentions("kernel 'copy'"));
+}

@@ -49,9 +49,11 @@ def read_known(path):
     return known
 
 
-def fresh_predictions(binary, src, name, tmp):
+def fresh_predictions(binary, src, name, tmp, launch_info=None):
     """bench/realcode/predict.sh for one program; None when its sources are not staged."""
     env = dict(os.environ, ONLY=re.escape(name), REALCODE=".realcode")
+    if launch_info:
+        env["PREDICT_ARGS"] = "--launch-info " + launch_info
     out = os.path.join(tmp, "fresh")
     r = subprocess.run(["bash", "bench/realcode/predict.sh", binary, out], cwd=src, env=env,
                        capture_output=True, text=True, timeout=900)
@@ -67,6 +69,9 @@ def main():
     ap.add_argument("--update", action="store_true",
                     help="rewrite the list (causes kept); with --fresh, also record the new predictions")
     ap.add_argument("--min-rate", type=float, default=0.0, help="lowest match rate accepted")
+    ap.add_argument("--launch-info", action="store_true",
+                    help="with --fresh: predict with the launches the H200 run recorded (launches.json.gz) and "
+                         "print the match rate only (the list is for the static analysis)")
     a = ap.parse_args()
     src = os.path.abspath(a.source_dir)
     binary = os.path.abspath(a.binary)
@@ -79,13 +84,23 @@ def main():
         print("skipped: the public programs are not staged in .realcode/ (bench/realcode/stage_sources.sh)")
         return SKIP
     seen, counts = {}, {v: 0 for v in MEASURED}
+    launches = {}
+    if a.launch_info:
+        with gzip.open(os.path.join(data, "launches.json.gz"), "rt") as f:
+            launches = json.load(f)
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
             meas = os.path.join(tmp, name + ".measurements.json")
             with gzip.open(os.path.join(data, f"measurements_{name}.json.gz"), "rb") as i, open(meas, "wb") as o:
                 shutil.copyfileobj(i, o)
             if a.fresh:
-                pred = fresh_predictions(binary, src, name, tmp)
+                info = None
+                if a.launch_info and name in launches and launches[name]["launch_configs"]:
+                    info = os.path.join(tmp, name + ".launches.json")
+                    with open(info, "w") as f:
+                        json.dump({"schema": "coalesce-verify-measurements/1", "status": "ok",
+                                   "launch_configs": launches[name]["launch_configs"], "instructions": []}, f)
+                pred = fresh_predictions(binary, src, name, tmp, info)
                 if pred is None:
                     seen[f"{name} analysis failed"] = "fresh"
                     continue
@@ -130,6 +145,8 @@ def main():
     rate = (counts["match"] + counts["within-range"]) / measured if measured else 0.0
     print(f"{len(names)} programs; {measured} measured keys: " +
           ", ".join(f"{counts[v]} {v}" for v in MEASURED) + f"; match rate {100 * rate:.1f} %")
+    if a.launch_info:
+        return 0
     new, gone = sorted(set(seen) - set(known)), sorted(set(known) - set(seen))
     uncaused = sorted(k for k in seen if k in known and not known[k])
     for x in new:

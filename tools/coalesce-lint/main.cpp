@@ -10,6 +10,7 @@
 #include "coalesce/report/json_writer.h"
 #include "coalesce/report/report.h"
 #include "coalesce/verify/predictions.h"
+#include "launch_info.h"
 #include "lint_options.h"
 #include "verify_command.h"
 
@@ -70,7 +71,7 @@ int main(int argc, char** argv) {
   CLI::App app{"coalesce-lint: predicts, from CUDA source, how each warp touches memory", "coalesce-lint"};
   app.set_version_flag("--version", "coalesce-lint " COALESCE_VERSION);
   cli::LintOptions o;
-  std::vector<std::string> extra, assumes;
+  std::vector<std::string> extra, assumes, launchInfo;
   std::string block, checks, warningsAsErrors, headerFilter;
   std::optional<double> minEfficiency, maxDegree, minCostShare;
   std::vector<std::string> excludes;
@@ -83,6 +84,10 @@ int main(int argc, char** argv) {
   app.add_option("--cuda-path", o.request.cudaPath, "CUDA toolkit to parse with (default: $CUDA_PATH, /usr/local/cuda)");
   app.add_flag("--builtin-cuda", o.request.builtinCuda, "use the built-in CUDA headers even if a toolkit is installed");
   app.add_option("--block-dim", block, "block shape for kernels with no launch in their file, e.g. 32x8");
+  app.add_option("--launch-info", launchInfo,
+                 "measurements JSON written by `coalesce-lint verify` (--keep DIR/annotated_N.json): the launches "
+                 "it recorded (block, grid, arguments) replace what the analysis finds or guesses (repeatable)")
+      ->allow_extra_args(false);
   app.add_option("--assume", assumes, "NAME=VALUE for a runtime scalar the analysis cannot see (repeatable)")
       ->allow_extra_args(false);
   app.add_option("-j,--jobs", o.request.jobs, "parallel files (default: one per core)");
@@ -181,6 +186,15 @@ int main(int argc, char** argv) {
       o.request.assumedValues[a.substr(0, eq)] = v;
     } catch (const std::exception&) {
       fmt::print(stderr, "coalesce-lint: error: --assume '{}': expected NAME=INTEGER\n", a);
+      return cli::kExitUsage;
+    }
+  }
+  for (const std::string& file : launchInfo) {
+    try {
+      auto launches = cli::readLaunchInfo(file);
+      o.request.recordedLaunches.insert(o.request.recordedLaunches.end(), launches.begin(), launches.end());
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "coalesce-lint: error: {}\n", e.what());
       return cli::kExitUsage;
     }
   }

@@ -26,8 +26,9 @@ inline constexpr size_t kProbeIterations = 16;
 inline constexpr size_t kMaxLiveValueScalars = 6;
 // gridDim along an axis the launch does not fix.
 inline constexpr int64_t kAssumedGridDim = 1024;
-// Iterations of a loop whose trip count is not known statically, for the cost of a finding
-// only (the warp requests one launch executes, lane_function.cpp): the figures never use it.
+// Iterations of the loops whose trip counts are not known statically, all of them together, for
+// the cost of a finding only (the warp requests one launch executes, lane_function.cpp): the
+// figures never use it.
 inline constexpr int64_t kAssumedLoopTrips = 64;
 // Two allocations chosen per lane (`c ? a : b`) are placed this many bytes apart: aligned,
 // and far enough that their sectors never meet (separate cudaMalloc buffers).

@@ -404,6 +404,7 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
   options.arch = arch;
   options.blockDim = request.blockDim;
   options.assumedValues = request.assumedValues;
+  options.recordedLaunches = &request.recordedLaunches;
   ErrorCollector diags;
   bool ran = false;
   const bool withPch = usesHeaderPch(job);  // header reuse (docs/architecture.md)

@@ -51,6 +51,61 @@ std::optional<model::Dim3> annotatedBlock(const FunctionDecl* fn, const ASTConte
   return d;
 }
 
+std::string dims(const model::Dim3& d) {
+  return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
+}
+
+// The value of one recorded argument (little-endian bytes) as the parameter's type reads it.
+std::optional<int64_t> argumentValue(const std::vector<uint8_t>& bytes, QualType type, const ASTContext& ctx) {
+  if (bytes.empty() || bytes.size() > 8) return std::nullopt;
+  if (ctx.getTypeSize(type) != bytes.size() * 8) return std::nullopt;
+  uint64_t v = 0;
+  for (size_t i = bytes.size(); i-- > 0;) v = (v << 8) | bytes[i];
+  if (type->isSignedIntegerType() && bytes.size() < 8 && (v >> (bytes.size() * 8 - 1)) & 1)
+    v |= ~uint64_t{0} << (bytes.size() * 8);  // sign-extend
+  return static_cast<int64_t>(v);
+}
+
+// Contexts from the launches `verify` recorded for this kernel (--launch-info): the block,
+// grid and integer arguments as the program ran them, and each pointer's placement past a
+// 256-byte boundary (cudaMalloc's alignment). At most kMaxEnvironments.
+std::vector<LaunchContext> recordedContexts(const FunctionDecl* fn, const std::string& mangledName,
+                                            const std::map<unsigned, int>& paramSymbols,
+                                            const TranslationUnitOptions& options, const ASTContext& ctx) {
+  std::vector<LaunchContext> out;
+  if (!options.recordedLaunches || mangledName.empty()) return out;
+  for (const RecordedLaunch& r : *options.recordedLaunches) {
+    if (r.kernel != mangledName || out.size() >= kMaxEnvironments) continue;
+    if (r.block.volume() <= 0 || r.block.volume() > options.arch.maxThreadsPerBlock) continue;
+    LaunchContext c;
+    c.block.dim = r.block;
+    c.block.source = BlockSource::Launch;
+    c.block.detail = "block " + dims(r.block) + " from the launch recorded by verify in " + r.source;
+    c.blockKnown = true;
+    c.grid = r.grid;
+    const std::string where = "the launch recorded by verify in " + r.source;
+    for (unsigned i = 0; i < fn->getNumParams() && i < r.args.size(); ++i) {
+      const QualType type = fn->getParamDecl(i)->getType().getCanonicalType();
+      if (type->isIntegerType()) {
+        auto p = paramSymbols.find(i);
+        auto v = argumentValue(r.args[i], type, ctx);
+        if (p != paramSymbols.end() && v) {
+          c.symbolValues[p->second] = *v;
+          c.symbolValueSources[p->second] = where;
+        }
+      } else if (type->isPointerType()) {
+        auto address = argumentValue(r.args[i], ctx.getUIntPtrType(), ctx);
+        if (address && *address % 256 != 0) {
+          c.pointerByteOffsets[static_cast<int>(i)] = *address % 256;
+          c.pointerOffsetSources[static_cast<int>(i)] = where;
+        }
+      }
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 }  // namespace
 
 LaunchContext fallbackContext(const FunctionDecl* fn, const TranslationUnitOptions& options, const ASTContext& ctx,
@@ -100,18 +155,26 @@ LaunchContext fallbackContext(const FunctionDecl* fn, const TranslationUnitOptio
   return c;
 }
 
-std::vector<LaunchContext> kernelContexts(const FunctionDecl* fn, const std::vector<Launch>* launches,
+std::vector<LaunchContext> kernelContexts(const FunctionDecl* fn, const std::string& mangledName,
+                                          const std::vector<Launch>* launches,
                                           const std::map<unsigned, int>& paramSymbols,
                                           const TranslationUnitOptions& options, const ASTContext& ctx,
                                           const bool threadDimsUsed[3]) {
+  if (auto recorded = recordedContexts(fn, mangledName, paramSymbols, options, ctx); !recorded.empty())
+    return recorded;
   if (!launches) return {fallbackContext(fn, options, ctx, threadDimsUsed)};
   std::vector<LaunchContext> contexts;
   // Launches whose block is computed at run time count only when no launch gives one.
-  const bool anyBlockKnown = std::any_of(launches->begin(), launches->end(), [](const Launch& l) { return l.blockKnown; });
+  // A block of no thread, or of more than the architecture allows, is not a launch that runs
+  // (a size the host code left at 0, set later through a reference): not known.
+  const auto blockUsable = [&](const Launch& l) {
+    return l.blockKnown && l.block.volume() > 0 && l.block.volume() <= options.arch.maxThreadsPerBlock;
+  };
+  const bool anyBlockKnown = std::any_of(launches->begin(), launches->end(), blockUsable);
   for (const Launch& l : *launches) {
-    if (anyBlockKnown && !l.blockKnown) continue;
+    if (anyBlockKnown && !blockUsable(l)) continue;
     LaunchContext c;
-    if (l.blockKnown) {
+    if (blockUsable(l)) {
       c.block.dim = l.block;
       c.block.source = BlockSource::Launch;
       c.block.detail = "block " + std::to_string(l.block.x) + "x" + std::to_string(l.block.y) + "x" +

@@ -23,8 +23,10 @@ LaunchContext fallbackContext(const clang::FunctionDecl* fn, const TranslationUn
 
 // One context per launch of the kernel (launches whose block is computed at run time count
 // only when no launch gives one), else the fallback. `paramSymbols`: the symbol of each
-// integer parameter, by index, which a launch's constant arguments fix.
-std::vector<LaunchContext> kernelContexts(const clang::FunctionDecl* fn, const std::vector<Launch>* launches,
+// integer parameter, by index, which a launch's constant arguments fix. Launches recorded by
+// `verify` for `mangledName` (--launch-info) come first and replace all of these.
+std::vector<LaunchContext> kernelContexts(const clang::FunctionDecl* fn, const std::string& mangledName,
+                                          const std::vector<Launch>* launches,
                                           const std::map<unsigned, int>& paramSymbols,
                                           const TranslationUnitOptions& options, const clang::ASTContext& ctx,
                                           const bool threadDimsUsed[3]);

@@ -4,12 +4,33 @@
 // turns what the interpreter saw into records (record_builder.cpp).
 #include "kernel_analyzer.h"
 
+#include <clang/AST/GlobalDecl.h>
+#include <clang/AST/Mangle.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <memory>
+
 #include "block_shape.h"
 #include "interpreter.h"
 #include "launch_collector.h"
 #include "record_builder.h"
 
 namespace coalesce::analysis {
+
+namespace {
+
+// The kernel's name as the driver reports it (Itanium mangling; extern "C" kernels keep their
+// own): what launches recorded by `verify` are keyed on. Empty when none is asked for.
+std::string mangledKernelName(const clang::FunctionDecl* fn, clang::ASTContext& ctx) {
+  std::unique_ptr<clang::MangleContext> mangler(ctx.createMangleContext());
+  if (!mangler->shouldMangleDeclName(fn)) return fn->getNameAsString();
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  mangler->mangleName(clang::GlobalDecl(fn), os);
+  return os.str();
+}
+
+}  // namespace
 
 TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const TranslationUnitOptions& options) {
   TranslationUnitResult result;
@@ -38,7 +59,8 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
 
     const auto launches = collector.launches.find(fn->getCanonicalDecl());
     const std::vector<LaunchContext> contexts =
-        kernelContexts(fn, launches == collector.launches.end() ? nullptr : &launches->second, paramSymbols, options,
+        kernelContexts(fn, options.recordedLaunches && !options.recordedLaunches->empty() ? mangledKernelName(fn, ctx) : std::string(),
+                       launches == collector.launches.end() ? nullptr : &launches->second, paramSymbols, options,
                        ctx, interpreter.events().threadDimsUsed);
     kernel.block = contexts.front().block;
     buildKernelRecords(fn, interpreter.events(), contexts, symbols, options.arch, sm, kernel, result);

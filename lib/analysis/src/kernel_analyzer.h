@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "coalesce/analysis/analyze.h"
 #include "coalesce/model/arch.h"
 #include "coalesce/records/records.h"
 
@@ -20,6 +21,7 @@ struct TranslationUnitOptions {
   model::Arch arch;
   std::optional<model::Dim3> blockDim;           // --block-dim
   std::map<std::string, int64_t> assumedValues;  // --assume NAME=VALUE
+  const std::vector<RecordedLaunch>* recordedLaunches = nullptr;  // --launch-info
   // Source ranges (file, first line, last line) that hold Clang errors: a kernel whose
   // body overlaps one is reported as failed rather than analysed on a broken AST.
   struct ErrorSpot {

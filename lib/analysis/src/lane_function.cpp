@@ -602,13 +602,12 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
       n = tripsOf(static_cast<int>(id), ev, symbols);
       break;
     }
-    if (n) {
-      trips *= static_cast<double>(*n);
-    } else {
-      trips *= static_cast<double>(kAssumedLoopTrips);
-      ++assumedLoops;
-    }
+    if (n) trips *= static_cast<double>(*n);
+    else ++assumedLoops;
   }
+  // Loops of unknown trip count count together as kAssumedLoopTrips iterations, not that many
+  // each: a guess per nesting level would grow the cost geometrically with the nest's depth.
+  if (assumedLoops > 0) trips *= static_cast<double>(kAssumedLoopTrips);
   out.requests = lanes.requestsPerIteration * static_cast<double>(blocks) * trips;
   std::string basis = plainNumber(out.requests) + " warp requests per launch: " +
                       plainNumber(lanes.requestsPerIteration) + " per block x " + std::to_string(blocks) + " blocks";
@@ -616,9 +615,12 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
   if (!loops.empty()) {
     basis += " x " + plainNumber(trips) + " iterations of " +
              (loops.size() == 1 ? std::string("the enclosing loop") : std::to_string(loops.size()) + " enclosing loops");
-    if (assumedLoops > 0)
-      basis += " (" + std::string(assumedLoops == static_cast<int>(loops.size()) && loops.size() == 1 ? "its" : std::to_string(assumedLoops) + " with a") +
-               " trip count not known statically, taken as " + std::to_string(kAssumedLoopTrips) + ")";
+    if (assumedLoops == 1)
+      basis += std::string(loops.size() == 1 ? " (its" : " (one with a") + " trip count not known statically, taken as " +
+               std::to_string(kAssumedLoopTrips) + ")";
+    else if (assumedLoops > 1)
+      basis += " (" + std::to_string(assumedLoops) + " with trip counts not known statically, taken as " +
+               std::to_string(kAssumedLoopTrips) + " iterations together)";
   }
   out.basis = std::move(basis);
   return out;

@@ -1,6 +1,8 @@
 #include "coalesce/verify/compare.h"
 
 #include <algorithm>
+#include <cxxabi.h>
+#include <set>
 #include <cctype>
 #include <cstring>
 #include <cmath>
@@ -133,6 +135,41 @@ std::string withoutIntegerSuffixes(std::string_view s) {
     if (j > i + 1 && (j == s.size() || !std::isalnum(static_cast<unsigned char>(s[j])))) i = j - 1;
   }
   return out;
+}
+
+static std::string demangledName(const std::string& mangled) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
+  std::string out = (status == 0 && d) ? d : "";
+  std::free(d);
+  return out;
+}
+
+// Kernels predicted on a block shape the program never launched them with (the launches the
+// collector recorded): their figures may not apply, and --launch-info says how to fix that.
+static std::vector<std::string> blockShapeNotes(const Predictions& predictions, const Measurements& measurements) {
+  std::vector<std::string> notes;
+  for (const PredictedKernel& k : predictions.kernels) {
+    if (k.name.empty() || !k.blockX) continue;
+    std::set<std::string> launched;
+    bool predictedShapeRan = false;
+    for (const LaunchConfig& c : measurements.launchConfigs) {
+      MeasuredInstruction as;
+      as.function = c.kernel;
+      as.demangled = demangledName(c.kernel);
+      if (!sameKernel(k.name, as)) continue;
+      predictedShapeRan |= c.block == std::array<uint32_t, 3>{k.blockX, k.blockY, k.blockZ};
+      launched.insert(fmt::format("{}x{}x{}", c.block[0], c.block[1], c.block[2]));
+    }
+    if (launched.empty() || predictedShapeRan) continue;
+    std::string shapes;
+    for (const std::string& l : launched) shapes += (shapes.empty() ? "" : ", ") + l;
+    notes.push_back(fmt::format("kernel '{}' was predicted on a {}x{}x{} block ({}), but the program launched it with "
+                                "{}: its figures may not apply (predict again with --launch-info on these "
+                                "measurements)",
+                                k.name, k.blockX, k.blockY, k.blockZ, k.blockSource, shapes));
+  }
+  return notes;
 }
 
 bool sameKernel(std::string_view predictedKernelName, const MeasuredInstruction& in) {
@@ -484,6 +521,7 @@ VerifyReport compare(const Predictions& predictions, const Measurements& measure
                                        noLine));
   if (measurements.droppedRecords)
     report.notes.push_back(fmt::format("CUPTI dropped {} records", measurements.droppedRecords));
+  for (const std::string& note : blockShapeNotes(predictions, measurements)) report.notes.push_back(note);
   if (!measurements.sampling.empty()) {
     size_t configs = 0;
     for (const LaunchConfig& c : measurements.launchConfigs) configs += c.measured ? 1 : 0;

@@ -205,6 +205,14 @@ Predictions predictionsFromJson(const std::string& input) {
       }
     }
   }
+  if (auto ks = j.find("kernels"); ks != j.end() && ks->is_array()) {
+    for (const json& o : *ks) {
+      if (!o.is_object() || !o.contains("block") || !o["block"].is_object()) continue;
+      const json& b = o["block"];
+      p.kernels.push_back({o.value("name", ""), b.value("x", 0u), b.value("y", 0u), b.value("z", 0u),
+                           b.value("source", "")});
+    }
+  }
   if (auto ba = j.find("barriers"); ba != j.end() && ba->is_array()) {
     for (const json& o : *ba) {
       if (!o.is_object() || !o.contains("line") || !o["line"].is_number_unsigned()) continue;

@@ -14,6 +14,16 @@
 
 namespace coalesce::analysis {
 
+// A launch as a program ran it, recorded by `coalesce-lint verify` (the measurements'
+// `launch_configs`, docs/verification/README.md) and read back with --launch-info: its block,
+// grid and scalar arguments replace what the analysis would find or guess for that kernel.
+struct RecordedLaunch {
+  std::string kernel;  // mangled name, as the driver reports it
+  model::Dim3 grid, block;
+  std::vector<std::vector<uint8_t>> args;  // each argument's bytes, in parameter order
+  std::string source;                      // the file it was read from
+};
+
 struct AnalysisRequest {
   std::vector<std::string> inputs;           // files, or directories searched for .cu/.cuh
   std::string buildDir;                      // -p: folder holding compile_commands.json
@@ -23,6 +33,7 @@ struct AnalysisRequest {
   bool builtinCuda = false;                  // use the built-in CUDA headers even if a toolkit exists
   std::optional<model::Dim3> blockDim;       // --block-dim: used when no launch fixes the shape
   std::map<std::string, int64_t> assumedValues;  // --assume NAME=VALUE for runtime scalars
+  std::vector<RecordedLaunch> recordedLaunches;  // --launch-info
   unsigned jobs = 0;                         // 0: one per hardware thread
   unsigned fileTimeoutSeconds = 120;         // a file that takes longer is reported as failed
                                              // (enforced with isolateFiles; 0: no limit)

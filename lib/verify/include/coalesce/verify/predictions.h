@@ -74,8 +74,16 @@ struct PredictedBarrier {
   std::string kernel;
 };
 
+// A kernel of `kernels[]`: the block shape its figures were evaluated on, and where it came from.
+struct PredictedKernel {
+  std::string name;
+  unsigned blockX = 0, blockY = 0, blockZ = 0;
+  std::string blockSource;  // "launch", "assumed", ...
+};
+
 struct Predictions {
   std::string schema;
+  std::vector<PredictedKernel> kernels;
   std::vector<PredictedAccess> accesses;
   std::vector<PredictedBranch> branches;  // empty when the JSON has no `branches`
   std::vector<PredictedBarrier> barriers;
