@@ -64,14 +64,15 @@ std::vector<std::string> mostExpensiveLines(const Report& report, size_t n) {
   std::vector<std::string> lines;
   const auto top = mostExpensive(report, n);
   if (top.empty()) return lines;
-  lines.push_back(fmt::format("{}: the {} most expensive places, in bytes wasted per launch:", report.tool.name,
-                              top.size()));
+  lines.push_back(top.size() == 1
+                      ? fmt::format("{}: the most expensive place, in bytes wasted per launch:", report.tool.name)
+                      : fmt::format("{}: the {} most expensive places, in bytes wasted per launch:", report.tool.name,
+                                    top.size()));
   for (const Finding* f : top)
-    lines.push_back(fmt::format("{}:   {}. {}:{}:{} [{}] {}, {} of kernel '{}''s {} traffic", report.tool.name, f->rank,
-                                f->loc.file,
-                                f->loc.line, f->loc.column, f->rule, detail::byteSize(f->costBytes()),
-                                detail::percent(f->costShare.value_or(0)), f->kernel,
-                                f->costSectors ? "global" : "shared"));
+    lines.push_back(fmt::format("{}:   {}. {}:{}:{} [{}] {}, {} of the {} traffic of kernel '{}'", report.tool.name,
+                                f->rank, f->loc.file, f->loc.line, f->loc.column, f->rule,
+                                detail::byteSize(f->costBytes()), detail::percent(f->costShare.value_or(0)),
+                                f->costSectors ? "global-memory" : "shared-memory", f->kernel));
   return lines;
 }
 
