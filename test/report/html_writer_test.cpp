@@ -1,0 +1,207 @@
+// The HTML page (--format=html): escaping of everything taken from sources and paths, every
+// finding drawn with its warp and the fix's, the index's sort key, and the source views'
+// windows. The page in a real browser: test/tools/html_browser_test.py.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "coalesce/html/escape.h"
+#include "coalesce/html/page.h"
+#include "coalesce/html/source_lines.h"
+#include "coalesce/report/filter.h"
+#include "coalesce/report/finding_cost.h"
+#include "coalesce/report/html_writer.h"
+#include "report_test_util.h"
+
+using namespace coalesce;
+using namespace coalesce::test;
+
+namespace {
+
+size_t count(const std::string& text, const std::string& part) {
+  size_t n = 0;
+  for (size_t p = text.find(part); p != std::string::npos; p = text.find(part, p + 1)) ++n;
+  return n;
+}
+
+// The rules' findings on `analysis`, unfiltered, in a report as the CLI builds it.
+report::Report reportOf(const AnalysisResult& analysis) {
+  report::Report r;
+  r.analysis = &analysis;
+  r.findings = report::runRules(analysis, defaultArch());
+  r.tool.version = "test";
+  return r;
+}
+
+std::string htmlOf(const report::Report& r, report::SourceReader reader) {
+  std::ostringstream out;
+  report::HtmlOptions o;
+  o.readSource = std::move(reader);
+  report::writeHtml(out, r, o);
+  return out.str();
+}
+
+AccessSite numbered(AccessSite s, int id, unsigned line) {
+  s.id = id;
+  s.loc.line = line;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("html escape: markup, quotes and comment openers become references") {
+  CHECK(html::escape("</script><!-- \"x\" 'y' & z") ==
+        "&lt;/script&gt;&lt;!-- &quot;x&quot; &#39;y&#39; &amp; z");
+  CHECK(html::escape("plain text, tabs\tand\nnewlines") == "plain text, tabs\tand\nnewlines");
+}
+
+TEST_CASE("html escape: bytes that are not UTF-8 and control characters become U+FFFD") {
+  const std::string r = "\xEF\xBF\xBD";
+  CHECK(html::escape("a\xFF" "b") == "a" + r + "b");
+  CHECK(html::escape("\xC0\xAF") == r + r);          // overlong '/'
+  CHECK(html::escape("\xED\xA0\x80") == r + r + r);  // a surrogate
+  CHECK(html::escape("\xE2\x82") == r + r);          // cut short at the end
+  CHECK(html::escape(std::string("a\0b", 3)) == "a" + r + "b");
+  CHECK(html::escape("\x1B[1m") == r + "[1m");
+  CHECK(html::escape("\xC2\x85") == r);  // C1 control (NEL)
+  CHECK(html::escape("d\xC3\xA9" "cimation \xE6\xBC\xA2 \xF0\x9F\x98\x80") == "d\xC3\xA9" "cimation \xE6\xBC\xA2 \xF0\x9F\x98\x80");
+}
+
+TEST_CASE("html page: one self-contained document that fetches nothing") {
+  const std::string page = html::page("a <title>", "<p>body</p>");
+  CHECK(page.rfind("<!DOCTYPE html>", 0) == 0);
+  CHECK(contains(page, "<title>a &lt;title&gt;</title>"));
+  CHECK(contains(page, "default-src 'none'"));
+  for (const char* fetch : {"src=", "href=\"http", "@import", "url(", "<link"}) CHECK_FALSE(contains(page, fetch));
+  CHECK(count(page, "<script") == 1);
+  CHECK(count(page, "<style") == 1);
+}
+
+TEST_CASE("html colour scale: one scale for eta and conflict degree") {
+  CHECK(html::wasteOf(1.0) == html::Waste::Ideal);
+  CHECK(html::wasteOf(1.25) == html::Waste::Mild);   // eta 80%
+  CHECK(html::wasteOf(2.0) == html::Waste::High);    // eta 50%, a 2-way conflict
+  CHECK(html::wasteOf(8.0) == html::Waste::Severe);  // eta 12.5%
+}
+
+TEST_CASE("html report: every access finding drawn as written and after the fix") {
+  AnalysisResult a;
+  a.accesses.push_back(numbered(makeSite(affine(Space::Global, 4, 8), {256, 1, 1}, "in[2 * i]"), 0, 3));
+  a.accesses.push_back(numbered(makeSite(affine(Space::Shared, 4, 128), {32, 1, 1}, "s[t][0]"), 1, 4));
+  a.accesses.push_back(numbered(makeSite(indirect(Space::Global, 4), {256, 1, 1}, "in[idx[i]]"), 2, 5));
+  const report::Report r = reportOf(a);
+  REQUIRE(r.findings.size() == 3);
+  for (const report::Finding& f : r.findings) CHECK(f.fix.has_value());
+  CHECK(r.findings[0].fix->access.pattern.affine.cx == 4);  // the stride-2 read made unit-stride
+
+  const std::string page = htmlOf(r, memoryReader({{"k.cu", "a\nb\nc\nd\ne\n"}}));
+  CHECK(count(page, "<div class=\"f ") == 3);
+  CHECK(count(page, "<details class=\"pic\" open>") == 3);  // 3 findings: pictures start open
+  // Strided read: 8 sectors as written, 4 after the fix; the bank conflict: 32 wavefronts,
+  // then 1 with the row padded; the gather: no lanes to draw, but its fix drawn.
+  CHECK(contains(page, "this warp: 8 sectors (ideal 4); 128 of the 256 bytes moved are used"));
+  CHECK(contains(page, "this warp: 4 sectors (ideal 4); 128 of the 128 bytes moved are used"));
+  CHECK(contains(page, "this warp: 32 wavefronts (ideal 1)"));
+  CHECK(contains(page, "(rows padded from 32 to 33 elements)"));
+  CHECK(contains(page, "this warp: 1 wavefront (ideal 1)"));
+  CHECK(contains(page, "the addresses come from loaded data: 1 to 32 sectors per request"));
+  CHECK(count(page, "<svg class=\"w\"") == 5);
+  CHECK(count(page, "<path class=\"lu\"") == 3);  // used bytes, in each global picture
+  CHECK(count(page, "<path class=\"bx\"") == 1);  // the conflict's extra wavefronts, as written only
+}
+
+TEST_CASE("html report: pictures start closed above HtmlOptions::openPicturesUpTo findings") {
+  AnalysisResult a;
+  a.accesses.push_back(numbered(makeSite(affine(Space::Global, 4, 8)), 0, 1));
+  const report::Report r = reportOf(a);
+  std::ostringstream out;
+  report::HtmlOptions o;
+  o.readSource = memoryReader({});
+  o.openPicturesUpTo = 0;
+  report::writeHtml(out, r, o);
+  CHECK(count(out.str(), "<details class=\"pic\">") == 1);
+  CHECK_FALSE(contains(out.str(), "<details class=\"pic\" open>"));
+}
+
+TEST_CASE("html report: hostile file names, kernel names and source text are escaped") {
+  const std::string path = "dir/x\"><script>alert(1)</script><!--'.cu";
+  AccessSite s = numbered(makeSite(affine(Space::Global, 4, 8), {256, 1, 1}, "a[i] /* </script> <!-- */", "float",
+                                   path, 2),
+                          0, 2);
+  s.kernel = "k<int>\"</script>";
+  s.lineText = "  x = a[i]; // </script><!-- \"quoted\" & 'single'";
+  AnalysisResult a;
+  a.files.push_back({path, Status::Failed, "error with </script> in it", 0, {}});
+  a.kernels.push_back({s.kernel, s.loc, Status::Analysed, "", 1, s.block});
+  a.accesses.push_back(s);
+  const report::Report r = reportOf(a);
+  REQUIRE(r.findings.size() == 1);
+  const std::string source = "<!-- first line -->\n" + s.lineText + "\n</script>\n";
+  for (const bool readable : {true, false}) {
+    const std::string page = htmlOf(r, readable ? memoryReader({{path, source}}) : memoryReader({}));
+    CHECK(count(page, "<script") == 1);   // the page's own
+    CHECK(count(page, "</script") == 1);
+    CHECK_FALSE(contains(page, "<!--"));
+    CHECK_FALSE(contains(page, "x\"><script>"));
+    CHECK_FALSE(contains(page, "'.cu"));
+    CHECK(contains(page, "x&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;!--&#39;.cu"));
+    CHECK(contains(page, "k&lt;int&gt;&quot;&lt;/script&gt;"));
+    CHECK(contains(page, "// &lt;/script&gt;&lt;!-- &quot;quoted&quot; &amp; &#39;single&#39;"));
+  }
+}
+
+TEST_CASE("html report: the index lists the costliest finding first") {
+  AnalysisResult a;
+  a.accesses.push_back(numbered(makeSite(affine(Space::Global, 4, 8), {256, 1, 1}, "a[2 * i]"), 0, 1));
+  a.accesses.push_back(numbered(makeSite(affine(Space::Global, 4, 128), {256, 1, 1}, "a[32 * i]"), 1, 2));
+  const report::Report r = reportOf(a);
+  REQUIRE(r.findings.size() == 2);
+  // Sectors beyond the ideal per request: 8 - 4 and 32 - 4.
+  CHECK(report::findingCost(r.findings[0], a).excessPerRequest == Approx(4));
+  CHECK(report::findingCost(r.findings[1], a).excessPerRequest == Approx(28));
+  CHECK(report::findingCost(r.findings[1], a).unit == "sectors/request");
+  report::Finding branch;
+  branch.branch = 0;
+  CHECK_FALSE(report::findingCost(branch, a).excessPerRequest);
+
+  const std::string page = htmlOf(r, memoryReader({}));
+  const size_t index = page.find("<section id=\"index\">"), files = page.find("<section id=\"files\">");
+  REQUIRE(index < files);
+  const std::string table = page.substr(index, files - index);
+  REQUIRE(contains(table, "href=\"#f1\""));
+  CHECK(table.find("href=\"#f1\"") < table.find("href=\"#f0\""));
+  CHECK(contains(table, "data-v=\"28.00\""));
+}
+
+TEST_CASE("html source view: a long file shows windows around its accesses") {
+  const auto shown = html::linesToShow(3000, {2000});
+  REQUIRE(shown.size() == 2 * html::kContextLines + 1);
+  CHECK(shown.front() == 2000 - html::kContextLines);
+  CHECK(shown.back() == 2000 + html::kContextLines);
+  CHECK(html::linesToShow(10, {4}).size() == 10);
+  CHECK(html::linesToShow(std::nullopt, {4, 9}) == std::vector<unsigned>{4, 9});
+  CHECK(html::linesToShow(3, {7}) == std::vector<unsigned>{1, 2, 3, 7});  // past the end: from the records
+
+  std::string text;
+  for (int i = 1; i <= 3000; ++i) text += "line " + std::to_string(i) + "\n";
+  AnalysisResult a;
+  a.accesses.push_back(numbered(makeSite(affine(Space::Global, 4, 4)), 0, 2000));
+  const std::string page = htmlOf(reportOf(a), memoryReader({{"k.cu", text}}));
+  CHECK(contains(page, ">1979 lines not shown<"));
+  CHECK(contains(page, ">980 lines not shown<"));
+  CHECK(contains(page, ">line 2020<"));
+  CHECK_FALSE(contains(page, ">line 2021<"));
+}
+
+TEST_CASE("html source view: each access a badge in the colour of its figure") {
+  AnalysisResult a;
+  a.accesses.push_back(numbered(makeSite(affine(Space::Global, 4, 4)), 0, 1));
+  a.accesses.push_back(numbered(makeSite(affine(Space::Global, 4, 8)), 1, 2));
+  a.accesses.push_back(numbered(makeSite(affine(Space::Shared, 4, 128), {32, 1, 1}), 2, 3));
+  const std::string page = htmlOf(reportOf(a), memoryReader({{"k.cu", "one\ntwo\nthree\n"}}));
+  CHECK(contains(page, "<span class=\"b w0\" title=\"global load of &#39;a[i]&#39; in kernel &#39;k&#39;\">ld 4/4 sec"));
+  CHECK(contains(page, "<span class=\"b w2\""));
+  CHECK(contains(page, ">ld 8/4 sec &middot; &eta; 50%</span>"));
+  CHECK(contains(page, "<span class=\"b w3\""));
+  CHECK(contains(page, ">ld 32/1 wf &middot; 32-way</span>"));
+}
