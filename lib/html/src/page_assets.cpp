@@ -25,11 +25,14 @@ table{border-collapse:collapse}
 table.t{width:100%;margin:6px 0 12px}
 table.t th,table.t td{border:1px solid var(--line);padding:3px 6px;text-align:left;vertical-align:top}
 table.t th{background:var(--soft)}
-table.t td.num{text-align:right;font-variant-numeric:tabular-nums}
+table.t td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+table.t th{white-space:nowrap}
 th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;color:inherit}
 th button::after{content:" \21C5";color:var(--grey)}
 th[aria-sort=ascending] button::after{content:" \25B2"}
 th[aria-sort=descending] button::after{content:" \25BC"}
+div.cols{display:flex;flex-wrap:wrap;gap:8px 48px;align-items:flex-start}
+td.nw{white-space:nowrap}
 dl.sum{display:grid;grid-template-columns:max-content auto;gap:2px 16px;margin:8px 0}
 dl.sum dt{font-weight:600}
 dl.sum dd{margin:0}
@@ -60,14 +63,17 @@ figure{margin:0;border:1px solid var(--line);padding:6px;background:#fff}
 figcaption{font-size:12px;max-width:660px;margin-bottom:4px}
 figcaption b{font-size:13px}
 svg.w{display:block;max-width:100%;height:auto}
-svg .la{fill:var(--sky)}svg .li{fill:#e6e6e6;stroke:#999;stroke-width:.5}
-svg .lu{fill:var(--blue)}svg .lw{fill:var(--orange)}
-svg .ln{stroke:#444;stroke-width:.6;fill:none;opacity:.7}
-svg .sf{fill:none;stroke:#333;stroke-width:.8}
-svg .b1{fill:var(--blue)}svg .bx{fill:var(--red)}svg .bg{fill:#f1f1f1}
-svg text{font:10px "DejaVu Sans",sans-serif;fill:#222}
-svg text.i{fill:#fff;font-size:9px}
-svg text.k{fill:#000;font-size:9px}
+/* The pictures' drawings are <symbol>s shown through <use> (lib/report/src/html_warp_svg.h):
+   a selector must not name an ancestor outside the drawing, which the <use>'s copy lacks. */
+.la{fill:var(--sky)}.li{fill:#e6e6e6;stroke:#999;stroke-width:.5}
+.lu{fill:var(--blue)}.lw{fill:var(--orange)}
+.ln{stroke:#444;stroke-width:.6;fill:none;opacity:.7}
+.sf{fill:none;stroke:#333;stroke-width:.8}
+.b1{fill:var(--blue)}.bx{fill:var(--red)}.bg{fill:#f1f1f1}
+text{font:10px "DejaVu Sans",sans-serif;fill:#222}
+.m text{text-anchor:middle}
+.i text{fill:#fff;font-size:9px;text-anchor:middle}
+svg.sym{position:absolute;width:0;height:0;overflow:hidden}
 .v-mismatch,.v-contradicted{background:#fde6dc}
 tr.dis>td{background:#fde6dc}
 .mark{font-weight:700;color:var(--red)}

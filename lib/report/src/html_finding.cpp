@@ -23,11 +23,13 @@ std::string blockText(const model::Dim3& dim, const model::Arch& arch, int64_t w
 
 std::string averageText(const model::AccessFigures& f) {
   if (f.global)
-    return fmt::format("block average {} sectors per request (ideal {}), eta {}", number(f.global->aligned.sectorsPerRequest),
-                       number(f.global->aligned.idealSectors), percent(f.global->aligned.efficiency));
+    return fmt::format("block average {} sectors per request (ideal {}), eta {}",
+                       number(f.global->aligned.sectorsPerRequest), number(f.global->aligned.idealSectors),
+                       percent(f.global->aligned.efficiency));
   if (f.shared)
-    return fmt::format("block average {} wavefronts per request (ideal {}), {}-way", number(f.shared->aligned.wavefronts),
-                       number(f.shared->aligned.idealWavefronts), number(f.shared->aligned.conflictDegree));
+    return fmt::format("block average {} wavefronts per request (ideal {}), {}-way",
+                       number(f.shared->aligned.wavefronts), number(f.shared->aligned.idealWavefronts),
+                       number(f.shared->aligned.conflictDegree));
   return "";
 }
 
@@ -62,7 +64,7 @@ std::string pictures(const HtmlContext& ctx, const Finding& f, const AccessSite&
   if (auto p = warpPicture(site.access, site.block.dim, ctx.arch, warp)) {
     caption += "<br>this warp: " + p->summary;
     if (const std::string avg = averageText(site.figures); !avg.empty()) caption += "; " + avg;
-    written = figure(caption, p->svg);
+    written = figure(caption, ctx.pictures->svg(*p));
   } else {
     written = figure(caption, "<p>" + escape(noPictureText(site)) + "</p>");
   }
@@ -77,7 +79,7 @@ std::string pictures(const HtmlContext& ctx, const Finding& f, const AccessSite&
       fixCaption += "<br>this warp: " + p->summary;
       const std::string avg = averageText(model::analyzeAccess(fix.access, fix.block, ctx.arch));
       if (!avg.empty()) fixCaption += "; " + avg;
-      fixed = figure(fixCaption, p->svg);
+      fixed = figure(fixCaption, ctx.pictures->svg(*p));
     } else {
       fixed = figure(fixCaption, "<p>no lanes to draw</p>");
     }
@@ -114,9 +116,8 @@ std::string findingBox(const HtmlContext& ctx, size_t index) {
     out += fmt::format("<li{}>{}</li>", cls, escape(note));
   }
   out += "</ul>\n";
-  const auto& accesses = ctx.analysis.accesses;
-  if (f.access && *f.access >= 0 && static_cast<size_t>(*f.access) < accesses.size())
-    out += pictures(ctx, f, accesses[static_cast<size_t>(*f.access)]);
+  if (const AccessSite* site = accessOf(ctx, f))
+    out += pictures(ctx, f, *site);
   else
     out += "<p class=\"muted\">No warp picture: this finding is about " + std::string(recordPhrase(f)) + ".</p>";
   return out + "</div>";

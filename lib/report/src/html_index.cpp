@@ -49,7 +49,7 @@ std::string summarySection(const HtmlContext& ctx) {
   size_t failedKernels = 0;
   for (const KernelRecord& k : ctx.analysis.kernels)
     if (k.status == Status::Failed) ++failedKernels;
-  std::string out = "<section id=\"summary\"><h2>Summary</h2>\n<dl class=\"sum\">";
+  std::string out = "<section id=\"summary\"><h2>Summary</h2>\n<div class=\"cols\"><dl class=\"sum\">";
   out += row("Files", fmt::format("{} ({} analysed, {} failed)", s.files, s.files - s.failedFiles, s.failedFiles));
   out += row("Kernels", fmt::format("{} ({} analysed, {} failed)", s.kernels, s.kernels - failedKernels, failedKernels));
   out += row("On a guessed block shape",
@@ -73,6 +73,7 @@ std::string summarySection(const HtmlContext& ctx) {
       out += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td></tr>", escape(rule), n);
     out += "</tbody></table>\n";
   }
+  out += "</div>\n";
   for (const FileRecord& f : ctx.analysis.files)
     if (f.status == Status::Failed)
       out += fmt::format("<p><span class=\"mark\">not analysed:</span> <code>{}</code>: {}</p>\n", escape(f.path),
@@ -99,10 +100,16 @@ std::string findingsIndex(const HtmlContext& ctx) {
     const std::string kernel = f.instantiations.empty()
                                    ? f.kernel
                                    : fmt::format("{} (+{} more)", f.kernel, f.instantiations.size() - 1);
+    const AccessSite* site = accessOf(ctx, f);
+    const std::string_view colour = site ? wasteClass(*site) : "";
+    const std::string shown = cost.empty()      ? "&ndash;"
+                              : colour.empty() ? cost
+                                               : fmt::format("<span class=\"b {}\">{}</span>", colour, cost);
     out += fmt::format(
-        "<tr><td class=\"num\" data-v=\"{}\">{}</td><td><span class=\"sev {}\">{}</span> {}</td>"
+        "<tr><td class=\"num\" data-v=\"{}\">{}</td>"
+        "<td class=\"nw\" data-v=\"{}\"><span class=\"sev {}\">{}</span><br>{}</td>"
         "<td data-v=\"{}\"><a href=\"#{}\">{}</a></td><td>{}</td><td>{}</td></tr>\n",
-        cost.empty() ? "-1" : cost, cost.empty() ? "&ndash;" : cost, toString(f.severity), toString(f.severity),
+        cost.empty() ? "-1" : cost, shown, escape(f.rule), toString(f.severity), toString(f.severity),
         escape(f.rule), locationKey(f.loc), findingAnchor(i), locationText(f.loc), escape(kernel), escape(f.message));
   }
   return out + "</tbody></table></section>\n";

@@ -9,6 +9,7 @@
 #include "coalesce/model/arch.h"
 #include "coalesce/report/finding_cost.h"
 #include "coalesce/report/html_writer.h"
+#include "html_warp_svg.h"
 
 namespace coalesce::report::detail {
 
@@ -20,6 +21,7 @@ struct HtmlContext {
   bool openPictures = true;
   std::vector<FindingCost> costs;       // per finding, in report.findings order
   std::map<std::string, size_t> viewOf;  // path -> number of its source view (anchor "s<N>")
+  PictureSymbols* pictures = nullptr;    // every warp picture of the page, each drawn once
 };
 
 // Anchors are numbers the writer makes up, never text from a source or a path.
@@ -28,6 +30,12 @@ std::string viewAnchor(size_t view);        // "s3"
 
 // "3.5" or "" for a finding without a figure; the index and the boxes say it the same way.
 std::string costText(const FindingCost& cost);
+// The colour class (lib/html page.h, wasteOf) of an access: by sectors / ideal or the
+// conflict degree; "wu" for a range (loaded indices), "wn" when it runs nowhere, "" when the
+// access has no figure to colour (constant, local memory).
+std::string_view wasteClass(const AccessSite& site);
+// The finding's access, when it is about one.
+const AccessSite* accessOf(const HtmlContext& ctx, const Finding& finding);
 
 std::string summarySection(const HtmlContext& ctx);
 std::string findingsIndex(const HtmlContext& ctx);

@@ -31,26 +31,22 @@ std::string_view kindShort(model::AccessKind k) {
 // The badge of one access; empty for accesses with nothing to colour (constant, local).
 std::string accessBadge(const AccessSite& a) {
   const model::AccessFigures& f = a.figures;
-  std::string cls, label;
+  const std::string_view cls = wasteClass(a);
+  std::string label;
   const std::string kind(kindShort(a.access.kind));
   if (!a.executed) {
-    cls = "wn";
     label = kind + " not run";
   } else if (f.global) {
     const auto& g = f.global->aligned;
-    cls = html::cssClass(html::wasteOf(g.idealSectors > 0 ? g.sectorsPerRequest / g.idealSectors : 1.0));
     label = fmt::format("{} {}/{} sec &middot; &eta; {}", kind, number(g.sectorsPerRequest), number(g.idealSectors),
                         percent(g.efficiency));
   } else if (f.shared) {
     const auto& s = f.shared->aligned;
-    cls = html::cssClass(html::wasteOf(s.conflictDegree));
     label = fmt::format("{} {}/{} wf &middot; {}-way", kind, number(s.wavefronts), number(s.idealWavefronts),
                         number(s.conflictDegree));
   } else if (f.sectorRange) {
-    cls = "wu";
     label = fmt::format("{} {}&ndash;{} sec", kind, number(f.sectorRange->first), number(f.sectorRange->second));
   } else if (f.wavefrontRange) {
-    cls = "wu";
     label = fmt::format("{} {}&ndash;{} wf", kind, number(f.wavefrontRange->first), number(f.wavefrontRange->second));
   } else {
     return "";

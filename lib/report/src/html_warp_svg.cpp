@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "coalesce/html/escape.h"
+
 #include "warp_layout.h"
 
 namespace coalesce::report::detail {
@@ -28,20 +30,18 @@ std::string rectPath(double x, double y, double w, double h) {
   return fmt::format("M{} {}h{}v{}h-{}z", px(x), px(y), px(w), px(h), px(w));
 }
 
-std::string svgOpen(double width, double height, const std::string& label) {
-  return fmt::format("<svg class=\"w\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
-                     "height=\"{1}\" role=\"img\" aria-label=\"{2}\">",
-                     px(width), px(height), label);
-}
-
 std::string path(const std::string& cls, const std::string& d) {
   return d.empty() ? "" : fmt::format("<path class=\"{}\" d=\"{}\"/>", cls, d);
 }
 
-std::string text(double x, double y, const std::string& body, const char* cls = nullptr, const char* anchor = nullptr) {
-  return fmt::format("<text x=\"{}\" y=\"{}\"{}{}>{}</text>", px(x), px(y),
-                     cls ? fmt::format(" class=\"{}\"", cls) : "",
-                     anchor ? fmt::format(" text-anchor=\"{}\"", anchor) : "", body);
+// Labels go in groups whose class sets their anchor and colour (page_assets.cpp: "m" centred,
+// "i" centred white inside a cell), so each <text> carries its position only.
+std::string text(double x, double y, const std::string& body) {
+  return fmt::format("<text x=\"{}\" y=\"{}\">{}</text>", px(x), px(y), body);
+}
+
+std::string group(const char* cls, const std::string& content) {
+  return content.empty() ? "" : fmt::format("<g class=\"{}\">{}</g>", cls, content);
 }
 
 // Lane numbers over every fourth lane (and the last), so the row reads without crowding.
@@ -52,14 +52,13 @@ WarpPicture globalSvg(const GlobalWarpLayout& l, const model::Arch& arch) {
   const double laneArea = static_cast<double>(arch.warpSize) * kLaneStep;
   const double width = kLeft + laneArea + kRight;
   const double laneTop = 16, sectorTop = 86, sectorH = 20, height = 132;
-  std::string body;
-  std::string active, inactive;
+  std::string centred, active, inactive;
   for (size_t k = 0; k < lanes; ++k) {
     const double x = kLeft + static_cast<double>(k) * kLaneStep;
     (l.lanes[k] ? active : inactive) += rectPath(x, laneTop, kBox, kBox);
-    if (labelled(k, lanes)) body += text(x + kBox / 2, laneTop - 4, std::to_string(k), nullptr, "middle");
+    if (labelled(k, lanes)) centred += text(x + kBox / 2, laneTop - 4, std::to_string(k));
   }
-  body += text(2, laneTop + 12, "lanes") + text(2, sectorTop + 14, "sectors");
+  const std::string rowNames = text(2, laneTop + 12, "lanes") + text(2, sectorTop + 14, "sectors");
 
   // Sectors side by side, narrower when there are many; a wider gap where the addresses jump.
   const size_t n = l.sectors.size();
@@ -89,8 +88,7 @@ WarpPicture globalSvg(const GlobalWarpLayout& l, const model::Arch& arch) {
     }
     frames += rectPath(x, sectorTop, sectorW, sectorH);
     if (n <= 16 || i == 0 || i + 1 == n)
-      body += text(x + sectorW / 2, sectorTop + sectorH + 12, fmt::format("+{}", s.index * arch.sectorBytes), nullptr,
-                   "middle");
+      centred += text(x + sectorW / 2, sectorTop + sectorH + 12, fmt::format("+{}", s.index * arch.sectorBytes));
     x += sectorW;
   }
   // Each active lane to the cell of its first byte.
@@ -109,9 +107,10 @@ WarpPicture globalSvg(const GlobalWarpLayout& l, const model::Arch& arch) {
   WarpPicture out;
   out.summary = fmt::format("{} sector{} (ideal {}); {} of the {} bytes moved are used", l.counts.sectors,
                             l.counts.sectors == 1 ? "" : "s", l.counts.idealSectors, l.counts.uniqueBytes, moved);
-  out.svg = svgOpen(width, height, "lanes against sectors: " + out.summary) + path("li", inactive) +
-            path("la", active) + path("lw", wasted) + path("lu", used) + path("sf", frames) + path("ln", links) +
-            body + "</svg>";
+  out.content = path("li", inactive) + path("la", active) + path("lw", wasted) + path("lu", used) +
+                path("sf", frames) + path("ln", links) + rowNames + group("m", centred);
+  out.width = width;
+  out.height = height;
   return out;
 }
 
@@ -119,38 +118,56 @@ WarpPicture sharedSvg(const SharedWarpLayout& l, const model::Arch& arch) {
   const double gridW = static_cast<double>(arch.sharedBanks) * kLaneStep;
   const double width = kLeft + gridW + kRight;
   constexpr double kRowH = 17, kPhaseHead = 30, kPhaseGap = 10;
-  std::string first, extra, grid, body;
+  std::string first, extra, grid, labels, centred, cells;
   double y = 0;
   for (const auto& phase : l.phases) {
     const size_t rows = std::max<size_t>(phase.wavefronts, 1);
-    body += text(2, y + 11, fmt::format("phase {} (lanes {}-{}): {} wavefront{}", phase.firstLane / l.phaseLanes + 1,
+    labels += text(2, y + 11, fmt::format("phase {} (lanes {}-{}): {} wavefront{}", phase.firstLane / l.phaseLanes + 1,
                                         phase.firstLane, phase.endLane - 1, phase.wavefronts,
                                         phase.wavefronts == 1 ? "" : "s"));
     const double top = y + kPhaseHead;
     for (int b = 0; b < arch.sharedBanks; b += 4)
-      body += text(kLeft + b * kLaneStep + kBox / 2, top - 4, std::to_string(b), nullptr, "middle");
+      centred += text(kLeft + b * kLaneStep + kBox / 2, top - 4, std::to_string(b));
     grid += rectPath(kLeft - 1, top - 1, gridW, static_cast<double>(rows) * kRowH);
+    // Wavefronts named on the first row, every fourth and the last, like the lanes.
     for (size_t r = 0; r < phase.wavefronts; ++r)
-      body += text(2, top + static_cast<double>(r) * kRowH + 11, fmt::format("wf {}", r + 1));
+      if (r == 0 || (r + 1) % 4 == 0 || r + 1 == phase.wavefronts)
+        labels += text(2, top + static_cast<double>(r) * kRowH + 11, fmt::format("wf {}", r + 1));
     for (const auto& [bank, words] : phase.wordsOfBank)
       for (size_t r = 0; r < words.size(); ++r) {
         const double cx = kLeft + static_cast<double>(bank) * kLaneStep, cy = top + static_cast<double>(r) * kRowH;
         (r == 0 ? first : extra) += rectPath(cx, cy, kBox, kBox - 1);
         const std::vector<int>& readers = words[r];
-        body += text(cx + kBox / 2, cy + 10.5, fmt::format("{}{}", readers.front(), readers.size() > 1 ? "*" : ""),
-                     "i", "middle");
+        cells += text(cx + kBox / 2, cy + 10.5, fmt::format("{}{}", readers.front(), readers.size() > 1 ? "*" : ""));
       }
     y = top + static_cast<double>(rows) * kRowH + kPhaseGap;
   }
   WarpPicture out;
   out.summary = fmt::format("{} wavefront{} (ideal {}), phases of {} lanes", l.counts.wavefronts,
                             l.counts.wavefronts == 1 ? "" : "s", l.counts.idealWavefronts, l.phaseLanes);
-  out.svg = svgOpen(width, y, "banks against wavefronts: " + out.summary) + path("bg", grid) + path("b1", first) +
-            path("bx", extra) + body + "</svg>";
+  out.content = path("bg", grid) + path("b1", first) + path("bx", extra) + labels + group("m", centred) +
+                group("i", cells);
+  out.width = width;
+  out.height = y;
   return out;
 }
 
 }  // namespace
+
+std::string PictureSymbols::svg(const WarpPicture& picture) {
+  auto [it, inserted] = ids_.try_emplace(picture.content, ids_.size());
+  if (inserted) order_.push_back(&it->first);
+  return fmt::format("<svg class=\"w\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" height=\"{1}\" role=\"img\" "
+                     "aria-label=\"{2}\"><use href=\"#p{3}\"/></svg>",
+                     px(picture.width), px(picture.height), html::escape(picture.summary), it->second);
+}
+
+std::string PictureSymbols::symbols() const {
+  if (order_.empty()) return "";
+  std::string out = "<svg class=\"sym\" aria-hidden=\"true\">";
+  for (size_t i = 0; i < order_.size(); ++i) out += fmt::format("<symbol id=\"p{}\">{}</symbol>", i, *order_[i]);
+  return out + "</svg>\n";
+}
 
 std::optional<WarpPicture> warpPicture(const model::Access& access, const model::Dim3& block,
                                        const model::Arch& arch, int64_t warp) {

@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "coalesce/model/access.h"
 #include "coalesce/model/arch.h"
@@ -15,13 +17,30 @@
 namespace coalesce::report::detail {
 
 struct WarpPicture {
-  std::string svg;      // the <svg> element
-  std::string summary;  // "8 sectors (ideal 4); 128 of the 256 bytes moved are used"
+  std::string content;       // the drawing, without its <svg> element
+  double width = 0, height = 0;
+  std::string summary;       // "8 sectors (ideal 4); 128 of the 256 bytes moved are used"
 };
 
 // nullopt when the pattern gives no lane addresses (indirect, unknown), the warp does not
 // exist, or the space is neither global nor shared.
 std::optional<WarpPicture> warpPicture(const model::Access& access, const model::Dim3& block,
                                        const model::Arch& arch, int64_t warp);
+
+// The pictures of one page, each drawing written once: many findings of a tree draw the same
+// warp (a kernel copied across files, a template's instantiations), so each <svg> in a
+// finding is a <use> of a <symbol> kept at the end of the page, which keeps the page of a
+// large tree small (docs/html-report.md). Without JavaScript too: <use> is plain SVG.
+class PictureSymbols {
+ public:
+  // The <svg> element that shows `picture`, its drawing kept once.
+  std::string svg(const WarpPicture& picture);
+  // Every drawing, as <symbol> elements in a hidden <svg>; empty when none was shown.
+  std::string symbols() const;
+
+ private:
+  std::map<std::string, size_t> ids_;  // drawing -> symbol number
+  std::vector<const std::string*> order_;
+};
 
 }  // namespace coalesce::report::detail

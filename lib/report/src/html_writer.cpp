@@ -20,6 +20,24 @@ namespace detail {
 std::string findingAnchor(size_t finding) { return fmt::format("f{}", finding); }
 std::string viewAnchor(size_t view) { return fmt::format("s{}", view); }
 
+std::string_view wasteClass(const AccessSite& site) {
+  const model::AccessFigures& f = site.figures;
+  if (!site.executed) return "wn";
+  if (f.global) {
+    const auto& g = f.global->aligned;
+    return html::cssClass(html::wasteOf(g.idealSectors > 0 ? g.sectorsPerRequest / g.idealSectors : 1.0));
+  }
+  if (f.shared) return html::cssClass(html::wasteOf(f.shared->aligned.conflictDegree));
+  if (f.sectorRange || f.wavefrontRange) return "wu";
+  return "";
+}
+
+const AccessSite* accessOf(const HtmlContext& ctx, const Finding& finding) {
+  const auto& accesses = ctx.analysis.accesses;
+  if (!finding.access || *finding.access < 0 || static_cast<size_t>(*finding.access) >= accesses.size()) return nullptr;
+  return &accesses[static_cast<size_t>(*finding.access)];
+}
+
 std::string costText(const FindingCost& cost) {
   if (!cost.excessPerRequest) return "";
   return fmt::format("{:.2f}", *cost.excessPerRequest);
@@ -33,7 +51,8 @@ void writeHtml(std::ostream& out, const Report& report, const HtmlOptions& optio
   if (!opts.readSource) opts.readSource = diskSourceReader();
   const auto parsed = model::parseArch(report.arch);
   const model::Arch& arch = parsed ? *parsed : model::defaultArch();
-  HtmlContext ctx{report, *report.analysis, arch, opts, true, {}, {}};
+  PictureSymbols pictures;
+  HtmlContext ctx{report, *report.analysis, arch, opts, true, {}, {}, &pictures};
   ctx.openPictures = report.findings.size() <= opts.openPicturesUpTo;
   for (const Finding& f : report.findings) ctx.costs.push_back(findingCost(f, *report.analysis));
 
@@ -64,7 +83,8 @@ void writeHtml(std::ostream& out, const Report& report, const HtmlOptions& optio
   if (ctx.viewOf.empty()) body += "<p class=\"muted\">No file holds an access or a finding.</p>\n";
   body += "</section>\n";
   body += html::legend();
-  body += "</main>";
+  body += "</main>\n";
+  body += pictures.symbols();
   out << html::page(report.tool.name + " report", body);
 }
 

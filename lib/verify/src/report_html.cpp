@@ -177,7 +177,8 @@ std::string linesTable(const VerifyReport& r, const Views& views) {
     const std::string ideal =
         fmt::format("{} / {}", l.predictedIdeal ? formatNumber(*l.predictedIdeal) : "&ndash;",
                     l.measured.requests ? formatNumber(l.measured.idealPerRequest()) : "&ndash;");
-    out += fmt::format("<tr{}><td data-v=\"{}\">{}</td><td>{}</td><td>{}</td><td class=\"num\" data-v=\"{}\">{}</td>"
+    out += fmt::format("<tr{}><td data-v=\"{}\">{}</td><td class=\"nw\">{}</td><td>{}</td>"
+                       "<td class=\"num\" data-v=\"{}\">{}</td>"
                        "<td class=\"num\" data-v=\"{}\">{}</td><td class=\"num\">{}</td><td data-v=\"{}\">{}</td>"
                        "<td>{}</td></tr>\n",
                        disagrees(l.verdict) ? " class=\"dis\"" : "", escape(fmt::format("{}\t{:09}", l.file, l.line)),
