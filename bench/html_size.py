@@ -46,10 +46,11 @@ def main():
         with open(os.path.join(work, "report.html"), encoding="utf-8") as f:
             page = f.read()
         findings = len(re.findall(r'<div class="f ', page))
-        svgs = page.count("<svg ")
+        pictures, drawings = page.count("<use href="), page.count("<symbol ")
         views = page.count('<section class="file"')
         html_bytes = sizes["html"][0]
-        print(f"{a.files} files: page {html_bytes / 1e6:.2f} MB ({findings} findings, {svgs} warp pictures, "
+        print(f"{a.files} files: page {html_bytes / 1e6:.2f} MB ({findings} findings, {pictures} warp pictures of "
+              f"{drawings} distinct drawings, "
               f"{views} source views; {html_bytes / max(findings, 1) / 1e3:.1f} kB per finding), run {sizes['html'][1]:.1f} s; "
               f"JSON report {sizes['json'][0] / 1e6:.2f} MB")
         print("under 20 MB" if html_bytes < LIMIT_BYTES else "OVER 20 MB")
