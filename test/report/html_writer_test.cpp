@@ -154,10 +154,16 @@ TEST_CASE("html report: hostile file names, kernel names and source text are esc
   }
 }
 
-TEST_CASE("html report: the index lists the costliest finding first") {
+TEST_CASE("html report: the index lists the costliest finding first, the files table each kernel's findings") {
   AnalysisResult a;
   a.accesses.push_back(numbered(makeSite(affine(Space::Global, 4, 8), {256, 1, 1}, "a[2 * i]"), 0, 1));
   a.accesses.push_back(numbered(makeSite(affine(Space::Global, 4, 128), {256, 1, 1}, "a[32 * i]"), 1, 2));
+  KernelRecord kernel;
+  kernel.name = "k";
+  kernel.loc = a.accesses[0].loc;
+  kernel.accesses = 2;
+  kernel.block = a.accesses[0].block;
+  a.kernels.push_back(kernel);
   const report::Report r = reportOf(a);
   REQUIRE(r.findings.size() == 2);
   // Sectors beyond the ideal per request: 8 - 4 and 32 - 4.
@@ -175,6 +181,8 @@ TEST_CASE("html report: the index lists the costliest finding first") {
   REQUIRE(contains(table, "href=\"#f1\""));
   CHECK(table.find("href=\"#f1\"") < table.find("href=\"#f0\""));
   CHECK(contains(table, "data-v=\"28.00\""));
+  // The files table: the kernel with its block shape, where it came from, and its findings.
+  CHECK(contains(page, "<code>k</code> <span class=\"muted\">256x1x1, launch</span> &middot; 2 findings"));
 }
 
 TEST_CASE("html source view: a long file shows windows around its accesses") {

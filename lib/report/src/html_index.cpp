@@ -121,14 +121,20 @@ std::string filesTable(const HtmlContext& ctx) {
     std::vector<const KernelRecord*> kernels;
     size_t accesses = 0, findings = 0;
     std::optional<double> worst;
+    std::map<std::string, size_t> findingsOfKernel;  // a merged finding counts for each kernel it covers
   };
   std::map<std::string, FileRow> rows;
   for (const FileRecord& f : ctx.analysis.files) rows[f.path].record = &f;
   for (const KernelRecord& k : ctx.analysis.kernels) rows[k.loc.file].kernels.push_back(&k);
   for (const AccessSite& a : ctx.analysis.accesses) ++rows[a.loc.file].accesses;
   for (size_t i = 0; i < ctx.report.findings.size(); ++i) {
-    FileRow& r = rows[ctx.report.findings[i].loc.file];
+    const Finding& f = ctx.report.findings[i];
+    FileRow& r = rows[f.loc.file];
     ++r.findings;
+    if (f.instantiations.empty())
+      ++r.findingsOfKernel[f.kernel];
+    else
+      for (const std::string& k : f.instantiations) ++r.findingsOfKernel[k];
     if (const auto& c = ctx.costs[i].excessPerRequest) r.worst = std::max(r.worst.value_or(0.0), *c);
   }
   std::string out = "<section id=\"files\"><h2>Files</h2>\n<table class=\"t sortable\"><thead><tr>" +
@@ -150,6 +156,8 @@ std::string filesTable(const HtmlContext& ctx) {
         kernels += "<span class=\"mark\">not analysed</span>";
       else
         kernels += fmt::format("<span class=\"muted\">{}, {}</span>", dims(k->block.dim), toString(k->block.source));
+      if (const auto n = r.findingsOfKernel.find(k->name); n != r.findingsOfKernel.end())
+        kernels += fmt::format(" &middot; {} finding{}", n->second, n->second == 1 ? "" : "s");
     }
     out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
                        "<td class=\"num\" data-v=\"{}\">{}</td></tr>\n",
