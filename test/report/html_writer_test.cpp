@@ -254,3 +254,50 @@ TEST_CASE("html report: a tree of 800 files, each with the largest pictures, sta
   CHECK(count(page, "<details class=\"pic\">") == 2 * kFiles);  // closed: more than 100 findings
   CHECK(page.size() < 20'000'000);
 }
+
+TEST_CASE("html report: a branch finding drawn as the paths its warp runs") {
+  AnalysisResult a;
+  BranchSite b;
+  b.loc = {"k.cu", 3, 5};
+  b.kernel = "k";
+  b.condition = "tid % 2 == 0";
+  b.block.dim = {256, 1, 1};
+  b.block.source = BlockSource::Launch;
+  b.warpRequests = 8;
+  b.divergentRequests = 8;
+  b.split.warp = 2;
+  b.split.blockX = 1;
+  b.split.values = {"0", "1"};
+  for (int lane = 0; lane < 32; ++lane) b.split.lanes.push_back(lane < 4 ? -1 : lane % 2 == 0);
+  a.branches.push_back(b);
+  BranchSite uniform = b;
+  uniform.id = 1;
+  uniform.split = {};
+  a.branches.push_back(uniform);
+  BranchSite bySwitch = b;  // a switch: one path per value
+  bySwitch.id = 2;
+  bySwitch.kind = BranchKind::Switch;
+  bySwitch.split.values = {"0", "10", "20"};
+  bySwitch.split.lanes.clear();
+  for (int lane = 0; lane < 32; ++lane) bySwitch.split.lanes.push_back(lane % 3);
+  a.branches.push_back(bySwitch);
+  report::Report r;
+  r.analysis = &a;
+  for (int id : {0, 1, 2}) {
+    report::Finding f;
+    f.rule = "divergent-branch";
+    f.loc = b.loc;
+    f.branch = id;
+    f.message = "splits warps";
+    r.findings.push_back(f);
+  }
+  const std::string page = htmlOf(r, memoryReader({}));
+  CHECK(contains(page, "warp 2 of 8 in a block of 256x1x1 (launch), in block (1, 0, 0)"));
+  CHECK(contains(page, "2 paths run one after the other: 14 lanes true, 14 lanes false; 4 lanes not reaching the branch"));
+  CHECK(contains(page, "in the block, 8 of 8 warp requests split"));
+  CHECK(contains(page, "3 paths run one after the other: 11 lanes = 0, 11 lanes = 10, 10 lanes = 20"));
+  CHECK(count(page, "<path class=\"c0\"") == 2);  // the true lanes; the switch's first value
+  CHECK(count(page, "<path class=\"c2\"") == 1);  // the switch's third value
+  // Without a split warp in its record, the finding says there is nothing to draw.
+  CHECK(count(page, "No warp picture: this finding is about a branch condition") == 1);
+}

@@ -48,7 +48,7 @@ dl.sum dd{margin:0}
 table.src{width:100%;border:1px solid var(--line);margin:4px 0 16px}
 table.src td{padding:0 6px;vertical-align:top}
 table.src td.n{color:var(--grey);text-align:right;user-select:none;width:1%;white-space:nowrap;border-right:1px solid var(--line)}
-table.src td.a{width:1%;white-space:nowrap}
+table.src td.a{width:1%;white-space:normal}
 table.src td.c{white-space:pre-wrap;word-break:break-all;width:98%}
 table.src tr.hit td.c{background:#fff6e0}
 table.src tr.gap td{background:var(--soft);color:var(--grey);font-style:italic}
@@ -70,6 +70,9 @@ svg.w{display:block;max-width:100%;height:auto}
 .ln{stroke:#444;stroke-width:.6;fill:none;opacity:.7}
 .sf{fill:none;stroke:#333;stroke-width:.8}
 .b1{fill:var(--blue)}.bx{fill:var(--red)}.bg{fill:#f1f1f1}
+.lo{fill:#fafafa;stroke:#bbb;stroke-width:.5}
+.c0{fill:var(--blue)}.c1{fill:var(--orange)}.c2{fill:var(--sky)}.c3{fill:var(--red)}.c4{fill:var(--purple)}
+.c5{fill:#009E73}
 text{font:10px "DejaVu Sans",sans-serif;fill:#222}
 .m text{text-anchor:middle}
 .i text{fill:#fff;font-size:9px;text-anchor:middle}

@@ -93,6 +93,38 @@ std::string pictures(const HtmlContext& ctx, const Finding& f, const AccessSite&
                      ctx.openPictures ? " open" : "", written, fixed);
 }
 
+std::string ordinal(int n) {
+  const int last = n % 10, lastTwo = n % 100;
+  const char* suffix = (lastTwo >= 11 && lastTwo <= 13) ? "th"
+                       : last == 1                       ? "st"
+                       : last == 2                       ? "nd"
+                       : last == 3                       ? "rd"
+                                                         : "th";
+  return fmt::format("{}{}", n, suffix);
+}
+
+// A branch finding: the warp the analysis saw split, one row per path it runs.
+std::string branchPictures(const HtmlContext& ctx, const BranchSite& site) {
+  const LaneSplit& split = site.split;
+  const auto p = branchPicture(split, site.kind);
+  if (!p) return "";
+  std::string from(toString(site.block.source));
+  if (!site.block.detail.empty()) from += ": " + site.block.detail;
+  std::string caption = fmt::format("<b>The split</b>: {} ({}), in block ({}, {}, {})",
+                                    blockText(site.block.dim, ctx.arch, split.warp), escape(from), split.blockX,
+                                    split.blockY, split.blockZ);
+  if (!site.loops.empty())
+    caption += fmt::format("; the {} iteration the analysis lists for its loop{}", ordinal(split.iteration + 1),
+                           site.loops.size() == 1 ? "" : "s");
+  caption += "<br>" + escape(p->summary) +
+             fmt::format("; in the block, {} of {} warp requests split", site.divergentRequests, site.warpRequests);
+  return fmt::format("<details class=\"pic\"{}><summary>Warp picture: the lanes the condition splits</summary>"
+                     "<div class=\"pics\">{}{}</div></details>",
+                     ctx.openPictures ? " open" : "", figure(caption, ctx.pictures->svg(*p)),
+                     figure("<b>After the fix</b>",
+                            "<p>No picture: the fix changes the condition, not an access (see the fix note).</p>"));
+}
+
 std::string recordPhrase(const Finding& f) {
   if (f.branch) return "a branch condition: its figure is the share of warp requests whose active lanes disagree";
   if (f.barrier) return "a barrier and the guards around it";
@@ -116,10 +148,15 @@ std::string findingBox(const HtmlContext& ctx, size_t index) {
     out += fmt::format("<li{}>{}</li>", cls, escape(note));
   }
   out += "</ul>\n";
+  const auto& branches = ctx.analysis.branches;
+  std::string drawn;
   if (const AccessSite* site = accessOf(ctx, f))
-    out += pictures(ctx, f, *site);
-  else
-    out += "<p class=\"muted\">No warp picture: this finding is about " + std::string(recordPhrase(f)) + ".</p>";
+    drawn = pictures(ctx, f, *site);
+  else if (f.branch && *f.branch >= 0 && static_cast<size_t>(*f.branch) < branches.size())
+    drawn = branchPictures(ctx, branches[static_cast<size_t>(*f.branch)]);
+  if (drawn.empty())
+    drawn = "<p class=\"muted\">No warp picture: this finding is about " + std::string(recordPhrase(f)) + ".</p>";
+  out += drawn;
   return out + "</div>";
 }
 

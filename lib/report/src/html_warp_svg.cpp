@@ -152,7 +152,55 @@ WarpPicture sharedSvg(const SharedWarpLayout& l, const model::Arch& arch) {
   return out;
 }
 
+// The paths' colours, in the order of the rows (page_assets.cpp: c0..c5).
+constexpr int kPathColours = 6;
+
 }  // namespace
+
+std::optional<WarpPicture> branchPicture(const LaneSplit& split, BranchKind kind) {
+  if (split.warp < 0 || split.lanes.empty() || split.values.empty()) return std::nullopt;
+  // Rows: a switch's values in increasing order; for a condition, true first, then false.
+  std::vector<int> rows(split.values.size());
+  for (size_t r = 0; r < rows.size(); ++r)
+    rows[r] = kind == BranchKind::Switch ? static_cast<int>(r) : static_cast<int>(rows.size() - 1 - r);
+  const size_t lanes = split.lanes.size();
+  constexpr double kTop = 16, kRowH = 22;
+  const double width = kLeft + static_cast<double>(lanes) * kLaneStep + kRight;
+  std::string centred, rowNames, frames;
+  std::vector<std::string> filled(kPathColours);
+  for (size_t k = 0; k < lanes; ++k)
+    if (labelled(k, lanes))
+      centred += text(kLeft + static_cast<double>(k) * kLaneStep + kBox / 2, kTop - 4, std::to_string(k));
+  std::vector<std::string> counts;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    const double y = kTop + static_cast<double>(r) * kRowH;
+    const std::string& value = split.values[static_cast<size_t>(rows[r])];
+    const std::string name = kind == BranchKind::Switch ? "= " + value : value == "0" ? "false" : "true";
+    rowNames += text(2, y + 12, html::escape(name));
+    size_t n = 0;
+    for (size_t k = 0; k < lanes; ++k) {
+      const double x = kLeft + static_cast<double>(k) * kLaneStep;
+      if (split.lanes[k] == rows[r]) {
+        filled[r % kPathColours] += rectPath(x, y, kBox, kBox);
+        ++n;
+      } else {
+        frames += rectPath(x, y, kBox, kBox);
+      }
+    }
+    counts.push_back(fmt::format("{} lane{} {}", n, n == 1 ? "" : "s", name));
+  }
+  const size_t idle = static_cast<size_t>(std::count(split.lanes.begin(), split.lanes.end(), -1));
+  std::string content = path("lo", frames);
+  for (int c = 0; c < kPathColours; ++c) content += path(fmt::format("c{}", c), filled[static_cast<size_t>(c)]);
+  WarpPicture out;
+  out.summary = fmt::format("{} paths run one after the other: ", rows.size());
+  for (size_t i = 0; i < counts.size(); ++i) out.summary += (i ? ", " : "") + counts[i];
+  if (idle) out.summary += fmt::format("; {} lane{} not reaching the branch", idle, idle == 1 ? "" : "s");
+  out.content = content + rowNames + group("m", centred);
+  out.width = width;
+  out.height = kTop + static_cast<double>(rows.size()) * kRowH + 4;
+  return out;
+}
 
 std::string PictureSymbols::svg(const WarpPicture& picture) {
   auto [it, inserted] = ids_.try_emplace(picture.content, ids_.size());

@@ -13,6 +13,7 @@
 
 #include "coalesce/model/access.h"
 #include "coalesce/model/arch.h"
+#include "coalesce/records/records.h"
 
 namespace coalesce::report::detail {
 
@@ -26,6 +27,11 @@ struct WarpPicture {
 // exist, or the space is neither global nor shared.
 std::optional<WarpPicture> warpPicture(const model::Access& access, const model::Dim3& block,
                                        const model::Arch& arch, int64_t warp);
+
+// A warp a branch splits: one row per path the warp runs, one after the other (the lanes
+// whose condition is true, then those whose is false; for a switch, one row per value), each
+// lane drawn in the row of its path. nullopt when the branch split no warp.
+std::optional<WarpPicture> branchPicture(const LaneSplit& split, BranchKind kind);
 
 // The pictures of one page, each drawing written once: many findings of a tree draw the same
 // warp (a kernel copied across files, a template's instantiations), so each <svg> in a
