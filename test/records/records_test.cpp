@@ -61,7 +61,12 @@ TEST_CASE("records: the field list covers the records' members") {
   CHECK(access.internal == 5);
   BranchSite b;
   describeFields(branch, b);
-  CHECK(branch.all == 18);  // ... line_text, loops, modulus_loops
+  CHECK(branch.all == 19);  // ... line_text, loops, modulus_loops, split
+  CHECK(branch.internal == 4);
+  FieldCounter split;
+  LaneSplit l;
+  describeFields(split, l);
+  CHECK(split.all == 7);  // warp, block_x, block_y, block_z, iteration, values, lanes
   BarrierSite s;
   describeFields(barrier, s);
   CHECK(barrier.all == 13);  // ... line_text, loops

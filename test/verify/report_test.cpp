@@ -60,3 +60,40 @@ TEST_CASE("report: JSON carries verdicts, figures and the exit code") {
   CHECK(j["lines"][1]["verdict"] == "mismatch");
   CHECK(j["device"]["chip"] == "GH100");
 }
+
+namespace {
+size_t occurrences(const std::string& text, const std::string& part) {
+  size_t n = 0;
+  for (size_t p = text.find(part); p != std::string::npos; p = text.find(part, p + 1)) ++n;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("report: HTML puts predicted and measured side by side and marks the disagreement") {
+  auto r = sample();
+  r.lines[1].notes.push_back("the compiler merged <two> loads");
+  const std::string source = "// a.cu\n" + std::string(8, '\n') + "  x = a[i];\n  y = a[2 * i]; // </script>\n";
+  const std::string page = formatHtml(r, exitCodeFor(r, false), [&](const std::string& path) -> std::optional<std::string> {
+    if (path == "a.cu") return source;
+    return std::nullopt;
+  });
+  CHECK(page.rfind("<!DOCTYPE html>", 0) == 0);
+  CHECK(occurrences(page, "<script") == 1);
+  CHECK(occurrences(page, "</script") == 1);
+  // Both lines in the table, the mismatch marked there, in the disagreements and in the source.
+  CHECK(occurrences(page, "<tr class=\"dis\">") == 1);
+  CHECK(occurrences(page, "<tr id=\"s0-11\" class=\"dis\">") == 1);
+  CHECK(occurrences(page, "<tr id=\"s0-10\">") == 1);
+  CHECK(occurrences(page, "&#10007; mismatch") == 4);  // summary, disagreements, table, source
+  CHECK(page.find("<section id=\"disagreements\">") < page.find("<section id=\"lines\">"));
+  CHECK(page.find("pred 4 &middot; meas 8 &#10007; mismatch") != std::string::npos);
+  CHECK(page.find("pred 8 &middot; meas 8 match") != std::string::npos);
+  CHECK(page.find("the compiler merged &lt;two&gt; loads") != std::string::npos);
+  CHECK(page.find("// &lt;/script&gt;") != std::string::npos);
+  CHECK(page.find("<dd>1 (a mismatch or a contradicted branch)</dd>") != std::string::npos);
+
+  // A file that cannot be read: its compared lines are still listed.
+  const std::string blind = formatHtml(r, 1);
+  CHECK(blind.find("This file could not be read") != std::string::npos);
+  CHECK(occurrences(blind, "<tr id=\"s0-") == 2);
+}

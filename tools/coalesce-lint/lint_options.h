@@ -20,7 +20,7 @@ inline constexpr int kExitNotAnalysed = 3;  // a file or kernel could not be ana
 
 struct LintOptions {
   analysis::AnalysisRequest request;
-  std::string format = "text";  // text | json | sarif
+  std::string format = "text";  // text | json | sarif | html
   std::string outputFile;       // -o: empty for stdout
   std::optional<std::string> configFile;
   report::Options overrides;  // command-line values over the config files

@@ -13,6 +13,7 @@
 #include "coalesce/report/baseline.h"
 #include "coalesce/report/explain.h"
 #include "coalesce/report/filter.h"
+#include "coalesce/report/html_writer.h"
 #include "coalesce/report/json_writer.h"
 #include "coalesce/report/rule_registry.h"
 #include "coalesce/report/sarif_writer.h"
@@ -174,6 +175,8 @@ int runLint(const LintOptions& options) {
     report::SarifOptions so;
     so.sourceRoot = options.sourceRoot;
     report::writeSarif(out, rep, so);
+  } else if (options.format == "html") {
+    report::writeHtml(out, rep);
   } else {
     report::TextOptions to;
     to.showSummary = false;

@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
 
   app.add_option("paths", o.request.inputs, ".cu/.cuh files or directories (searched recursively)");
   app.add_option("-p,--build-dir", o.request.buildDir, "folder holding compile_commands.json");
-  app.add_option("--format", o.format, "output format")->check(CLI::IsMember({"text", "json", "sarif"}));
+  app.add_option("--format", o.format, "output format")->check(CLI::IsMember({"text", "json", "sarif", "html"}));
   app.add_option("-o,--output", o.outputFile, "write the report to FILE instead of stdout");
   app.add_option("--arch", o.request.gpuArch, "GPU architecture (sm_70 to sm_90)")->capture_default_str();
   app.add_option("--cuda-path", o.request.cudaPath, "CUDA toolkit to parse with (default: $CUDA_PATH, /usr/local/cuda)");

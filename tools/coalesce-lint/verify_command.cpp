@@ -46,7 +46,7 @@ CLI::App* addVerifyCommand(CLI::App& app, int& exitCode, PredictFunction predict
       ->check(CLI::ExistingFile);
   sub->add_option("--sass", opts->sassFiles, "SASS listings (cuobjdump -sass or nvdisasm -c -gi) for --measurements")
       ->check(CLI::ExistingFile);
-  sub->add_option("--format", opts->format, "report format")->check(CLI::IsMember({"text", "json"}));
+  sub->add_option("--format", opts->format, "report format")->check(CLI::IsMember({"text", "json", "html"}));
   sub->add_option("-o,--output", opts->output, "write the report to this file instead of stdout");
   sub->add_option("--timeout", opts->timeout, "seconds each program may run before it is killed (default 120)")
       ->check(CLI::PositiveNumber);

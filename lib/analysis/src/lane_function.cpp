@@ -77,6 +77,23 @@ void finishCases(std::optional<model::AlignmentCases<F>>& c) {
 
 namespace {
 
+// A split warp for the record: its lanes' values (nullopt: not reaching) as indices into
+// their distinct values, in increasing order.
+LaneSplit splitOf(int64_t warp, const int64_t blockIdx[3], int iteration,
+                  const std::vector<std::optional<int64_t>>& perLane) {
+  std::vector<int64_t> distinct;
+  for (const auto& v : perLane)
+    if (v) distinct.push_back(*v);
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  LaneSplit s{warp, blockIdx[0], blockIdx[1], blockIdx[2], iteration, {}, {}};
+  for (int64_t v : distinct) s.values.push_back(std::to_string(v));
+  for (const auto& v : perLane)
+    s.lanes.push_back(v ? static_cast<int>(std::lower_bound(distinct.begin(), distinct.end(), *v) - distinct.begin())
+                        : -1);
+  return s;
+}
+
 // Binds thread `linear` of the block.
 void bindThread(Bindings& b, const Dim3& d, int64_t linear) {
   const model::ThreadIdx t = model::threadFromLinear(d, linear);
@@ -104,7 +121,9 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
   const int64_t warps = model::warpCount(d, arch);
   const bool partialLast = d.volume() % arch.warpSize != 0;
   out.onlyPartialWarps = true;
+  int iteration = -1;
   for (const auto& combo : iterationCombos(raw, ev.symbols, ev.launchBindings(), ev.assumptions)) {
+    ++iteration;
     Bindings rep = ev.representative(combo);
     const ExprRef cond = ev.atIteration(condition, combo, rep);
     out.threadDependent = out.threadDependent || dependsOnThread(cond);
@@ -114,7 +133,9 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
     for (int64_t w = 0; w < warps; ++w) {
       std::optional<int64_t> first;
       bool any = false, split = false;
+      std::vector<std::optional<int64_t>> values;  // per lane, kept for the first split warp
       for (int64_t linear = w * arch.warpSize; linear < std::min(d.volume(), (w + 1) * arch.warpSize); ++linear) {
+        values.emplace_back();
         if (!active[static_cast<size_t>(linear)]) continue;
         any = true;
         Bindings& b = rep;  // only the thread index changes: no copy per lane
@@ -125,6 +146,7 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
           continue;
         }
         const int64_t value = byValue ? *v : static_cast<int64_t>(*v != 0);
+        values.back() = value;
         if (!first) first = value;
         else if (*first != value) split = true;
       }
@@ -133,6 +155,7 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
       if (split) {
         ++out.divergentRequests;
         if (!(partialLast && w == warps - 1)) out.onlyPartialWarps = false;
+        if (out.split.warp < 0) out.split = splitOf(w, ev.blockIdx, iteration, values);
       }
     }
   }
@@ -166,6 +189,7 @@ ConditionFigures evaluateCondition(const ExprRef& condition, const RawAccess& gu
     if (blocks.size() > 1) {
       ConditionFigures grid;
       grid.onlyPartialWarps = true;
+      grid.split = out.split;  // the representative block's split warp, else an edge block's
       for (const auto& [idx, count] : blocks) {
         Evaluator edge(raw, launch, symbols, arch);
         for (int d = 0; d < 3; ++d) edge.blockIdx[d] = idx[static_cast<size_t>(d)];
@@ -175,6 +199,7 @@ ConditionFigures evaluateCondition(const ExprRef& condition, const RawAccess& gu
         grid.warpRequests += f.warpRequests * count;
         grid.divergentRequests += f.divergentRequests * count;
         if (f.divergentRequests > 0 && !f.onlyPartialWarps) grid.onlyPartialWarps = false;
+        if (grid.split.warp < 0) grid.split = f.split;
       }
       if (grid.divergentRequests * out.warpRequests != out.divergentRequests * grid.warpRequests)
         ev.assumptions.insert("counted over the grid of " + std::to_string(launch.grid->volume()) +

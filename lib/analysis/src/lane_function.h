@@ -102,6 +102,7 @@ struct ConditionFigures {
   int64_t divergentRequests = 0;
   bool onlyPartialWarps = true;  // all divergent warps are the block's partial last warp
   std::vector<std::string> assumptions;
+  LaneSplit split;               // the first warp found split, for pictures
 };
 // `condition`, guarded by `raw.guards`; raw.offset is ignored.
 // byValue: lanes split when their values differ (switch), not only their truth (if).

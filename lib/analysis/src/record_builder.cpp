@@ -284,6 +284,7 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         site.divergentRequests = f.divergentRequests;
         site.onlyPartialWarps = f.onlyPartialWarps;
         site.assumptions = f.assumptions;
+        site.split = f.split;
       }
     }
     out.branches.push_back(std::move(site));

@@ -9,25 +9,11 @@
 
 namespace coalesce::report::detail {
 
-int64_t floorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
 std::string warpLine(const AccessSite& site, const model::Arch& arch, int64_t warp) {
   std::string from(toString(site.block.source));
   if (!site.block.detail.empty()) from += ": " + site.block.detail;
   return fmt::format("warp {} of {} in block {} ({})\n", warp, model::warpCount(site.block.dim, arch),
                      dims(site.block.dim), from);
-}
-
-std::optional<std::vector<std::optional<int64_t>>> warpAddresses(const AccessSite& site, const model::Arch& arch,
-                                                                 int64_t warp, int64_t period) {
-  const model::LanePattern& p = site.access.pattern;
-  if (p.kind == model::PatternKind::Indirect || p.kind == model::PatternKind::Unknown) return std::nullopt;
-  if (warp < 0 || warp >= model::warpCount(site.block.dim, arch)) return std::nullopt;
-  const int64_t base = ((p.base.constant % period) + period) % period;
-  auto lanes = model::warpLaneOffsets(p, site.block.dim, warp, arch);
-  for (auto& l : lanes)
-    if (l) *l += base;
-  return lanes;
 }
 
 std::string laneRanges(const std::vector<int>& lanes) {

@@ -97,6 +97,23 @@ std::optional<model::Access> withPaddedSharedRow(const model::Access& access, co
   return withLanes(access, {pad(l.cx), pad(l.cy), pad(l.cz)});
 }
 
+model::Access withContiguousLanes(const model::Access& access, const model::Dim3& block) {
+  const int64_t b = access.bytesPerLane;
+  return withLanes(access, {b, b * block.x, b * block.x * block.y});
+}
+
 bool isIdeal(const model::GlobalFigures& f) { return f.sectorsPerRequest <= f.idealSectors + 1e-9; }
+
+std::optional<FixedAccess> fixIfBetter(const model::Access& fixed, const model::Dim3& block,
+                                       const model::GlobalFigures& from, const model::Arch& arch, std::string change) {
+  if (globalOf(fixed, block, arch).sectorsPerRequest >= from.sectorsPerRequest - 1e-9) return std::nullopt;
+  return FixedAccess{fixed, block, std::move(change)};
+}
+
+std::optional<FixedAccess> fixIfBetter(const model::Access& fixed, const model::Dim3& block,
+                                       const model::SharedFigures& from, const model::Arch& arch, std::string change) {
+  if (sharedOf(fixed, block, arch).wavefronts >= from.wavefronts - 1e-9) return std::nullopt;
+  return FixedAccess{fixed, block, std::move(change)};
+}
 
 }  // namespace coalesce::report::detail

@@ -4,8 +4,11 @@
 
 #include <optional>
 
+#include <string>
+
 #include "coalesce/model/access_model.h"
 #include "coalesce/records/records.h"
+#include "coalesce/report/finding.h"
 
 namespace coalesce::report::detail {
 
@@ -34,6 +37,19 @@ model::Access withSwappedXY(const model::Access& access);
 // bytes) are padded by one element; nullopt when no coefficient looks like a row.
 std::optional<model::Access> withPaddedSharedRow(const model::Access& access, const model::Arch& arch);
 
+// Lane k of the block (its linear thread id) on the k-th element of one contiguous run,
+// the base kept: what "order the index so that lane k touches the k-th element" and
+// "sort the indices" describe.
+model::Access withContiguousLanes(const model::Access& access, const model::Dim3& block);
+
 bool isIdeal(const model::GlobalFigures& f);
+
+// The fix's access for Finding::fix when the model gives it fewer sectors (wavefronts) per
+// request than `from`, the figures the finding reports; nullopt otherwise, like checkedFix
+// (notes.h), which then offers no fix either.
+std::optional<FixedAccess> fixIfBetter(const model::Access& fixed, const model::Dim3& block,
+                                       const model::GlobalFigures& from, const model::Arch& arch, std::string change);
+std::optional<FixedAccess> fixIfBetter(const model::Access& fixed, const model::Dim3& block,
+                                       const model::SharedFigures& from, const model::Arch& arch, std::string change);
 
 }  // namespace coalesce::report::detail

@@ -287,7 +287,21 @@ Measurements merge(const std::vector<Measurements>& all) {
 int compareAndReport(const VerifyOptions& o, const Predictions& predictions, const Measurements& merged) {
   const VerifyReport report = compare(predictions, merged);
   const int rc = exitCodeFor(report, o.allowNotFound);
-  const std::string text = o.format == "json" ? formatJson(report, rc) : formatText(report);
+  std::string text;
+  if (o.format == "json") {
+    text = formatJson(report, rc);
+  } else if (o.format == "html") {
+    // The predicted files as they are now, for the page's source views.
+    text = formatHtml(report, rc, [](const std::string& path) -> std::optional<std::string> {
+      std::ifstream in(path, std::ios::binary);
+      if (!in) return std::nullopt;
+      std::ostringstream s;
+      s << in.rdbuf();
+      return s.str();
+    });
+  } else {
+    text = formatText(report);
+  }
   if (!o.output.empty()) {
     std::ofstream f(o.output);
     if (!f) throw VerifyError("cannot write " + o.output);

@@ -114,3 +114,49 @@ int main() { halo<<<dim3(8, 8), 128>>>(nullptr, nullptr); }
   CHECK_FALSE(never.figures.global);
   CHECK(never.notExecuted.find("`threadIdx.x >= blockDim.x` are false for every lane") != std::string::npos);
 }
+
+TEST_CASE("structure: the first warp a branch splits, lane by lane") {
+  const AnalysisResult r = analyseOne(R"(
+__global__ void split(float* out) {
+  unsigned tid = threadIdx.x;
+  for (unsigned s = 1; s < blockDim.x; s *= 2)
+    if (tid % (2 * s) == 0) out[tid] += 1.0f;
+  if (tid >= 16) {
+    if (tid & 1) out[tid] = 2.0f;
+  }
+  switch (tid % 3) {
+    case 0: out[tid] = 3.0f; break;
+    default: break;
+  }
+}
+int main() { split<<<64, 256>>>(nullptr); }
+)");
+  REQUIRE(r.files.size() == 1);
+  REQUIRE(r.files[0].status == Status::Analysed);
+  const auto first = [](const LaneSplit& split, size_t from, size_t count) {
+    return std::vector<int>(split.lanes.begin() + static_cast<long>(from),
+                            split.lanes.begin() + static_cast<long>(from + count));
+  };
+  // Warp 0 of block 1 (the block that stands for the grid), in the loop's first iteration
+  // (s = 1): even lanes true (value "1", index 1), odd ones false.
+  const LaneSplit& step = branchOn(r, "tid % (2 * s) == 0").split;
+  CHECK(step.warp == 0);
+  CHECK(step.blockX == 1);
+  CHECK(step.iteration == 0);
+  CHECK(step.values == std::vector<std::string>{"0", "1"});
+  REQUIRE(step.lanes.size() == 32);
+  CHECK(first(step, 0, 4) == std::vector<int>{1, 0, 1, 0});
+  // Lanes 0-15 do not reach the inner branch.
+  const LaneSplit& inner = branchOn(r, "tid & 1").split;
+  REQUIRE(inner.lanes.size() == 32);
+  CHECK(inner.lanes[15] == -1);
+  CHECK(first(inner, 16, 3) == std::vector<int>{0, 1, 0});
+  // A switch keeps the values it switches on.
+  const LaneSplit& byValue = branchOn(r, "tid % 3").split;
+  CHECK(byValue.values == std::vector<std::string>{"0", "1", "2"});
+  REQUIRE(byValue.lanes.size() == 32);
+  CHECK(first(byValue, 0, 4) == std::vector<int>{0, 1, 2, 0});
+  // A uniform loop condition splits no warp.
+  CHECK(branchOn(r, "s < blockDim.x").split.warp == -1);
+  CHECK(branchOn(r, "s < blockDim.x").split.lanes.empty());
+}

@@ -58,6 +58,7 @@ std::optional<Finding> AosFieldAccess::checkAccess(const AccessSite& site, const
   out.notes.push_back(checkedFix("use SoA (this field in its own array)", f,
                                  globalOf(withUnitStrideX(a), site.block.dim, ctx.arch)));
   out.efficiency = f.efficiency;
+  out.fix = fixIfBetter(withUnitStrideX(a), site.block.dim, f, ctx.arch, "the field in its own array (SoA)");
   return out;
 }
 

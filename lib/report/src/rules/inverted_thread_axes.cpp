@@ -39,6 +39,7 @@ std::optional<Finding> InvertedThreadAxes::checkAccess(const AccessSite& site, c
       fmt::format("; in a transpose, stage through a shared tile padded to {} columns (or swizzled)",
                   ctx.arch.warpSize + 1));
   out.efficiency = f.efficiency;
+  out.fix = fixIfBetter(withSwappedXY(site.access), site.block.dim, f, ctx.arch, "threadIdx.x and threadIdx.y swapped");
   return out;
 }
 

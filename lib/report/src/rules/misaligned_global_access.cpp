@@ -32,6 +32,7 @@ std::optional<Finding> MisalignedGlobalAccess::checkAccess(const AccessSite& sit
   const model::GlobalFigures alignedBase = globalOf(withAlignedBase(a), site.block.dim, ctx.arch);
 
   std::string cause, fix;
+  std::optional<FixedAccess> fixed;
   if (isIdeal(alignedBase)) {
     const int64_t r = ((a.pattern.base.constant % ctx.arch.sectorBytes) + ctx.arch.sectorBytes) % ctx.arch.sectorBytes;
     cause = fmt::format("the lanes are contiguous but the run starts {} bytes past a {}-byte sector boundary", r,
@@ -40,11 +41,13 @@ std::optional<Finding> MisalignedGlobalAccess::checkAccess(const AccessSite& sit
                                  "{} elements, or peel the first iterations)",
                                  ctx.arch.cacheLineBytes, ctx.arch.cacheLineBytes / a.bytesPerLane),
                      f, alignedBase);
+    fixed = fixIfBetter(withAlignedBase(a), site.block.dim, f, ctx.arch, "the run started on a sector boundary");
   } else if (auto runs = withWarpAlignedRuns(a, ctx.arch)) {
     cause = "each warp's lanes form a contiguous run that starts off a sector boundary";
     fix = checkedFix(fmt::format("shift the index so that each warp's run starts on a {}-byte boundary",
                                  ctx.arch.cacheLineBytes),
                      f, globalOf(*runs, site.block.dim, ctx.arch));
+    fixed = fixIfBetter(*runs, site.block.dim, f, ctx.arch, "each warp's run started on a sector boundary");
   } else {
     cause = fmt::format("the lanes are contiguous in each row but rows start off sector boundaries (row pitch {} "
                         "bytes is not a multiple of {})",
@@ -52,11 +55,14 @@ std::optional<Finding> MisalignedGlobalAccess::checkAccess(const AccessSite& sit
     fix = checkedFix(fmt::format("pad the row pitch to a multiple of {} bytes (cudaMallocPitch does)",
                                  ctx.arch.cacheLineBytes),
                      f, globalOf(withPaddedPitch(a, ctx.arch), site.block.dim, ctx.arch));
+    fixed = fixIfBetter(withPaddedPitch(a, ctx.arch), site.block.dim, f, ctx.arch,
+                        fmt::format("row pitch padded to a multiple of {} bytes", ctx.arch.cacheLineBytes));
   }
   Finding out = accessFinding(*this, site, ctx.arch, globalMessage(site, f, cause));
   out.notes.push_back(trafficNote(f, ctx.arch));
   out.notes.push_back(std::move(fix));
   out.efficiency = f.efficiency;
+  out.fix = std::move(fixed);
   return out;
 }
 

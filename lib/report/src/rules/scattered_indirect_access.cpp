@@ -4,6 +4,7 @@
 
 #include "../access_cause.h"
 #include "../format.h"
+#include "../what_if.h"
 #include "access_finding.h"
 
 namespace coalesce::report {
@@ -41,6 +42,10 @@ std::optional<Finding> ScatteredIndirectAccess::checkAccess(const AccessSite& si
       "when they are consecutive, {}x less traffic), or let a warp read whole rows through one index",
       number(hi), number(ideal), number(hi / ideal)));
   out.efficiency = worstEta;
+  model::GlobalFigures worst;
+  worst.sectorsPerRequest = hi;
+  out.fix = fixIfBetter(withContiguousLanes(withAlignedBase(site.access), site.block.dim), site.block.dim, worst,
+                        ctx.arch, "consecutive indices (a sorted index)");
   return out;
 }
 

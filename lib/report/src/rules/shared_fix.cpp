@@ -10,7 +10,7 @@
 
 namespace coalesce::report::detail {
 
-std::string sharedFixNote(const AccessSite& site, const model::Arch& arch) {
+SharedFix sharedFix(const AccessSite& site, const model::Arch& arch) {
   const model::Access& a = site.access;
   const model::SharedFigures f = *sharedFigures(site);
   if (auto padded = withPaddedSharedRow(a, arch)) {
@@ -18,15 +18,21 @@ std::string sharedFixNote(const AccessSite& site, const model::Arch& arch) {
     if (p.wavefronts < f.wavefronts) {
       const model::AffineLanes& l = a.pattern.affine;
       const int64_t row = std::max({std::llabs(l.cx), std::llabs(l.cy), std::llabs(l.cz)}) / a.bytesPerLane;
-      return fmt::format("fix: pad each row of the shared array from {} to {} elements, or swizzle the column "
-                         "index (col ^ row): {}",
-                         row, row + 1, wavefrontGain(f, p));
+      return {fmt::format("fix: pad each row of the shared array from {} to {} elements, or swizzle the column "
+                          "index (col ^ row): {}",
+                          row, row + 1, wavefrontGain(f, p)),
+              FixedAccess{*padded, site.block.dim, fmt::format("rows padded from {} to {} elements", row, row + 1)}};
     }
   }
   model::SharedFigures ideal = f;
   ideal.wavefronts = f.idealWavefronts;
-  if (a.pattern.kind == model::PatternKind::Affine) ideal = sharedOf(withUnitStrideX(a), site.block.dim, arch);
-  return checkedFix("let consecutive threads access consecutive elements, or swizzle the index", f, ideal);
+  std::optional<FixedAccess> fixed;
+  if (a.pattern.kind == model::PatternKind::Affine) {
+    ideal = sharedOf(withUnitStrideX(a), site.block.dim, arch);
+    fixed = fixIfBetter(withUnitStrideX(a), site.block.dim, f, arch, "consecutive threads on consecutive elements");
+  }
+  return {checkedFix("let consecutive threads access consecutive elements, or swizzle the index", f, ideal),
+          std::move(fixed)};
 }
 
 std::string sharedStrideText(const AccessSite& site, const model::Arch& arch) {

@@ -2,14 +2,20 @@
 // row of the array, otherwise reindex; the gain is computed by the model either way.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "coalesce/model/arch.h"
 #include "coalesce/records/records.h"
+#include "coalesce/report/finding.h"
 
 namespace coalesce::report::detail {
 
-std::string sharedFixNote(const AccessSite& site, const model::Arch& arch);
+struct SharedFix {
+  std::string note;                  // "fix: pad each row ...: 32 -> 1 wavefronts per request ..."
+  std::optional<FixedAccess> fixed;  // the access the note's figures are for, when it does better
+};
+SharedFix sharedFix(const AccessSite& site, const model::Arch& arch);
 // "consecutive threads are 128 bytes (32 banks) apart" for affine lanes, else "".
 std::string sharedStrideText(const AccessSite& site, const model::Arch& arch);
 

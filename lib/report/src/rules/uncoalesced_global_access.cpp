@@ -33,6 +33,7 @@ std::optional<Finding> UncoalescedGlobalAccess::checkAccess(const AccessSite& si
   ideal.sectorsPerRequest = f.idealSectors;
 
   std::string cause, fix;
+  std::optional<FixedAccess> fixed;
   if (a.pattern.kind == model::PatternKind::Affine && std::llabs(a.pattern.affine.cx) > b) {
     const int64_t stride = std::llabs(a.pattern.affine.cx);
     cause = fmt::format("consecutive threads are {} bytes apart for {}-byte accesses (stride {} elements)", stride, b,
@@ -41,21 +42,28 @@ std::optional<Finding> UncoalescedGlobalAccess::checkAccess(const AccessSite& si
         "let consecutive threads access consecutive elements, or load a contiguous tile into shared memory "
         "and apply the stride there",
         f, globalOf(withUnitStrideX(a), site.block.dim, ctx.arch));
+    fixed = fixIfBetter(withUnitStrideX(a), site.block.dim, f, ctx.arch, "consecutive threads on consecutive elements");
   } else if (a.pattern.kind == model::PatternKind::Affine && site.block.dim.x < ctx.arch.warpSize) {
     cause = fmt::format("blockDim.x = {}: a warp covers several rows, each a separate run of {} bytes",
                         site.block.dim.x, site.block.dim.x * b);
     fix = checkedFix(fmt::format("make blockDim.x a multiple of {} so that a warp reads one contiguous run",
                                  ctx.arch.warpSize),
                      f, ideal);
+    model::Dim3 wider = site.block.dim;
+    wider.x = ctx.arch.warpSize;
+    fixed = fixIfBetter(a, wider, f, ctx.arch, fmt::format("blockDim.x = {}", ctx.arch.warpSize));
   } else {
     cause = fmt::format("the lanes' addresses spread over {} sectors where {} would carry their bytes",
                         number(f.sectorsPerRequest), number(f.idealSectors));
     fix = checkedFix("order the index so that lane k touches the k-th element of a contiguous run", f, ideal);
+    fixed = fixIfBetter(withContiguousLanes(a, site.block.dim), site.block.dim, f, ctx.arch,
+                        "lane k on the k-th element of one run");
   }
   Finding out = accessFinding(*this, site, ctx.arch, globalMessage(site, f, cause));
   out.notes.push_back(trafficNote(f, ctx.arch));
   out.notes.push_back(std::move(fix));
   out.efficiency = f.efficiency;
+  out.fix = std::move(fixed);
   return out;
 }
 

@@ -33,7 +33,9 @@ std::optional<Finding> WideSharedAccessConflict::checkAccess(const AccessSite& s
 
   Finding out = accessFinding(*this, site, ctx.arch, sharedMessage(site, f, cause));
   out.notes.push_back(sharedCostNote(f));
-  out.notes.push_back(sharedFixNote(site, ctx.arch));
+  SharedFix fix = sharedFix(site, ctx.arch);
+  out.notes.push_back(std::move(fix.note));
+  out.fix = std::move(fix.fixed);
   out.conflictDegree = f.conflictDegree;
   return out;
 }

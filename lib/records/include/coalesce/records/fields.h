@@ -187,6 +187,17 @@ void describeFields(V& v, R& r) {
   v.field("loops", r.loops, kInternalField);
 }
 
+template <class V, RecordOf<LaneSplit> R>
+void describeFields(V& v, R& r) {
+  v.field("warp", r.warp);
+  v.field("block_x", r.blockX);
+  v.field("block_y", r.blockY);
+  v.field("block_z", r.blockZ);
+  v.field("iteration", r.iteration);
+  v.field("values", r.values);
+  v.field("lanes", r.lanes);
+}
+
 template <class V, RecordOf<BranchSite> R>
 void describeFields(V& v, R& r) {
   v.field("id", r.id);
@@ -205,6 +216,7 @@ void describeFields(V& v, R& r) {
   v.field("line_text", r.lineText, kInternalField);
   v.field("loops", r.loops, kInternalField);
   v.field("modulus_loops", r.modulusLoops, kInternalField);
+  v.field("split", r.split, kInternalField);
 }
 
 template <class V, RecordOf<BarrierSite> R>

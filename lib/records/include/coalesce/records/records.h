@@ -118,6 +118,21 @@ inline std::optional<BranchKind> parseBranchKind(std::string_view text) {
   return record_names::parseByName(text, BranchKind::Conditional);
 }
 
+// One warp whose active lanes disagree about a branch's condition, as the analysis saw it,
+// for pictures of the split (the HTML report's). Empty (warp -1) when no warp splits.
+struct LaneSplit {
+  int64_t warp = -1;                           // the warp of the block, 0 first
+  int64_t blockX = 0, blockY = 0, blockZ = 0;  // the block it was seen in (blockIdx)
+  int iteration = 0;  // which of the iterations listed for the loops around it, 0 first
+  // The values the condition takes in the warp, in increasing order: "0" and "1" for an if,
+  // a loop or a ?:, the values switched on for a switch.
+  std::vector<std::string> values;
+  // Per lane, its value's index in `values`; -1 for a lane that does not reach the branch.
+  // (Strings and ints: what every encoder of fields.h reads and writes.)
+  std::vector<int> lanes;
+  bool operator==(const LaneSplit&) const = default;
+};
+
 // A branch (if, loop condition, switch, ?: with side effects) whose condition the
 // frontend evaluated per lane, for the divergence rules.
 struct BranchSite {
@@ -140,6 +155,7 @@ struct BranchSite {
   // Loops whose variables a divisor of the condition depends on (`tid % (2 * s)` inside a
   // loop over s): the interleaved-reduction step of docs/rules/divergent-branch.md.
   std::vector<int> modulusLoops;
+  LaneSplit split;  // the first warp found split, in the block shape of `block`
   bool operator==(const BranchSite&) const = default;
 };
 

@@ -12,6 +12,17 @@
 namespace coalesce::report {
 
 enum class Severity { Note, Warning, Error };
+
+// The access as a finding's fix would leave it: the what-if access whose figures the rule's
+// "fix: ..." note quotes (lib/report/src/what_if.h), kept so that a writer can draw the fix
+// beside the finding (the HTML report's warp pictures). Set only when the model says the
+// change does better; never printed by the text, JSON or SARIF writers.
+struct FixedAccess {
+  model::Access access;
+  model::Dim3 block;
+  std::string change;  // what was changed, for a caption: "consecutive threads on consecutive elements"
+  bool operator==(const FixedAccess&) const = default;
+};
 std::string_view toString(Severity s);
 std::optional<Severity> parseSeverity(std::string_view text);
 
@@ -57,6 +68,8 @@ struct Finding {
   // option says (WarningsAsErrors still applies): a barrier whose guard could not be
   // proven divergent is a warning even though the rule's proven findings are errors.
   std::optional<Severity> severityCap;
+
+  std::optional<FixedAccess> fix;  // see FixedAccess
 };
 
 // Deterministic output order whatever order the files were analysed in:

@@ -25,7 +25,7 @@ struct VerifyOptions {
   std::vector<std::string> command;           // an unmodified program and its arguments
   std::vector<std::string> measurementFiles;  // compare recorded measurements instead of running
   std::vector<std::string> sassFiles;         // listings for recorded measurements (opcodes, inline info)
-  std::string format = "text";                // "text" or "json"
+  std::string format = "text";                // "text", "json" or "html"
   std::string output;                         // report file; stdout when empty
   double timeout = 120;                       // seconds each program may run
   std::string nvcc;                           // nvcc to build `files` with; else looked up

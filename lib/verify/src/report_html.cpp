@@ -1,0 +1,300 @@
+// The verify report as one HTML page (docs/html-report.md): the device and the verdicts,
+// the disagreements first with their reasons, every compared line with the predicted and
+// measured figures side by side, the branches, and a source view per predicted file whose
+// compared lines carry both figures. The shell, escaping and source windows are lib/html's.
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "coalesce/html/escape.h"
+#include "coalesce/html/page.h"
+#include "coalesce/html/source_lines.h"
+#include "coalesce/verify/format_number.h"
+#include "coalesce/verify/report.h"
+
+namespace coalesce::verify {
+
+namespace {
+
+using html::escape;
+
+bool disagrees(Verdict v) { return v == Verdict::Mismatch; }
+bool disagrees(BranchVerdict v) { return v == BranchVerdict::Contradicted; }
+
+// How far a verdict is from "confirmed", for sorting (largest first): disagreements, then
+// what could not be checked, then agreement.
+int weight(Verdict v) {
+  switch (v) {
+    case Verdict::Mismatch: return 5;
+    case Verdict::Unpredicted: return 4;
+    case Verdict::NotFound: return 3;
+    case Verdict::Unchecked: return 2;
+    case Verdict::WithinRange: return 1;
+    case Verdict::Match: return 0;
+  }
+  return 0;
+}
+int weight(BranchVerdict v) {
+  switch (v) {
+    case BranchVerdict::Contradicted: return 5;
+    case BranchVerdict::NoCounter: return 3;
+    case BranchVerdict::Unpredicted: return 2;
+    case BranchVerdict::Confirmed: return 0;
+  }
+  return 0;
+}
+
+// Agreement in the pages' colours: blue agrees, vermillion disagrees, dashed could not tell.
+std::string_view verdictClass(int w) { return w == 0 || w == 1 ? "w0" : w == 5 ? "w3" : "wn"; }
+
+template <class V>
+std::string verdictBadge(V v, const std::string& basis) {
+  const int w = weight(v);
+  std::string text(toString(v));
+  if (!basis.empty()) text += " (" + basis + ")";
+  return fmt::format("<span class=\"b {}\">{}{}</span>", verdictClass(w), disagrees(v) ? "&#10007; " : "",
+                     escape(text));
+}
+
+std::string lineBasis(const LineComparison& l) {
+  return l.basis == Basis::RatioToIdeal ? "by ratio to ideal" : l.basis == Basis::Bounds ? "in range" : "";
+}
+
+std::string unitOf(const LineComparison& l) { return l.cls.space == model::Space::Shared ? "wavefronts" : "sectors"; }
+
+std::string predictedText(const LineComparison& l) {
+  if (l.predictedPerRequest) return formatNumber(*l.predictedPerRequest);
+  if (l.predictedRange)
+    return fmt::format("{}&ndash;{}", formatNumber(l.predictedRange->first), formatNumber(l.predictedRange->second));
+  return "&ndash;";
+}
+
+std::string measuredText(const LineComparison& l) {
+  return l.measured.requests ? formatNumber(l.measured.perRequest()) : "&ndash;";
+}
+
+std::string classText(const LineComparison& l) {
+  return fmt::format("{} {}", model::toString(l.cls.space), model::toString(l.cls.kind));
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+std::string notesList(const std::vector<std::string>& notes) {
+  if (notes.empty()) return "";
+  std::string out = "<ul>";
+  for (const std::string& n : notes) out += "<li>" + escape(n) + "</li>";
+  return out + "</ul>";
+}
+
+std::string branchPredicted(const BranchComparison& c) {
+  return fmt::format("{} of {} warp requests divergent ({})", c.lineDivergentRequests, c.lineWarpRequests,
+                     formatNumber(c.predictedShare()));
+}
+
+std::string branchMeasured(const BranchComparison& c) {
+  const BranchMeasured& m = c.measured;
+  std::vector<std::string> parts;
+  if (c.targetsDivergent)
+    parts.push_back(fmt::format("{} of {} branch executions divergent ({})", m.divergent, m.divergent + m.uniform,
+                                formatNumber(*m.divergentShare())));
+  if (c.lanesDivergent)
+    parts.push_back(fmt::format("lanes: {} reaching, {} fewest under it", formatNumber(*m.reachingLanes),
+                                formatNumber(*m.fewestLanes)));
+  return parts.empty() ? "&ndash;" : joined(parts);
+}
+
+struct Views {
+  std::map<std::string, size_t> ids;  // file -> view number (anchor "s<N>")
+  std::string anchor(const std::string& file, unsigned line) const {
+    auto it = ids.find(file);
+    return it == ids.end() ? "" : fmt::format("s{}-{}", it->second, line);
+  }
+};
+
+std::string placeLink(const Views& views, const std::string& file, unsigned line) {
+  const std::string text = escape(fmt::format("{}:{}", file, line));
+  const std::string anchor = views.anchor(file, line);
+  return anchor.empty() ? text : fmt::format("<a href=\"#{}\">{}</a>", anchor, text);
+}
+
+std::string summarySection(const VerifyReport& r, int exitCode) {
+  std::string out = "<section id=\"summary\"><h2>Summary</h2><dl class=\"sum\">";
+  if (!r.device.name.empty())
+    out += fmt::format("<dt>Device</dt><dd>{} (sm_{}{})</dd>", escape(r.device.name), r.device.sm,
+                       r.device.chip.empty() ? "" : ", " + escape(r.device.chip));
+  out += fmt::format("<dt>Lines compared</dt><dd>{}</dd>", r.lines.size());
+  for (Verdict v : {Verdict::Match, Verdict::Mismatch, Verdict::WithinRange, Verdict::NotFound, Verdict::Unpredicted,
+                    Verdict::Unchecked})
+    if (r.count(v)) out += fmt::format("<dt>{}</dt><dd>{}</dd>", verdictBadge(v, ""), r.count(v));
+  if (!r.branches.empty()) {
+    out += fmt::format("<dt>Branches compared</dt><dd>{}</dd>", r.branches.size());
+    for (BranchVerdict v : {BranchVerdict::Confirmed, BranchVerdict::Contradicted, BranchVerdict::NoCounter,
+                           BranchVerdict::Unpredicted})
+      if (r.count(v)) out += fmt::format("<dt>{}</dt><dd>{}</dd>", verdictBadge(v, ""), r.count(v));
+  }
+  out += fmt::format("<dt>Exit code</dt><dd>{} ({})</dd></dl>", exitCode,
+                     exitCode == kExitOk         ? "every predicted line confirmed"
+                     : exitCode == kExitMismatch ? "a mismatch or a contradicted branch"
+                     : exitCode == kExitIncomplete ? "predicted lines with no executed instruction"
+                                                   : "could not verify");
+  out += notesList(r.notes);
+  return out + "</section>\n";
+}
+
+std::string disagreementsSection(const VerifyReport& r, const Views& views) {
+  std::string items;
+  for (const LineComparison& l : r.lines)
+    if (disagrees(l.verdict))
+      items += fmt::format("<li>{} {}: predicted {} {} per request, measured {}: {}{}</li>",
+                           placeLink(views, l.file, l.line), classText(l), predictedText(l), unitOf(l),
+                           measuredText(l), verdictBadge(l.verdict, lineBasis(l)), notesList(l.notes));
+  for (const BranchComparison& c : r.branches)
+    if (disagrees(c.verdict))
+      items += fmt::format("<li>{} branch <code>{}</code>: predicted {}; measured {}: {}{}</li>",
+                           placeLink(views, c.predicted.file, c.predicted.line), escape(c.predicted.condition),
+                           branchPredicted(c), branchMeasured(c),
+                           verdictBadge(c.verdict, std::string(toString(c.basis))), notesList(c.notes));
+  return "<section id=\"disagreements\"><h2>Disagreements</h2>" +
+         (items.empty() ? std::string("<p>None: every compared line and branch agrees or could not be checked.</p>")
+                        : "<ul>" + items + "</ul>") +
+         "</section>\n";
+}
+
+std::string linesTable(const VerifyReport& r, const Views& views) {
+  std::string out = "<section id=\"lines\"><h2>Lines: predicted and measured</h2>\n<p>Sectors (global) or "
+                    "wavefronts (shared) per warp request; ideal as predicted / measured.</p>\n"
+                    "<table class=\"t sortable\"><thead><tr>" +
+                    html::sortableHeader("Place", false) + html::sortableHeader("Access", false) +
+                    "<th>Kernels</th>" + html::sortableHeader("Predicted", true) +
+                    html::sortableHeader("Measured", true) + "<th>Ideal</th>" + html::sortableHeader("Verdict", true) +
+                    "<th>Notes</th></tr></thead><tbody>\n";
+  for (const LineComparison& l : r.lines) {
+    const std::string ideal =
+        fmt::format("{} / {}", l.predictedIdeal ? formatNumber(*l.predictedIdeal) : "&ndash;",
+                    l.measured.requests ? formatNumber(l.measured.idealPerRequest()) : "&ndash;");
+    out += fmt::format("<tr{}><td data-v=\"{}\">{}</td><td class=\"nw\">{}</td><td>{}</td>"
+                       "<td class=\"num\" data-v=\"{}\">{}</td>"
+                       "<td class=\"num\" data-v=\"{}\">{}</td><td class=\"num\">{}</td><td data-v=\"{}\">{}</td>"
+                       "<td>{}</td></tr>\n",
+                       disagrees(l.verdict) ? " class=\"dis\"" : "", escape(fmt::format("{}\t{:09}", l.file, l.line)),
+                       placeLink(views, l.file, l.line), classText(l), escape(joined(l.kernels)),
+                       l.predictedPerRequest ? formatNumber(*l.predictedPerRequest) : "-1", predictedText(l),
+                       l.measured.requests ? formatNumber(l.measured.perRequest()) : "-1", measuredText(l), ideal,
+                       weight(l.verdict), verdictBadge(l.verdict, lineBasis(l)), notesList(l.notes));
+  }
+  return out + "</tbody></table></section>\n";
+}
+
+std::string branchesTable(const VerifyReport& r, const Views& views) {
+  if (r.branches.empty()) return "";
+  std::string out = "<section id=\"branches\"><h2>Branches: predicted and measured divergence</h2>\n"
+                    "<table class=\"t sortable\"><thead><tr>" +
+                    html::sortableHeader("Place", false) + "<th>Branch</th><th>Predicted</th><th>Measured</th>" +
+                    html::sortableHeader("Verdict", true) + "<th>Notes</th></tr></thead><tbody>\n";
+  for (const BranchComparison& c : r.branches) {
+    const PredictedBranch& b = c.predicted;
+    out += fmt::format("<tr{}><td data-v=\"{}\">{}</td><td>{} <code>{}</code> in <code>{}</code></td><td>{}</td>"
+                       "<td>{}</td><td data-v=\"{}\">{}</td><td>{}</td></tr>\n",
+                       disagrees(c.verdict) ? " class=\"dis\"" : "", escape(fmt::format("{}\t{:09}", b.file, b.line)),
+                       placeLink(views, b.file, b.line), escape(b.kind), escape(b.condition), escape(b.kernel),
+                       branchPredicted(c), branchMeasured(c), weight(c.verdict),
+                       verdictBadge(c.verdict, c.basis == BranchBasis::None ? "" : std::string(toString(c.basis))),
+                       notesList(c.notes));
+  }
+  return out + "</tbody></table></section>\n";
+}
+
+// One predicted file: each compared line with its figures side by side in the gutter.
+std::string sourceView(const VerifyReport& r, const std::string& file, size_t view, const SourceText& readSource) {
+  std::map<unsigned, std::vector<const LineComparison*>> linesOn;
+  std::map<unsigned, std::vector<const BranchComparison*>> branchesOn;
+  for (const LineComparison& l : r.lines)
+    if (l.file == file && l.line > 0) linesOn[l.line].push_back(&l);
+  for (const BranchComparison& c : r.branches)
+    if (c.predicted.file == file && c.predicted.line > 0) branchesOn[c.predicted.line].push_back(&c);
+  std::set<unsigned> annotated;
+  for (const auto& [n, list] : linesOn) annotated.insert(n);
+  for (const auto& [n, list] : branchesOn) annotated.insert(n);
+
+  const std::optional<std::string> text = readSource ? readSource(file) : std::nullopt;
+  const std::vector<std::string_view> lines = text ? html::splitLines(*text) : std::vector<std::string_view>{};
+  const std::vector<unsigned> shown =
+      html::linesToShow(text ? std::optional<size_t>(lines.size()) : std::nullopt, annotated);
+
+  std::string out = fmt::format("<section class=\"file\" id=\"s{}\"><h3>{}</h3>\n", view, escape(file));
+  if (!text) out += "<p class=\"muted\">This file could not be read: only its compared lines are listed.</p>\n";
+  out += "<table class=\"src\">";
+  unsigned previous = 0;
+  for (unsigned n : shown) {
+    if (n > previous + 1) out += html::gapRow(n - previous - 1);
+    previous = n;
+    std::string gutter;
+    bool disagreement = false;
+    std::vector<std::string> notes;
+    if (auto it = linesOn.find(n); it != linesOn.end())
+      for (const LineComparison* l : it->second) {
+        gutter += fmt::format("<span class=\"b {}\" title=\"{}\">{}: pred {} &middot; meas {} {}{}</span>",
+                              verdictClass(weight(l->verdict)), escape(classText(*l) + ", " + unitOf(*l) + " per request"),
+                              classText(*l), predictedText(*l), measuredText(*l), disagrees(l->verdict) ? "&#10007; " : "",
+                              toString(l->verdict));
+        if (disagrees(l->verdict)) {
+          disagreement = true;
+          notes.insert(notes.end(), l->notes.begin(), l->notes.end());
+        }
+      }
+    if (auto it = branchesOn.find(n); it != branchesOn.end())
+      for (const BranchComparison* c : it->second) {
+        gutter += fmt::format("<span class=\"b {}\" title=\"{}\">branch: pred {} &middot; meas {} {}{}</span>",
+                              verdictClass(weight(c->verdict)), escape(c->predicted.condition),
+                              formatNumber(c->predictedShare()),
+                              c->measured.divergentShare() ? formatNumber(*c->measured.divergentShare()) : "&ndash;",
+                              disagrees(c->verdict) ? "&#10007; " : "", toString(c->verdict));
+        if (disagrees(c->verdict)) {
+          disagreement = true;
+          notes.insert(notes.end(), c->notes.begin(), c->notes.end());
+        }
+      }
+    const std::string_view code = text && n <= lines.size() ? lines[n - 1] : std::string_view();
+    out += fmt::format("<tr id=\"s{}-{}\"{}><td class=\"n\">{}</td><td class=\"a\">{}</td><td class=\"c\">{}</td></tr>",
+                       view, n, disagreement ? " class=\"dis\"" : "", n, gutter, escape(code));
+    if (disagreement && !notes.empty())
+      out += "<tr class=\"fnd\"><td colspan=\"3\"><div class=\"f error\">" + notesList(notes) + "</div></td></tr>";
+    out += "\n";
+  }
+  if (text && previous < lines.size() && !shown.empty()) out += html::gapRow(lines.size() - previous);
+  return out + "</table></section>\n";
+}
+
+}  // namespace
+
+std::string formatHtml(const VerifyReport& r, int exitCode, const SourceText& readSource) {
+  Views views;
+  for (const LineComparison& l : r.lines)
+    if (!l.file.empty()) views.ids.emplace(l.file, 0);
+  for (const BranchComparison& c : r.branches)
+    if (!c.predicted.file.empty()) views.ids.emplace(c.predicted.file, 0);
+  size_t next = 0;
+  for (auto& [file, id] : views.ids) id = next++;
+
+  std::string body = "<header><h1>coalesce-lint verify report</h1><p>";
+  body += escape(summaryLine(r));
+  body += "</p></header>\n<nav><a href=\"#summary\">Summary</a><a href=\"#disagreements\">Disagreements</a>"
+          "<a href=\"#lines\">Lines</a>";
+  if (!r.branches.empty()) body += "<a href=\"#branches\">Branches</a>";
+  body += "<a href=\"#sources\">Sources</a></nav>\n<main>\n";
+  body += summarySection(r, exitCode);
+  body += disagreementsSection(r, views);
+  body += linesTable(r, views);
+  body += branchesTable(r, views);
+  body += "<section id=\"sources\"><h2>Sources</h2>\n";
+  for (const auto& [file, id] : views.ids) body += sourceView(r, file, id, readSource);
+  body += "</section>\n</main>";
+  return html::page("coalesce-lint verify report", body);
+}
+
+}  // namespace coalesce::verify
