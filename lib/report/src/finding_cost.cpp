@@ -6,6 +6,12 @@ namespace coalesce::report {
 
 FindingCost findingCost(const Finding& finding, const AnalysisResult& analysis) {
   FindingCost cost;
+  if (finding.hasCost()) {
+    cost.excessPerRequest = finding.costBytes();
+    cost.unit = "bytes wasted per launch";
+    cost.perLaunch = true;
+    return cost;
+  }
   if (!finding.access || *finding.access < 0 || static_cast<size_t>(*finding.access) >= analysis.accesses.size())
     return cost;
   const AccessSite& site = analysis.accesses[static_cast<size_t>(*finding.access)];

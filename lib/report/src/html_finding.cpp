@@ -141,7 +141,8 @@ std::string findingBox(const HtmlContext& ctx, size_t index) {
   if (!f.kernel.empty()) out += " in kernel <code>" + escape(f.kernel) + "</code>";
   if (!f.instantiations.empty()) out += fmt::format(" and {} more", f.instantiations.size() - 1);
   if (const std::string cost = costText(ctx.costs[index]); !cost.empty())
-    out += fmt::format(" &middot; cost {} {} beyond the ideal", cost, ctx.costs[index].unit);
+    out += ctx.costs[index].perLaunch ? fmt::format(" &middot; cost {} wasted per launch", cost)
+                                      : fmt::format(" &middot; cost {} {} beyond the ideal", cost, ctx.costs[index].unit);
   out += " &middot; <a href=\"#index\">index</a></p>\n<p>" + escape(f.message) + "</p>\n<ul>";
   for (const std::string& note : f.notes) {
     const char* cls = note.rfind("fix:", 0) == 0 ? " class=\"fix\"" : "";

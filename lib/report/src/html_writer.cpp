@@ -11,6 +11,7 @@
 #include "coalesce/html/escape.h"
 #include "coalesce/html/page.h"
 #include "coalesce/report/summary.h"
+#include "cost.h"
 #include "html_parts.h"
 
 namespace coalesce::report {
@@ -40,6 +41,7 @@ const AccessSite* accessOf(const HtmlContext& ctx, const Finding& finding) {
 
 std::string costText(const FindingCost& cost) {
   if (!cost.excessPerRequest) return "";
+  if (cost.perLaunch) return byteSize(*cost.excessPerRequest);
   return fmt::format("{:.2f}", *cost.excessPerRequest);
 }
 

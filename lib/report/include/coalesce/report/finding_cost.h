@@ -1,6 +1,5 @@
-// How costly a finding is, as the HTML report sorts its index: one function, so that a
-// finding's own cost (wasted sectors per launch, once findings carry one) replaces this
-// key in one place.
+// How costly a finding is, as the HTML report sorts its index: the bytes it wastes per launch
+// when the finding carries its cost (docs/findings.md), else its excess per request.
 #pragma once
 
 #include <optional>
@@ -17,7 +16,8 @@ struct FindingCost {
   // loaded indices); nullopt for findings that are not about a memory access (branches,
   // barriers, pointer parameters), which sort after every access finding.
   std::optional<double> excessPerRequest;
-  std::string unit;  // "sectors/request" or "wavefronts/request"; empty without a figure
+  std::string unit;  // "bytes per launch", "sectors/request" or "wavefronts/request"; empty without a figure
+  bool perLaunch = false;  // excessPerRequest holds the bytes wasted per launch
 };
 
 FindingCost findingCost(const Finding& finding, const AnalysisResult& analysis);
