@@ -253,3 +253,54 @@ def _(tmp):
     write(tmp, "outside/k.cu", GOOD)
     usage_error(lint("--diff-base", "HEAD", "k.cu", cwd=os.path.join(tmp, "outside")), "not inside a git work tree")
     usage_error(lint("--diff-base", "HEAD", "--changed-lines", "x.diff", "src", cwd=repo), "give one of them")
+
+
+# ---- the compiler launcher and merge, without a build system (docs/ci.md) ----------------------
+# (A real CMake + Ninja build through the launcher: test/launcher/launcher_build_test.py.)
+
+@case("launch: a compile is analysed next to its object, anything else goes to the compiler")
+def _(tmp):
+    write(tmp, "src/good.cu", GOOD)
+    write(tmp, "src/broken.cu", "__global__ void k( {\n")
+    os.makedirs(os.path.join(tmp, "obj"))
+    cc = ["c++", "-DX=1", "-c", "src/good.cu", "-o", "obj/good.o", "-MD", "-MT", "obj/good.o", "-MF", "obj/good.d"]
+    r = lint("launch", "--skip-compile", "--", *cc, cwd=tmp)
+    expect_rc(r, 0)
+    check(r.out == "" and r.err == "", "the launcher printed something for a clean compile", r)
+    check(os.path.isfile(os.path.join(tmp, "obj/good.o")), "no object stood in for the compiler", r)
+    deps = open(os.path.join(tmp, "obj/good.d")).read()
+    check(deps.startswith("obj/good.o:") and os.path.join(tmp, "src/good.cu") in deps, "the depfile", r)
+    check(os.path.isfile(os.path.join(tmp, "obj/good.o.coalesce-lint.json")), "no result next to the object", r)
+    # A file the analysis cannot parse: a warning, the build goes on, merge exits 3.
+    r = lint("launch", "--skip-compile", "--", "c++", "-c", "src/broken.cu", "-o", "obj/broken.o", cwd=tmp)
+    expect_rc(r, 0)
+    expect_message(r, "warning", "src/broken.cu", "not analysed")
+    r = lint("merge", "obj", cwd=tmp)
+    expect_rc(r, 3)
+    expect_good_reported(r)
+    # Not a compile of one CUDA source: straight to the compiler, its exit status returned.
+    expect_rc(lint("launch", "--", "true", "--version", cwd=tmp), 0)
+    expect_rc(lint("launch", "--", "false", "-o", "x", cwd=tmp), 1)
+    r = lint("launch", "--", "no-such-compiler-here", "-c", "src/good.cu", "-o", "obj/x.o", cwd=tmp)
+    expect_rc(r, 127)
+    expect_message(r, "error", "no-such-compiler-here", "cannot run the compiler")
+    usage_error(lint("launch", cwd=tmp), "no compiler command")
+    usage_error(lint("launch", "--arch", "sm_1", "--", "c++", "-c", "src/good.cu", "-o", "obj/y.o", cwd=tmp), "sm_1")
+
+
+@case("launch: the architecture comes from the command, unless --arch says otherwise")
+def _(tmp):
+    write(tmp, "k.cu", GOOD)
+    lint("launch", "--skip-compile", "--", "nvcc", "--generate-code=arch=compute_80,code=[compute_80,sm_80]",
+         "-x", "cu", "-c", "k.cu", "-o", "a.o", cwd=tmp)
+    lint("launch", "--skip-compile", "--arch", "sm_70", "--", "nvcc", "-arch=sm_86", "-c", "k.cu", "-o", "b.o", cwd=tmp)
+    header_a = json.loads(open(os.path.join(tmp, "a.o.coalesce-lint.json")).readline())
+    header_b = json.loads(open(os.path.join(tmp, "b.o.coalesce-lint.json")).readline())
+    check(header_a["arch"] == "sm_80" and header_b["arch"] == "sm_70", f"archs {header_a['arch']}, {header_b['arch']}")
+    usage_error(lint("merge", "a.o.coalesce-lint.json", "b.o.coalesce-lint.json", cwd=tmp), "analysed for")
+    r = lint("merge", "--format=json", "a.o.coalesce-lint.json", "a.o.coalesce-lint.json", cwd=tmp)
+    check(len(r.json()["files"]) == 1, "the same result given twice counts once", r)
+    write(tmp, "bogus.coalesce-lint.json", "{}\n")
+    usage_error(lint("merge", "bogus.coalesce-lint.json", cwd=tmp), "not a coalesce-lint result file")
+    os.makedirs(os.path.join(tmp, "empty"))
+    usage_error(lint("merge", "empty", cwd=tmp), "no .coalesce-lint.json file")
