@@ -261,3 +261,61 @@ TEST_CASE("result cache: an entry lists what the file's parse read, the precompi
   for (const std::string& header : listed) headerListed |= header.find(strided) != std::string::npos;
   CHECK(headerListed);
 }
+
+namespace {
+
+std::vector<fs::path> keptPchs(const std::string& cacheDir) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(fs::path(cacheDir) / "pch-v1", ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".pch") out.push_back(it->path());
+  return out;
+}
+
+ino_t inode(const fs::path& p) {
+  struct stat st {};
+  return stat(p.c_str(), &st) == 0 ? st.st_ino : 0;
+}
+
+}  // namespace
+
+TEST_CASE("result cache: the CUDA headers' precompiled header is kept, and the next run parses only its files") {
+  Tree tree;
+  analysis::AnalysisRequest r = tree.request();
+  r.inputs = {tree.dir.str("src/plain.cu")};  // one file: with a cache, it gets a PCH too
+  const Run first = run(r);
+  const std::vector<fs::path> pchs = keptPchs(tree.dir.str("cache"));
+  REQUIRE(pchs.size() == 1);
+  const ino_t built = inode(pchs.front());
+  // Another file of the same flags: a miss, parsed over the kept PCH (the same file, not rebuilt).
+  r.inputs = {tree.dir.str("src/strided.cu")};
+  const Run second = run(r);
+  CHECK(second.stats.cacheHits == 0);
+  CHECK(keptPchs(tree.dir.str("cache")) == pchs);
+  CHECK(inode(pchs.front()) == built);
+  analysis::AnalysisRequest fresh = r;
+  fresh.cacheDir.clear();
+  CHECK(analysis::recordsToJson(second.result) == analysis::recordsToJson(run(fresh).result));
+  CHECK(sectorsOf(second.result, "in[STRIDE * i]") == 8);
+}
+
+TEST_CASE("result cache: a kept precompiled header that cannot be used costs speed, not results, and is rebuilt") {
+  Tree tree;
+  analysis::AnalysisRequest r = tree.request();
+  r.inputs = {tree.dir.str("src/plain.cu")};
+  run(r);
+  const std::vector<fs::path> pchs = keptPchs(tree.dir.str("cache"));
+  REQUIRE(pchs.size() == 1);
+  const uintmax_t size = fs::file_size(pchs.front());
+  writeAll(pchs.front(), "not a precompiled header");  // its record of inputs still matches
+  r.inputs = {tree.dir.str("src/strided.cu")};
+  const Run damaged = run(r);
+  analysis::AnalysisRequest fresh = r;
+  fresh.cacheDir.clear();
+  CHECK(analysis::recordsToJson(damaged.result) == analysis::recordsToJson(run(fresh).result));
+  CHECK(keptPchs(tree.dir.str("cache")).empty());  // removed by the run that found it damaged
+  r.inputs = {tree.dir.str("src/shared.cu")};
+  run(r);
+  REQUIRE(keptPchs(tree.dir.str("cache")).size() == 1);
+  CHECK(fs::file_size(keptPchs(tree.dir.str("cache")).front()) == size);
+}

@@ -232,11 +232,15 @@ class Action : public clang::ASTFrontendAction {
 // A file on disk rather than memory, so that worker processes (worker.h) can read it too.
 //   Not reused: the user's own forced includes (-include from the database or after --),
 // which stay out of the PCH and are parsed with each file, after it, in their order; a flag
-// set of one file (building the PCH would cost more than it saves); a flag set whose
-// headers do not parse cleanly (each file reports their errors, as without reuse);
-// AnalysisRequest::reuseHeaders off (--no-header-cache).
+// set of one file (building the PCH would cost more than it saves), unless the result cache
+// is on: then the PCH is kept in its folder between runs (ResultCache::storePch, keyed on the
+// tool and the flag set, valid while none of the files it was built from changes), and a
+// run over one file parses only that file; a flag set whose headers do not parse cleanly
+// (each file reports their errors, as without reuse); AnalysisRequest::reuseHeaders off
+// (--no-header-cache).
 //   Same results with and without: see Consumer::walkOnlyWhatThisFileAdded. A file whose
-// PCH cannot be used (or whose parse over it crashes) is parsed again without it.
+// PCH cannot be used (or whose parse over it crashes) is parsed again without it, and a
+// kept PCH that failed so is removed (HeaderCache::forget).
 
 constexpr const char* kIncludePch = "-include-pch";
 
@@ -347,9 +351,12 @@ std::optional<std::string> buildHeaderPch(const CompileJob& job, const Toolchain
 // The run's PCHs, one per flag set shared by two files or more, built on first use.
 class HeaderCache {
  public:
-  // `jobs`: the jobs this run will parse (not those the result cache answers).
-  HeaderCache(const std::vector<const CompileJob*>& jobs, const Toolchain& toolchain, const AnalysisRequest& request)
-      : toolchain_(toolchain), skipHostBodies_(request.skipSystemHostBodies) {
+  // `jobs`: the jobs this run will parse (not those the result cache answers). With a result
+  // cache (`kept`), a flag set's PCH is kept there between runs and used from the first file
+  // of a set: once it is stored, a run over one file parses only that file.
+  HeaderCache(const std::vector<const CompileJob*>& jobs, const Toolchain& toolchain, const AnalysisRequest& request,
+              ResultCache* kept)
+      : toolchain_(toolchain), skipHostBodies_(request.skipSystemHostBodies), kept_(kept) {
     if (!request.reuseHeaders) return;
     for (const CompileJob* each : jobs) {
       const CompileJob& job = *each;
@@ -363,7 +370,7 @@ class HeaderCache {
   HeaderCache& operator=(const HeaderCache&) = delete;
   ~HeaderCache() {
     for (auto& [key, set] : sets_)
-      if (!set.path.empty()) {
+      if (!set.path.empty() && !set.kept) {
         llvm::sys::fs::remove(set.path);
         llvm::sys::DontRemoveFileOnSignal(set.path);
       }
@@ -373,10 +380,18 @@ class HeaderCache {
   // a PCH (the first job of the set to ask builds it; the others wait for it).
   CompileJob prepare(const CompileJob& job) {
     auto it = sets_.find(flagSetKey(job));
-    if (it == sets_.end() || it->second.files < 2) return job;
+    if (it == sets_.end() || it->second.files < (kept_ ? 1u : 2u)) return job;
     FlagSet& set = it->second;
     std::call_once(set.once, [&] {
-      if (auto pch = buildHeaderPch(job, toolchain_, skipHostBodies_, set.inputs)) set.path = writeTemporary(*pch);
+      if (kept_ && usePersistent(job, set)) return;
+      if (auto pch = buildHeaderPch(job, toolchain_, skipHostBodies_, set.inputs)) {
+        if (kept_) {
+          std::lock_guard<std::mutex> lock(keptMutex_);
+          set.path = kept_->storePch(kept_->pchKey(flagSetKey(job), skipHostBodies_), *pch, set.inputs);
+          set.kept = !set.path.empty();
+        }
+        if (set.path.empty()) set.path = writeTemporary(*pch);
+      }
 #if defined(__GLIBC__)
       // The build's AST is gone: give its pages back, so that they do not stay in this
       // process's footprint while the files are analysed (here or in workers).
@@ -396,11 +411,21 @@ class HeaderCache {
     return it == sets_.end() ? std::vector<std::string>{} : it->second.inputs;
   }
 
+  // A kept PCH that a file could not be parsed over (a damaged file under a valid record of
+  // its inputs): removed, so that the next run builds it again.
+  void forget(const CompileJob& prepared) {
+    if (!usesHeaderPch(prepared)) return;
+    auto it = sets_.find(flagSetKey(withoutHeaderPch(prepared)));
+    if (it == sets_.end() || !it->second.kept) return;
+    llvm::sys::fs::remove(it->second.path + "inputs");
+    llvm::sys::fs::remove(it->second.path);
+  }
+
   // In a forked child (worker.h): the PCHs are the parent's, to remove when its run ends;
   // the child's signal handlers must not remove them should it crash.
   void disownInChild() {
     for (auto& [key, set] : sets_)
-      if (!set.path.empty()) llvm::sys::DontRemoveFileOnSignal(set.path);
+      if (!set.path.empty() && !set.kept) llvm::sys::DontRemoveFileOnSignal(set.path);
   }
 
  private:
@@ -409,10 +434,25 @@ class HeaderCache {
     std::once_flag once;
     std::string path;  // the PCH; empty: none
     std::vector<std::string> inputs;  // the files it was built from
+    bool kept = false;  // in the result cache's folder (not this run's to remove)
   };
   const Toolchain& toolchain_;
   const bool skipHostBodies_;
+  ResultCache* kept_;
+  std::mutex keptMutex_;  // the result cache is not thread-safe; prepare() may be called from threads
   std::map<std::string, FlagSet> sets_;
+
+  // The set's PCH from an earlier run, when it is kept and none of its inputs changed.
+  bool usePersistent(const CompileJob& job, FlagSet& set) {
+    std::lock_guard<std::mutex> lock(keptMutex_);
+    const std::string key = kept_->pchKey(flagSetKey(job), skipHostBodies_);
+    std::optional<std::vector<std::string>> inputs = kept_->pchInputs(key);
+    if (!inputs) return false;
+    set.path = kept_->pchPath(key);
+    set.inputs = std::move(*inputs);
+    set.kept = true;
+    return true;
+  }
 
   static std::string writeTemporary(const std::string& data) {
     int fd = -1;
@@ -463,7 +503,11 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
   llvm::CrashRecoveryContext crc;
   const bool safe = crc.RunSafely(work);
   // header reuse (docs/architecture.md): a PCH that could not be used, or a crash over it: without it.
-  if (withPch && (!safe || !ran || !analysed)) return runJob(withoutHeaderPch(job), toolchain, request, arch);
+  if (withPch && (!safe || !ran || !analysed)) {
+    WorkerOutcome without = runJob(withoutHeaderPch(job), toolchain, request, arch);
+    without.pchUnusable = true;  // a kept PCH that fails is not to be used again (HeaderCache::forget)
+    return without;
+  }
   if (!safe || !ran) {
     outcome.file.status = Status::Failed;
     outcome.file.error = "the Clang frontend crashed on this file";
@@ -541,7 +585,7 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
   llvm::CrashRecoveryContext::Enable();
   std::vector<const CompileJob*> parsed;
   for (size_t i : toParse) parsed.push_back(&jobs[i]);
-  HeaderCache headers(parsed, toolchain, request);  // header reuse (docs/architecture.md)
+  HeaderCache headers(parsed, toolchain, request, cache ? &*cache : nullptr);  // header reuse (docs/architecture.md)
   std::vector<CompileJob> prepared(jobs.size());
   const unsigned parallel = llvm::hardware_concurrency(request.jobs).compute_thread_count();
   if (request.isolateFiles && singleThreaded()) {
@@ -572,6 +616,7 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
 
   // A file parsed over the PCH depends on what the PCH was built from too.
   for (size_t i : toParse) {
+    if (outcomes[i].pchUnusable) headers.forget(prepared[i]);
     std::vector<std::string>& inputs = outcomes[i].inputs;
     const std::vector<std::string> pch = headers.inputsOf(prepared[i]);
     inputs.insert(inputs.end(), pch.begin(), pch.end());

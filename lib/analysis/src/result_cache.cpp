@@ -29,6 +29,8 @@ namespace {
 // tool sharing a cache folder never read each other's entries.
 constexpr const char* kEntryFormat = "coalesce-lint-cache/1";
 constexpr const char* kEntriesFolder = "results-v1";
+constexpr const char* kPchFormat = "coalesce-lint-pch/1";
+constexpr const char* kPchFolder = "pch-v1";
 constexpr const char* kTemporaryPrefix = "tmp.";
 
 std::string toHex(llvm::ArrayRef<uint8_t> bytes) {
@@ -110,9 +112,14 @@ std::string toolIdentity() {
 }
 
 ResultCache::ResultCache(const std::string& dir, uint64_t maxBytes)
-    : root_((fs::path(dir) / kEntriesFolder).string()), dir_(dir), maxBytes_(maxBytes), tool_(toolIdentity()) {
+    : root_((fs::path(dir) / kEntriesFolder).string()),
+      pchRoot_((fs::path(dir) / kPchFolder).string()),
+      dir_(dir),
+      maxBytes_(maxBytes),
+      tool_(toolIdentity()) {
   std::error_code ec;
   fs::create_directories(root_, ec);
+  if (!ec) fs::create_directories(pchRoot_, ec);
   if (ec) {
     problem_ = dir + ": cannot use the result cache folder: " + ec.message();
     return;
@@ -179,19 +186,8 @@ std::optional<WorkerOutcome> ResultCache::lookup(const std::string& key) {
   }
   const json::Object* h = header->getAsObject();
   if (!h || h->getString("format") != kEntryFormat || h->getString("key") != key) return std::nullopt;
-  const json::Array* inputs = h->getArray("inputs");
-  if (!inputs) return std::nullopt;
   std::vector<std::string> files;
-  for (const json::Value& v : *inputs) {
-    const json::Array* pair = v.getAsArray();
-    if (!pair || pair->size() != 2) return std::nullopt;
-    auto file = (*pair)[0].getAsString();
-    auto hash = (*pair)[1].getAsString();
-    if (!file || !hash) return std::nullopt;
-    const std::optional<std::string>& now = hashes_.of(file->str());
-    if (!now || *now != *hash) return std::nullopt;  // a file the parse read has changed
-    files.push_back(file->str());
-  }
+  if (!unchanged(h->getArray("inputs"), files)) return std::nullopt;
   WorkerOutcome outcome;
   if (!outcomeFromWire(std::string_view(*text).substr(newline + 1), outcome).empty()) return std::nullopt;
   outcome.inputs = std::move(files);
@@ -201,19 +197,41 @@ std::optional<WorkerOutcome> ResultCache::lookup(const std::string& key) {
   return outcome;
 }
 
-bool ResultCache::store(const std::string& key, const WorkerOutcome& outcome, const std::vector<std::string>& inputs) {
-  json::Array listed;
+bool ResultCache::unchanged(const json::Array* inputs, std::vector<std::string>& files) {
+  if (!inputs) return false;
+  for (const json::Value& v : *inputs) {
+    const json::Array* pair = v.getAsArray();
+    if (!pair || pair->size() != 2) return false;
+    auto file = (*pair)[0].getAsString();
+    auto hash = (*pair)[1].getAsString();
+    if (!file || !hash) return false;
+    const std::optional<std::string>& now = hashes_.of(file->str());
+    if (!now || *now != *hash) return false;  // a file the parse read has changed
+    files.push_back(file->str());
+  }
+  return true;
+}
+
+std::optional<json::Array> ResultCache::listed(const std::vector<std::string>& inputs) {
+  json::Array out;
   std::error_code ec;
   for (const std::string& file : inputs) {
     const std::optional<std::string>& hash = hashes_.of(file);
-    if (!hash) return false;
+    if (!hash) return std::nullopt;
     // Changed while this run was parsing: the records may be of the old contents, the
     // hash is of the new ones.
     const auto modified = fs::last_write_time(file, ec);
-    if (ec || modified > started_) return false;
-    listed.push_back(json::Array{file, *hash});
+    if (ec || modified > started_) return std::nullopt;
+    out.push_back(json::Array{file, *hash});
   }
-  json::Object header{{"format", kEntryFormat}, {"key", key}, {"inputs", std::move(listed)}};
+  return out;
+}
+
+bool ResultCache::store(const std::string& key, const WorkerOutcome& outcome, const std::vector<std::string>& inputs) {
+  std::optional<json::Array> files = listed(inputs);
+  if (!files) return false;
+  std::error_code ec;
+  json::Object header{{"format", kEntryFormat}, {"key", key}, {"inputs", std::move(*files)}};
   std::string text;
   llvm::raw_string_ostream os(text);
   os << json::Value(std::move(header)) << '\n' << outcomeToWire(outcome);
@@ -221,6 +239,52 @@ bool ResultCache::store(const std::string& key, const WorkerOutcome& outcome, co
   const std::string path = entryPath(key);
   fs::create_directories(fs::path(path).parent_path(), ec);
   return !ec && writeAtomically(path, text);
+}
+
+std::string ResultCache::pchKey(const std::string& flagSet, bool skipHostBodies) {
+  KeyBuilder key;
+  key.add(kPchFormat).add(tool_).add(flagSet).add(skipHostBodies ? "skip host bodies" : "full parse");
+  for (const char* var : kParseEnvironment) {
+    const char* v = std::getenv(var);
+    key.add(var).add(v ? v : "<unset>");
+  }
+  return key.hex();
+}
+
+std::string ResultCache::pchPath(const std::string& key) const { return (fs::path(pchRoot_) / (key + ".pch")).string(); }
+
+std::optional<std::vector<std::string>> ResultCache::pchInputs(const std::string& key) {
+  const std::string meta = pchPath(key) + "inputs";
+  const std::optional<std::string> text = readWhole(meta);
+  if (!text) return std::nullopt;
+  auto parsed = json::parse(*text);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return std::nullopt;
+  }
+  const json::Object* h = parsed->getAsObject();
+  if (!h || h->getString("format") != kPchFormat || h->getString("key") != key) return std::nullopt;
+  std::vector<std::string> files;
+  std::error_code ec;
+  if (!unchanged(h->getArray("inputs"), files) || !fs::is_regular_file(pchPath(key), ec)) return std::nullopt;
+  utimensat(AT_FDCWD, pchPath(key).c_str(), nullptr, 0);
+  utimensat(AT_FDCWD, meta.c_str(), nullptr, 0);
+  return files;
+}
+
+std::string ResultCache::storePch(const std::string& key, const std::string& data,
+                                  const std::vector<std::string>& inputs) {
+  std::optional<json::Array> files = listed(inputs);
+  if (!files) return {};
+  // The PCH first, then what it was built from: a reader that finds the second finds the first.
+  const std::string path = pchPath(key);
+  if (!writeAtomically(path, data)) return {};
+  json::Object meta{{"format", kPchFormat}, {"key", key}, {"inputs", std::move(*files)}};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << json::Value(std::move(meta));
+  os.flush();
+  return writeAtomically(path + "inputs", text) ? path : std::string();
 }
 
 bool ResultCache::writeAtomically(const std::string& path, const std::string& text) {
@@ -251,24 +315,28 @@ void ResultCache::trim() {
   };
   std::vector<Entry> entries;
   uintmax_t total = 0;
-  std::error_code ec;
   const auto now = fs::file_time_type::clock::now();
-  for (fs::recursive_directory_iterator it(root_, ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code sec;
-    if (!it->is_regular_file(sec)) continue;
-    const std::string name = it->path().filename().string();
-    const auto modified = it->last_write_time(sec);
-    if (sec) continue;
+  auto note = [&](const fs::directory_entry& file) {
+    std::error_code ec;
+    if (!file.is_regular_file(ec)) return;
+    const std::string name = file.path().filename().string();
+    const auto modified = file.last_write_time(ec);
+    if (ec) return;
     if (name.rfind(kTemporaryPrefix, 0) == 0) {
       // Left by a run that was killed while writing; one being written now is younger.
-      if (now - modified > std::chrono::hours(1)) fs::remove(it->path(), sec);
-      continue;
+      if (now - modified > std::chrono::hours(1)) fs::remove(file.path(), ec);
+      return;
     }
-    if (it->path().extension() != ".entry" && it->path().extension() != ".pch") continue;
-    const uintmax_t size = it->file_size(sec);
-    if (sec) continue;
+    const auto extension = file.path().extension();
+    if (extension != ".entry" && extension != ".pch" && extension != ".pchinputs") return;  // not ours
+    const uintmax_t size = file.file_size(ec);
+    if (ec) return;
     total += size;
-    entries.push_back({modified, size, it->path()});
+    entries.push_back({modified, size, file.path()});
+  };
+  for (const std::string& folder : {root_, pchRoot_}) {
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) note(*it);
   }
   if (total <= maxBytes_) return;
   // Down to 90 % of the bound, so that the next runs do not each remove one entry.
@@ -276,8 +344,8 @@ void ResultCache::trim() {
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.modified < b.modified; });
   for (const Entry& e : entries) {
     if (total <= goal) break;
-    std::error_code rec;
-    if (fs::remove(e.path, rec)) total -= e.size;
+    std::error_code ec;
+    if (fs::remove(e.path, ec)) total -= e.size;
   }
 }
 

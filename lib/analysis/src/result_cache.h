@@ -20,6 +20,7 @@
 #include <vector>
 
 #include <llvm/Support/BLAKE3.h>
+#include <llvm/Support/JSON.h>
 
 #include "coalesce/analysis/analyze.h"
 #include "coalesce/analysis/command_line.h"
@@ -76,15 +77,32 @@ class ResultCache {
   // and temporary files that a killed run left behind.
   void trim();
 
-  // The file of a key, and the folder entries live in (for the tests).
+  // The file of a key (for the tests).
   std::string entryPath(const std::string& key) const;
-  const std::string& root() const { return root_; }
+
+  // ---- the precompiled header of a flag set (analyze.cpp, header reuse), kept between runs
+  // Its key: the tool, the flag set (working directory and arguments but the file), whether
+  // host bodies are skipped, the parse environment.
+  std::string pchKey(const std::string& flagSet, bool skipHostBodies);
+  std::string pchPath(const std::string& key) const;
+  // The files the stored PCH of `key` was built from, when it is there and none of them
+  // changed; a hit renews it.
+  std::optional<std::vector<std::string>> pchInputs(const std::string& key);
+  // Stores a PCH built from `inputs`; returns its path, or "" when it was not stored.
+  std::string storePch(const std::string& key, const std::string& data, const std::vector<std::string>& inputs);
 
   // Writes `text` to `path` atomically: a temporary file in the same folder, renamed over it.
   static bool writeAtomically(const std::string& path, const std::string& text);
 
  private:
+  // The files' hashes as an entry lists them; nullopt when one cannot be read or changed
+  // after this run started.
+  std::optional<llvm::json::Array> listed(const std::vector<std::string>& inputs);
+  // Whether every [path, hash] pair of `inputs` still holds; the paths into `files`.
+  bool unchanged(const llvm::json::Array* inputs, std::vector<std::string>& files);
+
   std::string root_;  // <dir>/results-v1
+  std::string pchRoot_;  // <dir>/pch-v1
   std::string dir_;
   uint64_t maxBytes_;
   std::string problem_;

@@ -18,6 +18,9 @@ struct WorkerOutcome {
   // The records are the analysis's own, not a worker that crashed, hung or was lost:
   // only those may be cached.
   bool cacheable = false;
+  // The file was to be parsed over the run's precompiled header and could not be (it was
+  // parsed again without): a PCH kept between runs is then removed (analyze.cpp).
+  bool pchUnusable = false;
 };
 
 // A worker's outcome as it travels (the records' wire format of worker.h, plus the files

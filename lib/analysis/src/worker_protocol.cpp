@@ -210,6 +210,7 @@ std::string readRecords(std::string_view text, AnalysisResult& out, WorkerOutcom
   if (outcome) {
     r.field("inputs", outcome->inputs);
     r.field("cacheable", outcome->cacheable);
+    r.field("pch_unusable", outcome->pchUnusable);
   }
   if (!error.empty()) return error;
   out = std::move(result);
@@ -233,6 +234,7 @@ std::string outcomeToWire(const WorkerOutcome& outcome) {
   json::Object top = recordsObject(records);
   top["inputs"] = WireWriter::encode(outcome.inputs);
   top["cacheable"] = outcome.cacheable;
+  top["pch_unusable"] = outcome.pchUnusable;
   return print(std::move(top));
 }
 
