@@ -212,23 +212,33 @@ bool ResultCache::unchanged(const json::Array* inputs, std::vector<std::string>&
   return true;
 }
 
-std::optional<json::Array> ResultCache::listed(const std::vector<std::string>& inputs) {
+std::optional<json::Array> ResultCache::listed(const std::vector<std::string>& inputs, bool afterParses) {
   json::Array out;
-  std::error_code ec;
   for (const std::string& file : inputs) {
     const std::optional<std::string>& hash = hashes_.of(file);
     if (!hash) return std::nullopt;
     // Changed while this run was parsing: the records may be of the old contents, the
-    // hash is of the new ones.
-    const auto modified = fs::last_write_time(file, ec);
-    if (ec || modified > started_) return std::nullopt;
+    // hash is of the new ones. Stores come after every parse of the run, so one look per
+    // file and run is enough (a tree's files share most of their headers).
+    auto changed = [&] {
+      std::error_code ec;
+      const auto modified = fs::last_write_time(file, ec);
+      return ec || modified > started_;
+    };
+    if (!afterParses) {
+      if (changed()) return std::nullopt;
+    } else {
+      auto [it, first] = changedDuringRun_.try_emplace(file, true);
+      if (first) it->second = changed();
+      if (it->second) return std::nullopt;
+    }
     out.push_back(json::Array{file, *hash});
   }
   return out;
 }
 
 bool ResultCache::store(const std::string& key, const WorkerOutcome& outcome, const std::vector<std::string>& inputs) {
-  std::optional<json::Array> files = listed(inputs);
+  std::optional<json::Array> files = listed(inputs, /*afterParses=*/true);
   if (!files) return false;
   std::error_code ec;
   json::Object header{{"format", kEntryFormat}, {"key", key}, {"inputs", std::move(*files)}};
@@ -274,7 +284,7 @@ std::optional<std::vector<std::string>> ResultCache::pchInputs(const std::string
 
 std::string ResultCache::storePch(const std::string& key, const std::string& data,
                                   const std::vector<std::string>& inputs) {
-  std::optional<json::Array> files = listed(inputs);
+  std::optional<json::Array> files = listed(inputs, /*afterParses=*/false);
   if (!files) return {};
   // The PCH first, then what it was built from: a reader that finds the second finds the first.
   const std::string path = pchPath(key);

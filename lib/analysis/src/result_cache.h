@@ -70,7 +70,8 @@ class ResultCache {
 
   // Stores a fresh outcome, its parse having read `inputs` (absolute paths). Not stored
   // when one of them cannot be read or changed after this run started (its records may
-  // mix two versions). Returns whether an entry was written.
+  // mix two versions). Call it once every parse of the run is over (each file's time stamp
+  // is looked at once). Returns whether an entry was written.
   bool store(const std::string& key, const WorkerOutcome& outcome, const std::vector<std::string>& inputs);
 
   // Removes the least recently used entries while the folder holds more than its size,
@@ -96,8 +97,9 @@ class ResultCache {
 
  private:
   // The files' hashes as an entry lists them; nullopt when one cannot be read or changed
-  // after this run started.
-  std::optional<llvm::json::Array> listed(const std::vector<std::string>& inputs);
+  // after this run started. `afterParses`: every parse of the run is over, so a file's time
+  // stamp looked at once stands for all the entries that list it.
+  std::optional<llvm::json::Array> listed(const std::vector<std::string>& inputs, bool afterParses);
   // Whether every [path, hash] pair of `inputs` still holds; the paths into `files`.
   bool unchanged(const llvm::json::Array* inputs, std::vector<std::string>& files);
 
@@ -108,6 +110,7 @@ class ResultCache {
   std::string problem_;
   std::string tool_;
   FileHashes hashes_;
+  std::map<std::string, bool> changedDuringRun_;  // listed()'s look at each file, once per run
   std::filesystem::file_time_type started_;
 };
 
