@@ -15,7 +15,9 @@ compiler launcher cost and save, on a generated tree and on real trees, in one r
       one file   one file's text changed (a line appended), then the same command
     CPU time (user + system, the tool and its workers, from wait4) is the measure; the
     summary line says how many files came from the cache, which shows that the one-file
-    run analysed exactly one.
+    run analysed exactly one. The tool runs with --file-timeout 0: a time-out depends on
+    the machine's load and is never cached, so a slow file that times out in one run and
+    not in the next would move its cost from run to run.
 (b) --per-file, real trees: every translation unit alone, clang++ -fsyntax-only with the tool's
     exact argument vector (bench/clang_args.cpp, as run_bench.py) against `coalesce-lint
     --no-cache FILE`, one process each; and the tree's no-cache run against the sum of the
@@ -73,7 +75,10 @@ def med(xs):
 # ---- (a) cache runs ----------------------------------------------------------------------
 
 def cache_runs(tool, name, inputs, extra, edit_file, runs, jobs, work):
-    base = [tool, f"-j{jobs}", *inputs] + (["--", *extra] if extra else [])  # the summary line says what was cached
+    # The summary line (not -q) says what came from the cache. No time limit: a file that
+    # times out is never cached (a time-out depends on the machine's load), so on a loaded
+    # machine a slow file would be analysed again by every run and blur what the cache saves.
+    base = [tool, f"-j{jobs}", "--file-timeout", "0", *inputs] + (["--", *extra] if extra else [])
     original = open(edit_file).read()
     reps = []
     for r in range(runs):
@@ -112,8 +117,8 @@ def per_file(tool, clang_args, name, tree, extra, work):
     rows = []
     for job in jobs:
         cw, cc, ck, crc, _ = run(job["arguments"], cwd=job["directory"])
-        tw, tc, tk, trc, terr = run([tool, "-q", "--no-cache", job["arguments"][-1], *(["--", *extra] if extra else [])],
-                                    cwd=job["directory"])
+        tw, tc, tk, trc, terr = run([tool, "-q", "--no-cache", "--file-timeout", "0", job["arguments"][-1],
+                                     *(["--", *extra] if extra else [])], cwd=job["directory"])
         rows.append({"file": os.path.relpath(job["file"], tree) if os.path.isabs(job["file"]) else job["file"],
                      "clang_cpu": cc, "clang_rc": crc, "tool_cpu": tc, "tool_rc": trc, "clang_kib": ck, "tool_kib": tk,
                      "ratio": tc / cc if cc else float("nan")})

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <map>
 #include <optional>
 
 namespace coalesce::report {
@@ -19,14 +20,19 @@ std::string canonicalFilePath(const std::string& path) {
 }
 
 void ChangedLines::add(const std::string& absolutePath, unsigned first, unsigned last) {
-  if (last < first) return;
+  if (last >= first) add(absolutePath, std::vector<std::pair<unsigned, unsigned>>{{first, last}});
+}
+
+void ChangedLines::add(const std::string& absolutePath, std::vector<std::pair<unsigned, unsigned>> more) {
+  std::erase_if(more, [](const auto& r) { return r.second < r.first; });
+  if (more.empty()) return;
   auto& ranges = ranges_[canonicalFilePath(absolutePath)];
-  ranges.emplace_back(first, last);
+  ranges.insert(ranges.end(), more.begin(), more.end());
   // Kept sorted and merged, so contains() is one binary search.
   std::sort(ranges.begin(), ranges.end());
   std::vector<std::pair<unsigned, unsigned>> merged;
   for (const auto& r : ranges) {
-    if (!merged.empty() && r.first <= merged.back().second + 1)
+    if (!merged.empty() && r.first <= merged.back().second + 1ull)
       merged.back().second = std::max(merged.back().second, r.second);
     else
       merged.push_back(r);
@@ -110,7 +116,8 @@ std::optional<std::pair<unsigned, unsigned>> range(std::string_view text, char s
 }  // namespace
 
 Result<ChangedLines> parseUnifiedDiff(std::string_view diff, const std::string& root, const std::string& source) {
-  ChangedLines out;
+  // Per file, the runs of added lines in the order met; added to the result once at the end.
+  std::map<std::string, std::vector<std::pair<unsigned, unsigned>>> added;
   std::string oldName, file;  // file: the new side's absolute path; empty for /dev/null
   unsigned lineNo = 0;        // of the diff, for errors
   unsigned newLine = 0, oldLeft = 0, newLeft = 0;
@@ -128,7 +135,13 @@ Result<ChangedLines> parseUnifiedDiff(std::string_view diff, const std::string& 
       const char c = line.empty() ? ' ' : line.front();  // some tools strip a blank context line's space
       if (c == '\\') continue;  // "\ No newline at end of file"
       if (c == '+' && newLeft) {
-        if (!file.empty()) out.add(file, newLine, newLine);
+        if (!file.empty()) {
+          auto& runs = added[file];
+          if (!runs.empty() && runs.back().second + 1ull == newLine)
+            runs.back().second = newLine;
+          else
+            runs.emplace_back(newLine, newLine);
+        }
         ++newLine;
         --newLeft;
       } else if (c == '-' && oldLeft) {
@@ -175,6 +188,8 @@ Result<ChangedLines> parseUnifiedDiff(std::string_view diff, const std::string& 
     ++lineNo;
     return error("the diff ends inside a hunk");
   }
+  ChangedLines out;
+  for (auto& [path, runs] : added) out.add(path, std::move(runs));
   return out;
 }
 

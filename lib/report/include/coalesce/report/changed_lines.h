@@ -23,8 +23,11 @@ class ChangedLines {
   std::vector<std::string> files() const;
   size_t fileCount() const { return ranges_.size(); }
 
-  // Adds lines first..last of `absolutePath` (tests, and the parser below).
+  // Adds lines first..last of `absolutePath`.
   void add(const std::string& absolutePath, unsigned first, unsigned last);
+  // Adds many [first, last] ranges of one file at once (the parser below: one look at the
+  // file system and one sort per file, however many lines a diff adds).
+  void add(const std::string& absolutePath, std::vector<std::pair<unsigned, unsigned>> ranges);
 
  private:
   // Canonical path -> sorted, disjoint [first, last] ranges.
