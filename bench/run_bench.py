@@ -98,7 +98,8 @@ def build_clang_args(build_dir, work):
             for d, n in (("analysis", "coalesce_analysis"), ("report", "coalesce_report"), ("model", "coalesce_model"))]
     cmd = ["g++", "-std=c++20", "-O1", "-o", exe, os.path.join(ROOT, "bench", "clang_args.cpp"),
            "-I", os.path.join(ROOT, "lib/analysis/include"), "-I", os.path.join(ROOT, "lib/model/include"),
-           "-I", os.path.join(ROOT, "lib/report/include"), "-isystem", "/usr/lib/llvm-19/include", *libs,
+           "-I", os.path.join(ROOT, "lib/report/include"), "-I", os.path.join(ROOT, "lib/records/include"),
+           "-isystem", "/usr/lib/llvm-19/include", *libs,
            "-Wl,-rpath,/usr/lib/llvm-19/lib", "-L/usr/lib/llvm-19/lib", "-lclang-cpp", "-lLLVM", "-lfmt"]
     subprocess.run(cmd, check=True)
     return exe
@@ -196,9 +197,13 @@ def main():
     build_dir = os.path.abspath(args.build_dir)
     tool = os.path.join(build_dir, "tools", "coalesce-lint", "coalesce-lint")
     # The tool as users run it ("tool"), and, where it has the option, in one process.
-    variants = {"tool": [tool, "-q", *args.tool_arg]}
-    if not args.no_in_process and "--in-process" in sh(f"{tool} --help"):
-        variants["tool_in_process"] = [tool, "-q", "--in-process", *args.tool_arg]
+    # Every run analyses: the result cache between runs (docs/cache.md; bench/ci_bench.py
+    # measures it) would answer every repetition after the first.
+    help_text = sh(f"{tool} --help")
+    no_cache = ["--no-cache"] if "--no-cache" in help_text else []
+    variants = {"tool": [tool, "-q", *no_cache, *args.tool_arg]}
+    if not args.no_in_process and "--in-process" in help_text:
+        variants["tool_in_process"] = [tool, "-q", "--in-process", *no_cache, *args.tool_arg]
     work = tempfile.mkdtemp(prefix="coalesce-bench-")
     record = {"command": " ".join(["bench/run_bench.py", *sys.argv[1:]]), "runs": args.runs,
               "machine": {"cpus": os.cpu_count(), "memory": sh("free -g | awk '/Mem:/ {print $2 \" GiB\"}'"),

@@ -50,6 +50,9 @@ done
 [ -n "$tree" ] && [ -d "$tree" ] || { echo "usage: $0 [options] TREE" >&2; exit 2; }
 [ -x "$tool" ] || { echo "$0: no coalesce-lint at $tool" >&2; exit 2; }
 tree=$(cd "$tree" && pwd)
+# Every file analysed afresh, whatever an earlier sweep left in the result cache (docs/cache.md).
+no_cache=()
+"$tool" --help 2>/dev/null | grep -q -- --no-cache && no_cache=(--no-cache)
 [ -n "$out" ] || out=$(mktemp -d /tmp/sweep.XXXXXX)
 if [ "$report_only" = 0 ]; then
 mkdir -p "$out/json"
@@ -64,7 +67,7 @@ run() {  # run ID FILES... -> appends "id<TAB>rc<TAB>seconds<TAB>files" to runs.
     for inc in "$d/inc" "$d/../inc"; do [ -d "$inc" ] && extra+=("-I$(cd "$inc" && pwd)"); done
   fi
   t0=$(date +%s.%N)
-  timeout -k 5 $((limit * $# + 60)) "$tool" --format=json -q -j "$jobs" --file-timeout "$limit" \
+  timeout -k 5 $((limit * $# + 60)) "$tool" --format=json -q "${no_cache[@]}" -j "$jobs" --file-timeout "$limit" \
     -o "$out/json/$id.json" "$@" -- "${extra[@]}" >"$out/json/$id.log" 2>&1
   rc=$?
   t1=$(date +%s.%N)

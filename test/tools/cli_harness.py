@@ -7,6 +7,7 @@ import re
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 
 RUN_LIMIT_S = 60.0  # generous: this machine is slow and shared; a run takes about a second
@@ -75,11 +76,24 @@ class Run:
             check(False, f"stdout is not JSON: {e}", self)
 
 
+CACHE_VARIABLES = ("COALESCE_LINT_CACHE_DIR", "XDG_CACHE_HOME", "HOME")
+
+
 def lint(*args, cwd, env=None, limit=RUN_LIMIT_S, stdin=subprocess.DEVNULL):
-    """Runs the binary, timed; a run over `limit` seconds fails the case (and is killed)."""
+    """Runs the binary, timed; a run over `limit` seconds fails the case (and is killed).
+
+    Unless `env` names a cache folder (COALESCE_LINT_CACHE_DIR, XDG_CACHE_HOME or HOME), each run
+    gets a fresh, empty result cache (docs/cache.md), removed afterwards: no run reads what
+    another left, whatever order the cases run in, and nothing is written to the user's
+    ~/.cache. The cache's own cases pass the folder they share between runs.
+    """
     full_env = dict(os.environ)
-    for var in ("COALESCE_TEST_CRASH_ON", "COALESCE_TEST_HANG_ON", "CUDA_PATH"):
+    for var in ("COALESCE_TEST_CRASH_ON", "COALESCE_TEST_HANG_ON", "CUDA_PATH", "COALESCE_LINT_CACHE_DIR"):
         full_env.pop(var, None)
+    fresh_cache = None
+    if not any(var in (env or {}) for var in CACHE_VARIABLES):
+        fresh_cache = tempfile.mkdtemp(prefix="coalesce-cli-cache-")
+        full_env["COALESCE_LINT_CACHE_DIR"] = fresh_cache
     full_env.update(env or {})
     argv = [SETTINGS.binary] + [str(a) for a in args]
     start = time.monotonic()
@@ -92,6 +106,9 @@ def lint(*args, cwd, env=None, limit=RUN_LIMIT_S, stdin=subprocess.DEVNULL):
         out, err = p.communicate()
         run = Run(argv, None, out.decode(errors="replace"), err.decode(errors="replace"), time.monotonic() - start)
         check(False, f"did not finish within {limit:.0f} s", run)
+    finally:
+        if fresh_cache:
+            shutil.rmtree(fresh_cache, ignore_errors=True)
     seconds = time.monotonic() - start
     run = Run(argv, p.returncode, out.decode(errors="replace"), err.decode(errors="replace"), seconds)
     check(run.rc >= 0, f"killed by signal {-run.rc}", run)

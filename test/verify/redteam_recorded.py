@@ -40,7 +40,7 @@ def main():
         pred = os.path.join(tmp, "predictions.json")
         out = os.path.join(tmp, "verify.json")
         # Relative paths from the repository root, as on the H200.
-        r = subprocess.run([a.binary, "--format=json", "-q", "-o", pred, *inputs], cwd=src,
+        r = subprocess.run([a.binary, "--format=json", "-q", "--no-cache", "-o", pred, *inputs], cwd=src,
                            capture_output=True, text=True, timeout=600)
         if r.returncode not in (0, 1):
             sys.exit(f"prediction failed (exit {r.returncode}): {r.stderr}")

@@ -19,23 +19,14 @@
 #include "coalesce/report/sarif_writer.h"
 #include "coalesce/report/summary.h"
 #include "coalesce/report/text_writer.h"
+#include "diff_source.h"
 #include "lint_options.h"
 
 namespace coalesce::cli {
 
-namespace {
-
 int usageError(const std::string& message) {
   fmt::print(stderr, "coalesce-lint: error: {}\n", message);
   return kExitUsage;
-}
-
-bool anyNotAnalysed(const AnalysisResult& r) {
-  for (const auto& f : r.files)
-    if (f.status == Status::Failed) return true;
-  for (const auto& k : r.kernels)
-    if (k.status == Status::Failed) return true;
-  return false;
 }
 
 void printFailures(const AnalysisResult& r) {
@@ -50,6 +41,16 @@ void printFailures(const AnalysisResult& r) {
     if (k.status == Status::Failed)
       fmt::print(stderr, "coalesce-lint: error: {}:{}: kernel '{}' not analysed: {}\n", k.loc.file, k.loc.line, k.name,
                  k.reason);
+}
+
+namespace {
+
+bool anyNotAnalysed(const AnalysisResult& r) {
+  for (const auto& f : r.files)
+    if (f.status == Status::Failed) return true;
+  for (const auto& k : r.kernels)
+    if (k.status == Status::Failed) return true;
+  return false;
 }
 
 std::string canonicalPath(const std::string& path) {
@@ -90,6 +91,111 @@ int listRules() {
 
 }  // namespace
 
+// Everything after the analysis, shared by a lint run and `merge` (merge_command.cpp):
+// rules, the one filter stage, the baseline written, the report, the summary, the exit code.
+int reportAnalysis(const AnalysisResult& analysis, const LintOptions& options, const ReportContext& context) {
+  report::ConfigProvider& configs = *context.configs;
+  // Rules, then the one filter stage.
+  report::FilterInputs inputs;
+  inputs.configs = &configs;
+  inputs.readSource = report::diskSourceReader();
+  inputs.baseline = context.baseline;
+  inputs.mainFiles = report::mainFilesOf(analysis);
+  inputs.changedLines = context.changedLines;
+  auto filtered = report::filterFindings(report::runRules(analysis, context.arch), inputs);
+  if (!filtered) return usageError(filtered.error().message);
+
+  if (!options.writeBaselineFile.empty()) {
+    if (auto err = report::Baseline::fromFindings(filtered->findings).save(options.writeBaselineFile))
+      return usageError(err->message);
+  }
+
+  report::Report rep;
+  rep.analysis = &analysis;
+  rep.findings = filtered->findings;
+  rep.stats = filtered->stats;
+  rep.arch = context.arch.name();
+  rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - context.started).count();
+  rep.cachedFiles = context.cachedFiles;
+  rep.filesLeftOutByDiff = context.filesLeftOutByDiff;
+  rep.diffAware = context.changedLines != nullptr;
+
+  std::ostringstream out;
+  if (options.format == "json") {
+    report::writeJson(out, rep);
+  } else if (options.format == "sarif") {
+    report::SarifOptions so;
+    so.sourceRoot = options.sourceRoot;
+    report::writeSarif(out, rep, so);
+  } else if (options.format == "html") {
+    report::writeHtml(out, rep);
+  } else {
+    report::TextOptions to;
+    to.showSummary = false;
+    to.sortByCost = options.sort == "cost";
+    report::writeText(out, rep, to);
+  }
+  if (options.outputFile.empty()) {
+    std::cout << out.str();
+    std::cout.flush();
+  } else {
+    std::ofstream file(options.outputFile, std::ios::binary);
+    if (!(file << out.str())) return usageError(options.outputFile + ": cannot write the report");
+  }
+  if (!options.quiet) {
+    fmt::print(stderr, "{}\n", report::summaryLine(rep));
+    for (const std::string& line : report::mostExpensiveLines(rep)) fmt::print(stderr, "{}\n", line);
+  }
+
+  if (anyNotAnalysed(analysis)) return kExitNotAnalysed;
+  for (const auto& f : rep.findings)
+    if (f.severity != report::Severity::Note) return kExitFindings;
+  return kExitClean;
+}
+
+std::optional<model::Dim3> parseBlockDim(std::string text) {
+  for (char& c : text)
+    if (c == ',') c = 'x';
+  model::Dim3 d;
+  int64_t* dims[3] = {&d.x, &d.y, &d.z};
+  std::istringstream in(text);
+  std::string part;
+  int i = 0;
+  while (std::getline(in, part, 'x')) {
+    if (i >= 3) return std::nullopt;
+    try {
+      size_t used = 0;
+      *dims[i] = std::stoll(part, &used);
+      if (used != part.size() || *dims[i] <= 0) return std::nullopt;
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    ++i;
+  }
+  if (i == 0 || d.volume() > 1024) return std::nullopt;
+  return d;
+}
+
+bool parseAssume(const std::string& text, std::map<std::string, int64_t>& values) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) return false;
+  try {
+    size_t used = 0;
+    const int64_t v = std::stoll(text.substr(eq + 1), &used);
+    if (used != text.size() - eq - 1) return false;
+    values[text.substr(0, eq)] = v;
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+// --cache-dir, --no-cache and the default folder (docs/cache.md).
+std::string cacheDirFor(const LintOptions& options) {
+  if (options.noCache) return {};
+  return options.cacheDir.empty() ? analysis::defaultCacheDir() : options.cacheDir;
+}
+
 int runLint(const LintOptions& options) {
   if (options.listRules) return listRules();
   const auto started = std::chrono::steady_clock::now();
@@ -123,6 +229,17 @@ int runLint(const LintOptions& options) {
     if (!parsed) return usageError(parsed.error().message);
     explain = *parsed;
   }
+  // Diff-aware gating (docs/ci.md): only the files the diff reaches are analysed.
+  std::optional<report::ChangedLines> changed;
+  if (!options.changedLinesFile.empty() && !options.diffBase.empty())
+    return usageError("--changed-lines and --diff-base: give one of them");
+  if (!options.changedLinesFile.empty() || !options.diffBase.empty()) {
+    std::string error;
+    changed = loadChangedLines(options, error);
+    if (!changed) return usageError(error);
+    request.onlyFilesReaching = changed->files();
+  }
+  request.cacheDir = cacheDirFor(options);
 
   // Analyse. Progress goes to a terminal only, so logs and CI stay clean.
   if (!options.quiet && isatty(STDERR_FILENO))
@@ -130,7 +247,11 @@ int runLint(const LintOptions& options) {
       fmt::print(stderr, "\r[{}/{}] {}\x1b[K", done, total, file);
       if (done == total) fmt::print(stderr, "\r\x1b[K");
     };
-  const AnalysisResult analysis = analysis::analyze(request);
+  analysis::AnalysisStats stats;
+  const AnalysisResult analysis = analysis::analyze(request, &stats);
+  if (!stats.cacheProblem.empty())
+    fmt::print(stderr, "coalesce-lint: warning: {}; analysing without it (--no-cache silences this)\n",
+               stats.cacheProblem);
   printFailures(analysis);
   printFileNotes(analysis, options.request.inputs);
 
@@ -147,58 +268,14 @@ int runLint(const LintOptions& options) {
     return kExitClean;
   }
 
-  // Rules, then the one filter stage.
-  report::FilterInputs inputs;
-  inputs.configs = &configs;
-  inputs.readSource = report::diskSourceReader();
-  inputs.baseline = baseline ? &*baseline : nullptr;
-  inputs.mainFiles = report::mainFilesOf(analysis);
-  auto filtered = report::filterFindings(report::runRules(analysis, *arch), inputs);
-  if (!filtered) return usageError(filtered.error().message);
-
-  if (!options.writeBaselineFile.empty()) {
-    if (auto err = report::Baseline::fromFindings(filtered->findings).save(options.writeBaselineFile))
-      return usageError(err->message);
-  }
-
-  report::Report rep;
-  rep.analysis = &analysis;
-  rep.findings = filtered->findings;
-  rep.stats = filtered->stats;
-  rep.arch = arch->name();
-  rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-
-  std::ostringstream out;
-  if (options.format == "json") {
-    report::writeJson(out, rep);
-  } else if (options.format == "sarif") {
-    report::SarifOptions so;
-    so.sourceRoot = options.sourceRoot;
-    report::writeSarif(out, rep, so);
-  } else if (options.format == "html") {
-    report::writeHtml(out, rep);
-  } else {
-    report::TextOptions to;
-    to.showSummary = false;
-    to.sortByCost = options.sort == "cost";
-    report::writeText(out, rep, to);
-  }
-  if (options.outputFile.empty()) {
-    std::cout << out.str();
-    std::cout.flush();
-  } else {
-    std::ofstream file(options.outputFile, std::ios::binary);
-    if (!(file << out.str())) return usageError(options.outputFile + ": cannot write the report");
-  }
-  if (!options.quiet) {
-    fmt::print(stderr, "{}\n", report::summaryLine(rep));
-    for (const std::string& line : report::mostExpensiveLines(rep)) fmt::print(stderr, "{}\n", line);
-  }
-
-  if (anyNotAnalysed(analysis)) return kExitNotAnalysed;
-  for (const auto& f : rep.findings)
-    if (f.severity != report::Severity::Note) return kExitFindings;
-  return kExitClean;
+  ReportContext context{*arch};
+  context.configs = &configs;
+  context.baseline = baseline ? &*baseline : nullptr;
+  context.changedLines = changed ? &*changed : nullptr;
+  context.started = started;
+  context.cachedFiles = stats.cacheHits;
+  context.filesLeftOutByDiff = stats.notReachingDiff;
+  return reportAnalysis(analysis, options, context);
 }
 
 }  // namespace coalesce::cli

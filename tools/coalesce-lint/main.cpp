@@ -10,6 +10,7 @@
 #include "coalesce/report/json_writer.h"
 #include "coalesce/report/report.h"
 #include "coalesce/verify/predictions.h"
+#include "launch_command.h"
 #include "launch_info.h"
 #include "lint_options.h"
 #include "verify_command.h"
@@ -17,30 +18,6 @@
 using namespace coalesce;
 
 namespace {
-
-// "32x8", "32,8,1", "256" -> Dim3.
-std::optional<model::Dim3> parseBlock(std::string text) {
-  for (char& c : text)
-    if (c == ',') c = 'x';
-  model::Dim3 d;
-  int64_t* dims[3] = {&d.x, &d.y, &d.z};
-  std::istringstream in(text);
-  std::string part;
-  int i = 0;
-  while (std::getline(in, part, 'x')) {
-    if (i >= 3) return std::nullopt;
-    try {
-      size_t used = 0;
-      *dims[i] = std::stoll(part, &used);
-      if (used != part.size() || *dims[i] <= 0) return std::nullopt;
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
-    ++i;
-  }
-  if (i == 0 || d.volume() > 1024) return std::nullopt;
-  return d;
-}
 
 // The analyzer as the verifier's source of predictions: the JSON it would print,
 // read back through the verifier's own reader, so both sides share one schema.
@@ -65,21 +42,84 @@ std::optional<verify::Predictions> predict(const std::vector<std::string>& files
   }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{"coalesce-lint: predicts, from CUDA source, how each warp touches memory", "coalesce-lint"};
-  app.set_version_flag("--version", "coalesce-lint " COALESCE_VERSION);
-  cli::LintOptions o;
-  std::vector<std::string> extra, assumes, launchInfo;
-  std::string block, checks, warningsAsErrors, headerFilter;
+// The options of the report stage, shared by a lint run and `merge`: output, gates,
+// baseline, diff-aware gating.
+struct GateOptions {
+  std::string checks, warningsAsErrors, headerFilter;
   std::optional<double> minEfficiency, maxDegree, minCostShare;
   std::vector<std::string> excludes;
 
+  void addTo(CLI::App& app, cli::LintOptions& o) {
+    app.add_option("--format", o.format, "output format")->check(CLI::IsMember({"text", "json", "sarif", "html"}));
+    app.add_option("-o,--output", o.outputFile, "write the report to FILE instead of stdout");
+    app.add_option("--changed-lines", o.changedLinesFile,
+                   "report only findings on the lines a unified diff (FILE, '-' for stdin) adds or changes, and "
+                   "analyse only the files it touches or that include a file it touches");
+    app.add_option("--diff-base", o.diffBase,
+                   "as --changed-lines, with the diff of the working tree against git revision REF (git diff -U0 "
+                   "REF)");
+    app.add_option("--config", o.configFile, "settings file to use instead of .coalesce-lint.yaml lookup");
+    app.add_option("--checks", checks, "glob list of enabled rules, e.g. '*,-aos-field-access'");
+    app.add_option("--warnings-as-errors", warningsAsErrors, "glob list of rules whose findings are errors");
+    app.add_option("--min-efficiency", minEfficiency, "report global accesses with eta below this (0..1)")
+        ->check(CLI::Range(0.0, 1.0));
+    app.add_option("--max-conflict-degree", maxDegree, "report shared accesses with a conflict degree above this")
+        ->check(CLI::Validator(
+            [](std::string& v) -> std::string {
+              try {
+                size_t used = 0;
+                if (std::stod(v, &used) > 0 && used == v.size()) return {};
+              } catch (const std::exception&) {
+              }
+              return "must be a number above 0, not '" + v + "'";
+            },
+            "NUMBER > 0"));
+    app.add_option("--min-cost-share", minCostShare,
+                   "a finding wasting less than this share of its kernel's traffic is a note, not a warning (0..1; "
+                   "default 0.05)")
+        ->check(CLI::Range(0.0, 1.0));
+    app.add_option("--sort", o.sort, "text output order: 'file' (by file, costliest first within each) or 'cost' "
+                                     "(the whole run, costliest first)")
+        ->check(CLI::IsMember({"file", "cost"}));
+    app.add_option("--header-filter", headerFilter, "regex of headers whose findings are shown");
+    app.add_option("--exclude", excludes, "path glob whose findings are hidden (repeatable)")
+        ->allow_extra_args(false);
+    app.add_option("--baseline", o.baselineFile, "report only findings not in this baseline");
+    app.add_option("--write-baseline", o.writeBaselineFile, "write the findings as a baseline to FILE");
+    app.add_option("--source-root", o.sourceRoot, "SARIF: make paths relative to this folder");
+    app.add_flag("-q,--quiet", o.quiet, "no summary line and no progress");
+  }
+
+  void applyTo(cli::LintOptions& o) const {
+    if (!checks.empty()) o.overrides.checks = checks;
+    if (!warningsAsErrors.empty()) o.overrides.warningsAsErrors = warningsAsErrors;
+    if (!headerFilter.empty()) o.overrides.headerFilter = headerFilter;
+    if (!excludes.empty()) o.overrides.exclude = excludes;
+    o.overrides.minEfficiency = minEfficiency;
+    o.overrides.maxConflictDegree = maxDegree;
+    o.overrides.minCostShare = minCostShare;
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  // The compiler launcher takes the compile command as it comes: not for CLI11's parser.
+  if (!args.empty() && args.front() == "launch") return cli::runLaunch({args.begin() + 1, args.end()});
+
+  CLI::App app{"coalesce-lint: predicts, from CUDA source, how each warp touches memory", "coalesce-lint"};
+  app.set_version_flag("--version", "coalesce-lint " COALESCE_VERSION);
+  app.footer(
+      "Subcommands: verify (measure the predictions on a GPU), merge (combine the compiler launcher's results), "
+      "launch (the compiler launcher: coalesce-lint launch [OPTIONS] -- COMPILER ARGS...). See docs/cli.md.");
+  cli::LintOptions o;
+  std::vector<std::string> extra, assumes, launchInfo;
+  std::string block;
+  GateOptions gates;
+
   app.add_option("paths", o.request.inputs, ".cu/.cuh files or directories (searched recursively)");
   app.add_option("-p,--build-dir", o.request.buildDir, "folder holding compile_commands.json");
-  app.add_option("--format", o.format, "output format")->check(CLI::IsMember({"text", "json", "sarif", "html"}));
-  app.add_option("-o,--output", o.outputFile, "write the report to FILE instead of stdout");
   app.add_option("--arch", o.request.gpuArch, "GPU architecture (sm_70 to sm_90)")->capture_default_str();
   app.add_option("--cuda-path", o.request.cudaPath, "CUDA toolkit to parse with (default: $CUDA_PATH, /usr/local/cuda)");
   app.add_flag("--builtin-cuda", o.request.builtinCuda, "use the built-in CUDA headers even if a toolkit is installed");
@@ -103,39 +143,18 @@ int main(int argc, char** argv) {
   app.add_flag("--in-process", inProcess,
                "analyse in this process, on threads, instead of one child process per file (a crash or "
                "hang in the frontend is then not contained and --file-timeout does not apply)");
-  app.add_option("--config", o.configFile, "settings file to use instead of .coalesce-lint.yaml lookup");
+  app.add_option("--cache-dir", o.cacheDir,
+                 "keep results between runs in DIR (default: $COALESCE_LINT_CACHE_DIR, $XDG_CACHE_HOME/coalesce-lint "
+                 "or ~/.cache/coalesce-lint)");
+  app.add_flag("--no-cache", o.noCache, "neither read nor write the result cache");
+  app.add_option("--cache-max-size", o.request.cacheMaxBytes,
+                 "size the cache folder is kept under, least recently used results removed first (e.g. 512M, 2G)")
+      ->transform(CLI::AsSizeValue(false))
+      ->default_str("1G");
+  gates.addTo(app, o);
   app.add_flag("--dump-config", o.dumpConfig, "print the effective settings as YAML and exit");
-  app.add_option("--checks", checks, "glob list of enabled rules, e.g. '*,-aos-field-access'");
-  app.add_option("--warnings-as-errors", warningsAsErrors, "glob list of rules whose findings are errors");
-  app.add_option("--min-efficiency", minEfficiency, "report global accesses with eta below this (0..1)")
-      ->check(CLI::Range(0.0, 1.0));
-  app.add_option("--max-conflict-degree", maxDegree, "report shared accesses with a conflict degree above this")
-      ->check(CLI::Validator(
-          [](std::string& v) -> std::string {
-            try {
-              size_t used = 0;
-              if (std::stod(v, &used) > 0 && used == v.size()) return {};
-            } catch (const std::exception&) {
-            }
-            return "must be a number above 0, not '" + v + "'";
-          },
-          "NUMBER > 0"));
-  app.add_option("--min-cost-share", minCostShare,
-                 "a finding wasting less than this share of its kernel's traffic is a note, not a warning (0..1; "
-                 "default 0.05)")
-      ->check(CLI::Range(0.0, 1.0));
-  app.add_option("--sort", o.sort, "text output order: 'file' (by file, costliest first within each) or 'cost' "
-                                   "(the whole run, costliest first)")
-      ->check(CLI::IsMember({"file", "cost"}));
-  app.add_option("--header-filter", headerFilter, "regex of headers whose findings are shown");
-  app.add_option("--exclude", excludes, "path glob whose findings are hidden (repeatable)")
-      ->allow_extra_args(false);
-  app.add_option("--baseline", o.baselineFile, "report only findings not in this baseline");
-  app.add_option("--write-baseline", o.writeBaselineFile, "write the findings as a baseline to FILE");
   app.add_option("--explain", o.explainTarget, "draw the lanes of the access at FILE:LINE[:COL]");
   app.add_option("--explain-warp", o.explainWarp, "which warp of the block --explain draws");
-  app.add_option("--source-root", o.sourceRoot, "SARIF: make paths relative to this folder");
-  app.add_flag("-q,--quiet", o.quiet, "no summary line and no progress");
   app.add_flag("--list-rules", o.listRules, "list the rules and exit");
   app.add_option("--extra-arg", extra, "extra compiler argument (also: everything after --)")
       ->allow_extra_args(false);
@@ -144,8 +163,15 @@ int main(int argc, char** argv) {
   int verifyExit = 0;
   CLI::App* verify = cli::addVerifyCommand(app, verifyExit, predict);
 
+  // `merge RESULTS...`: the launcher's per-object results, one report (launch_command.h).
+  CLI::App* merge = app.add_subcommand("merge", "combine the compiler launcher's per-object results into one report");
+  cli::LintOptions mergeOptions;
+  GateOptions mergeGates;
+  std::vector<std::string> results;
+  merge->add_option("results", results, "result files, or folders searched for *.coalesce-lint.json")->required();
+  mergeGates.addTo(*merge, mergeOptions);
+
   // Everything after "--" goes to the compiler.
-  std::vector<std::string> args(argv + 1, argv + argc);
   auto dash = std::find(args.begin(), args.end(), "--");
   std::vector<std::string> compilerArgs;
   const bool verifyFirst = !args.empty() && args.front() == "verify";
@@ -165,30 +191,26 @@ int main(int argc, char** argv) {
     return cli::kExitUsage;
   }
   if (verify->parsed()) return verifyExit;
+  if (merge->parsed()) {
+    mergeGates.applyTo(mergeOptions);
+    return cli::runMerge(mergeOptions, results);
+  }
 
   o.request.isolateFiles = !inProcess;
   o.request.extraArgs = extra;
   o.request.extraArgs.insert(o.request.extraArgs.end(), compilerArgs.begin(), compilerArgs.end());
   if (!block.empty()) {
-    o.request.blockDim = parseBlock(block);
+    o.request.blockDim = cli::parseBlockDim(block);
     if (!o.request.blockDim) {
       fmt::print(stderr, "coalesce-lint: error: --block-dim '{}': expected X[xY[xZ]] with at most 1024 threads\n", block);
       return cli::kExitUsage;
     }
   }
-  for (const std::string& a : assumes) {
-    const auto eq = a.find('=');
-    try {
-      if (eq == std::string::npos || eq == 0) throw std::invalid_argument("no =");
-      size_t used = 0;
-      const int64_t v = std::stoll(a.substr(eq + 1), &used);
-      if (used != a.size() - eq - 1) throw std::invalid_argument("trailing text");
-      o.request.assumedValues[a.substr(0, eq)] = v;
-    } catch (const std::exception&) {
+  for (const std::string& a : assumes)
+    if (!cli::parseAssume(a, o.request.assumedValues)) {
       fmt::print(stderr, "coalesce-lint: error: --assume '{}': expected NAME=INTEGER\n", a);
       return cli::kExitUsage;
     }
-  }
   for (const std::string& file : launchInfo) {
     try {
       auto launches = cli::readLaunchInfo(file);
@@ -198,12 +220,6 @@ int main(int argc, char** argv) {
       return cli::kExitUsage;
     }
   }
-  if (!checks.empty()) o.overrides.checks = checks;
-  if (!warningsAsErrors.empty()) o.overrides.warningsAsErrors = warningsAsErrors;
-  if (!headerFilter.empty()) o.overrides.headerFilter = headerFilter;
-  if (!excludes.empty()) o.overrides.exclude = excludes;
-  o.overrides.minEfficiency = minEfficiency;
-  o.overrides.maxConflictDegree = maxDegree;
-  o.overrides.minCostShare = minCostShare;
+  gates.applyTo(o);
   return cli::runLint(o);
 }

@@ -17,6 +17,7 @@
 #include <llvm/Support/Threading.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <mutex>
 
 // header reuse (docs/architecture.md)
@@ -32,6 +33,7 @@
 #include <llvm/Support/Signals.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
@@ -44,7 +46,9 @@
 #include "coalesce/analysis/command_line.h"
 #include "coalesce/analysis/cuda_toolchain.h"
 #include "build_hints.h"
+#include "command_line_text.h"
 #include "kernel_analyzer.h"
+#include "result_cache.h"
 #include "worker_process.h"
 
 namespace coalesce::analysis {
@@ -64,6 +68,26 @@ bool isHostOnlySystemHeaderFunction(const clang::Decl* d) {
   const clang::SourceManager& sm = d->getASTContext().getSourceManager();
   if (!sm.isInSystemHeader(sm.getExpansionLoc(d->getLocation()))) return false;
   return !fn->hasAttr<clang::CUDADeviceAttr>() && !fn->hasAttr<clang::CUDAGlobalAttr>();
+}
+
+// The files a parse read from disk, absolute (result cache, result_cache.h):
+// every file the FileManager opened or found, but the built-in ones served from memory
+// (the tool's identity covers them) and the run's precompiled header (its own inputs are
+// added by the HeaderCache).
+std::vector<std::string> filesReadBy(const clang::FileManager& files, const std::string& directory,
+                                     const std::string& ownPch) {
+  llvm::SmallVector<clang::OptionalFileEntryRef, 256> entries;
+  files.GetUniqueIDMapping(entries);
+  std::set<std::string> paths;
+  for (const clang::OptionalFileEntryRef& e : entries) {
+    if (!e) continue;
+    // Absolute, not normalised: "x/../" is not "" when x is a symbolic link (the driver
+    // finds GCC's headers as /../lib/gcc/<triple>/12/../../../../include, through /lib).
+    std::string path = cmdline::absoluteIn(directory, e->getName().str());
+    if (llvm::StringRef(path).starts_with(kBuiltinRoot) || path == ownPch) continue;
+    paths.insert(std::move(path));
+  }
+  return {paths.begin(), paths.end()};
 }
 
 // Collects Clang's errors as plain records: the file's status and the kernels whose
@@ -208,11 +232,15 @@ class Action : public clang::ASTFrontendAction {
 // A file on disk rather than memory, so that worker processes (worker.h) can read it too.
 //   Not reused: the user's own forced includes (-include from the database or after --),
 // which stay out of the PCH and are parsed with each file, after it, in their order; a flag
-// set of one file (building the PCH would cost more than it saves); a flag set whose
-// headers do not parse cleanly (each file reports their errors, as without reuse);
-// AnalysisRequest::reuseHeaders off (--no-header-cache).
+// set of one file (building the PCH would cost more than it saves), unless the result cache
+// is on: then the PCH is kept in its folder between runs (ResultCache::storePch, keyed on the
+// tool and the flag set, valid while none of the files it was built from changes), and a
+// run over one file parses only that file; a flag set whose headers do not parse cleanly
+// (each file reports their errors, as without reuse); AnalysisRequest::reuseHeaders off
+// (--no-header-cache).
 //   Same results with and without: see Consumer::walkOnlyWhatThisFileAdded. A file whose
-// PCH cannot be used (or whose parse over it crashes) is parsed again without it.
+// PCH cannot be used (or whose parse over it crashes) is parsed again without it, and a
+// kept PCH that failed so is removed (HeaderCache::forget).
 
 constexpr const char* kIncludePch = "-include-pch";
 
@@ -283,8 +311,10 @@ class PchToMemoryAction : public clang::GeneratePCHAction {
 };
 
 // The PCH of `job`'s forced includes, built with its arguments over the empty source; nothing
-// when the headers do not parse without errors or the frontend fails.
-std::optional<std::string> buildHeaderPch(const CompileJob& job, const Toolchain& toolchain, bool skipHostBodies) {
+// when the headers do not parse without errors or the frontend fails. `inputs` gets the
+// files it read (result cache: a file parsed over the PCH depends on them too).
+std::optional<std::string> buildHeaderPch(const CompileJob& job, const Toolchain& toolchain, bool skipHostBodies,
+                                          std::vector<std::string>& inputs) {
   std::vector<std::string> args = job.arguments;
   args.back() = headerCacheSourcePath();
   auto buffer = std::make_shared<clang::PCHBuffer>();
@@ -311,6 +341,7 @@ std::optional<std::string> buildHeaderPch(const CompileJob& job, const Toolchain
                                               std::make_shared<clang::PCHContainerOperations>());
     invocation.setDiagnosticConsumer(&diags);
     ok = invocation.run();
+    inputs = filesReadBy(*files, job.directory, "");
   };
   llvm::CrashRecoveryContext crc;
   if (!crc.RunSafely(work) || !ok || !diags.errors.empty() || !buffer->IsComplete) return std::nullopt;
@@ -320,10 +351,15 @@ std::optional<std::string> buildHeaderPch(const CompileJob& job, const Toolchain
 // The run's PCHs, one per flag set shared by two files or more, built on first use.
 class HeaderCache {
  public:
-  HeaderCache(const std::vector<CompileJob>& jobs, const Toolchain& toolchain, const AnalysisRequest& request)
-      : toolchain_(toolchain), skipHostBodies_(request.skipSystemHostBodies) {
+  // `jobs`: the jobs this run will parse (not those the result cache answers). With a result
+  // cache (`kept`), a flag set's PCH is kept there between runs and used from the first file
+  // of a set: once it is stored, a run over one file parses only that file.
+  HeaderCache(const std::vector<const CompileJob*>& jobs, const Toolchain& toolchain, const AnalysisRequest& request,
+              ResultCache* kept)
+      : toolchain_(toolchain), skipHostBodies_(request.skipSystemHostBodies), kept_(kept) {
     if (!request.reuseHeaders) return;
-    for (const CompileJob& job : jobs) {
+    for (const CompileJob* each : jobs) {
+      const CompileJob& job = *each;
       const bool ownPch = std::any_of(job.arguments.begin(), job.arguments.end(), [](const std::string& a) {
         return llvm::StringRef(a).starts_with(kIncludePch);
       });
@@ -334,7 +370,7 @@ class HeaderCache {
   HeaderCache& operator=(const HeaderCache&) = delete;
   ~HeaderCache() {
     for (auto& [key, set] : sets_)
-      if (!set.path.empty()) {
+      if (!set.path.empty() && !set.kept) {
         llvm::sys::fs::remove(set.path);
         llvm::sys::DontRemoveFileOnSignal(set.path);
       }
@@ -344,10 +380,18 @@ class HeaderCache {
   // a PCH (the first job of the set to ask builds it; the others wait for it).
   CompileJob prepare(const CompileJob& job) {
     auto it = sets_.find(flagSetKey(job));
-    if (it == sets_.end() || it->second.files < 2) return job;
+    if (it == sets_.end() || it->second.files < (kept_ ? 1u : 2u)) return job;
     FlagSet& set = it->second;
     std::call_once(set.once, [&] {
-      if (auto pch = buildHeaderPch(job, toolchain_, skipHostBodies_)) set.path = writeTemporary(*pch);
+      if (kept_ && usePersistent(job, set)) return;
+      if (auto pch = buildHeaderPch(job, toolchain_, skipHostBodies_, set.inputs)) {
+        if (kept_) {
+          std::lock_guard<std::mutex> lock(keptMutex_);
+          set.path = kept_->storePch(kept_->pchKey(flagSetKey(job), skipHostBodies_), *pch, set.inputs);
+          set.kept = !set.path.empty();
+        }
+        if (set.path.empty()) set.path = writeTemporary(*pch);
+      }
 #if defined(__GLIBC__)
       // The build's AST is gone: give its pages back, so that they do not stay in this
       // process's footprint while the files are analysed (here or in workers).
@@ -360,11 +404,28 @@ class HeaderCache {
     return out;
   }
 
+  // The files the PCH of a prepared job was built from (none without a PCH).
+  std::vector<std::string> inputsOf(const CompileJob& prepared) const {
+    if (!usesHeaderPch(prepared)) return {};
+    auto it = sets_.find(flagSetKey(withoutHeaderPch(prepared)));
+    return it == sets_.end() ? std::vector<std::string>{} : it->second.inputs;
+  }
+
+  // A kept PCH that a file could not be parsed over (a damaged file under a valid record of
+  // its inputs): removed, so that the next run builds it again.
+  void forget(const CompileJob& prepared) {
+    if (!usesHeaderPch(prepared)) return;
+    auto it = sets_.find(flagSetKey(withoutHeaderPch(prepared)));
+    if (it == sets_.end() || !it->second.kept) return;
+    llvm::sys::fs::remove(it->second.path + "inputs");
+    llvm::sys::fs::remove(it->second.path);
+  }
+
   // In a forked child (worker.h): the PCHs are the parent's, to remove when its run ends;
   // the child's signal handlers must not remove them should it crash.
   void disownInChild() {
     for (auto& [key, set] : sets_)
-      if (!set.path.empty()) llvm::sys::DontRemoveFileOnSignal(set.path);
+      if (!set.path.empty() && !set.kept) llvm::sys::DontRemoveFileOnSignal(set.path);
   }
 
  private:
@@ -372,10 +433,26 @@ class HeaderCache {
     size_t files = 0;
     std::once_flag once;
     std::string path;  // the PCH; empty: none
+    std::vector<std::string> inputs;  // the files it was built from
+    bool kept = false;  // in the result cache's folder (not this run's to remove)
   };
   const Toolchain& toolchain_;
   const bool skipHostBodies_;
+  ResultCache* kept_;
+  std::mutex keptMutex_;  // the result cache is not thread-safe; prepare() may be called from threads
   std::map<std::string, FlagSet> sets_;
+
+  // The set's PCH from an earlier run, when it is kept and none of its inputs changed.
+  bool usePersistent(const CompileJob& job, FlagSet& set) {
+    std::lock_guard<std::mutex> lock(keptMutex_);
+    const std::string key = kept_->pchKey(flagSetKey(job), skipHostBodies_);
+    std::optional<std::vector<std::string>> inputs = kept_->pchInputs(key);
+    if (!inputs) return false;
+    set.path = kept_->pchPath(key);
+    set.inputs = std::move(*inputs);
+    set.kept = true;
+    return true;
+  }
 
   static std::string writeTemporary(const std::string& data) {
     int fd = -1;
@@ -421,17 +498,23 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
     invocation.setDiagnosticConsumer(&diags);
     invocation.run();
     ran = true;
+    outcome.inputs = filesReadBy(*files, job.directory, withPch ? job.arguments[job.arguments.size() - 2] : "");
   };
   // A crash inside Clang costs this file, not the run.
   llvm::CrashRecoveryContext crc;
   const bool safe = crc.RunSafely(work);
   // header reuse (docs/architecture.md): a PCH that could not be used, or a crash over it: without it.
-  if (withPch && (!safe || !ran || !analysed)) return runJob(withoutHeaderPch(job), toolchain, request, arch);
+  if (withPch && (!safe || !ran || !analysed)) {
+    WorkerOutcome without = runJob(withoutHeaderPch(job), toolchain, request, arch);
+    without.pchUnusable = true;  // a kept PCH that fails is not to be used again (HeaderCache::forget)
+    return without;
+  }
   if (!safe || !ran) {
     outcome.file.status = Status::Failed;
     outcome.file.error = "the Clang frontend crashed on this file";
     return outcome;
   }
+  outcome.cacheable = true;  // the analysis's own verdict, crash-free: the cache may keep it
   outcome.file.diagnostics = diags.messages;
   const int errors = static_cast<int>(diags.errors.size());
   const bool anyKernelAnalysed = std::any_of(outcome.tu.kernels.begin(), outcome.tu.kernels.end(),
@@ -447,50 +530,108 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
   return outcome;
 }
 
+// The test triggers of worker.h must fire whatever the cache holds.
+bool testTriggersSet() {
+  for (const char* var : {"COALESCE_TEST_CRASH_ON", "COALESCE_TEST_HANG_ON"})
+    if (const char* v = std::getenv(var); v && *v) return true;
+  return false;
+}
+
 }  // namespace
 
-AnalysisResult analyze(const AnalysisRequest& request) {
+AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) {
   AnalysisResult result;
+  AnalysisStats stats;
   const auto arch = model::parseArch(request.gpuArch);
   const model::Arch archParams = arch ? *arch : model::defaultArch();
   const Toolchain toolchain = detectToolchain(request);
   std::vector<FileRecord> failures;
-  const std::vector<CompileJob> jobs = collectJobs(request, toolchain, failures);
+  std::vector<CompileJob> jobs = collectJobs(request, toolchain, failures);
+  if (request.onlyFilesReaching)  // diff-aware runs (docs/ci.md)
+    jobs = jobsReaching(std::move(jobs), *request.onlyFilesReaching, stats.notReachingDiff, failures);
+  stats.jobs = jobs.size();
 
-  llvm::CrashRecoveryContext::Enable();
-  HeaderCache headers(jobs, toolchain, request);  // header reuse (docs/architecture.md)
   std::vector<WorkerOutcome> outcomes(jobs.size());
-  const unsigned parallel = llvm::hardware_concurrency(request.jobs).compute_thread_count();
   size_t done = 0;
   auto finished = [&](size_t i) {
     ++done;
     if (request.progress) request.progress(jobs[i].file, done, jobs.size());
   };
+
+  // Result cache (result_cache.h): the jobs whose records it holds are not parsed.
+  std::optional<ResultCache> cache;
+  if (!request.cacheDir.empty() && !testTriggersSet()) {
+    cache.emplace(request.cacheDir, request.cacheMaxBytes);
+    if (!cache->usable()) {
+      stats.cacheProblem = cache->problem();
+      cache.reset();
+    }
+  }
+  std::vector<std::string> keys(jobs.size());
+  std::vector<size_t> toParse;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (cache) {
+      keys[i] = cache->keyOf(jobs[i], request);
+      if (!keys[i].empty())
+        if (std::optional<WorkerOutcome> hit = cache->lookup(keys[i])) {
+          outcomes[i] = std::move(*hit);
+          ++stats.cacheHits;
+          finished(i);
+          continue;
+        }
+    }
+    toParse.push_back(i);
+  }
+
+  llvm::CrashRecoveryContext::Enable();
+  std::vector<const CompileJob*> parsed;
+  for (size_t i : toParse) parsed.push_back(&jobs[i]);
+  HeaderCache headers(parsed, toolchain, request, cache ? &*cache : nullptr);  // header reuse (docs/architecture.md)
+  std::vector<CompileJob> prepared(jobs.size());
+  const unsigned parallel = llvm::hardware_concurrency(request.jobs).compute_thread_count();
   if (request.isolateFiles && singleThreaded()) {
     // Process isolation (worker.h): a forked child per file, `parallel` at once.
-    std::vector<CompileJob> prepared(jobs.size());
     IsolatedRun run;
-    run.count = jobs.size();
+    run.count = toParse.size();
     run.parallel = parallel;
     run.timeoutSeconds = request.fileTimeoutSeconds;
-    run.beforeFork = [&](size_t i) { prepared[i] = headers.prepare(jobs[i]); };  // -include-pch
-    run.run = [&](size_t i) { return runJob(prepared[i], toolchain, request, archParams); };
-    run.fileOf = [&](size_t i) { return jobs[i].file; };
+    run.beforeFork = [&](size_t k) { prepared[toParse[k]] = headers.prepare(jobs[toParse[k]]); };  // -include-pch
+    run.run = [&](size_t k) { return runJob(prepared[toParse[k]], toolchain, request, archParams); };
+    run.fileOf = [&](size_t k) { return jobs[toParse[k]].file; };
     run.inChild = [&] { headers.disownInChild(); };
-    run.finished = finished;
-    outcomes = runIsolated(run);
+    run.finished = [&](size_t k) { finished(toParse[k]); };
+    std::vector<WorkerOutcome> fresh = runIsolated(run);
+    for (size_t k = 0; k < toParse.size(); ++k) outcomes[toParse[k]] = std::move(fresh[k]);
   } else {
     std::mutex progressMutex;
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency(parallel));
-    for (size_t i = 0; i < jobs.size(); ++i)
+    for (size_t i : toParse)
       pool.async([&, i] {
-        const CompileJob job = headers.prepare(jobs[i]);  // header reuse (docs/architecture.md): -include-pch
-        outcomes[i] = runJob(job, toolchain, request, archParams);
+        prepared[i] = headers.prepare(jobs[i]);  // header reuse (docs/architecture.md): -include-pch
+        outcomes[i] = runJob(prepared[i], toolchain, request, archParams);
         std::lock_guard<std::mutex> lock(progressMutex);
         finished(i);
       });
     pool.wait();
   }
+
+  // A file parsed over the PCH depends on what the PCH was built from too.
+  for (size_t i : toParse) {
+    if (outcomes[i].pchUnusable) headers.forget(prepared[i]);
+    std::vector<std::string>& inputs = outcomes[i].inputs;
+    const std::vector<std::string> pch = headers.inputsOf(prepared[i]);
+    inputs.insert(inputs.end(), pch.begin(), pch.end());
+    std::sort(inputs.begin(), inputs.end());
+    inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
+  }
+  if (cache) {
+    for (size_t i : toParse)
+      if (outcomes[i].cacheable && !keys[i].empty() && cache->store(keys[i], outcomes[i], outcomes[i].inputs))
+        ++stats.cacheStored;
+    if (stats.cacheStored) cache->trim();
+  }
+  if (request.reportFilesRead)
+    for (size_t i = 0; i < jobs.size(); ++i) stats.filesRead[jobs[i].file] = outcomes[i].inputs;
 
   // Deterministic order whatever the number of threads: by job order.
   for (auto& o : outcomes) {
@@ -512,6 +653,7 @@ AnalysisResult analyze(const AnalysisRequest& request) {
   for (size_t i = 0; i < result.accesses.size(); ++i) result.accesses[i].id = static_cast<int>(i);
   for (size_t i = 0; i < result.branches.size(); ++i) result.branches[i].id = static_cast<int>(i);
   for (size_t i = 0; i < result.barriers.size(); ++i) result.barriers[i].id = static_cast<int>(i);
+  if (statsOut) *statsOut = stats;
   return result;
 }
 

@@ -431,6 +431,36 @@ std::vector<std::string> buildClangArguments(const Toolchain& tc, const std::vec
   return a;
 }
 
+std::vector<CompileJob> jobsReaching(std::vector<CompileJob> jobs, const std::vector<std::string>& paths,
+                                     size_t& left, std::vector<FileRecord>& notes) {
+  std::set<std::string> wanted;
+  for (const std::string& p : paths) wanted.insert(identity(p));
+  std::erase_if(notes, [&](const FileRecord& r) { return r.status == Status::Analysed && !wanted.count(identity(r.path)); });
+  // One include graph per set of include folders: most jobs of a tree share theirs.
+  std::map<std::vector<std::string>, IncludeGraph> graphs;
+  std::vector<CompileJob> kept;
+  left = 0;
+  for (CompileJob& job : jobs) {
+    const std::string main = identity(absoluteIn(job.directory, job.arguments.back()));
+    bool reaches = wanted.count(main) > 0;
+    if (!reaches) {
+      std::vector<std::string> dirs = userIncludeDirs(job.arguments, job.directory);
+      auto it = graphs.find(dirs);
+      if (it == graphs.end()) it = graphs.emplace(dirs, IncludeGraph(dirs)).first;
+      for (const std::string& reached : it->second.reach(main))
+        if (wanted.count(reached)) {
+          reaches = true;
+          break;
+        }
+    }
+    if (reaches)
+      kept.push_back(std::move(job));
+    else
+      ++left;
+  }
+  return kept;
+}
+
 std::vector<CompileJob> collectJobs(const AnalysisRequest& request, const Toolchain& toolchain,
                                     std::vector<FileRecord>& failures) {
   std::error_code ec;
@@ -462,6 +492,11 @@ std::vector<CompileJob> collectJobs(const AnalysisRequest& request, const Toolch
     }
     jobs.push_back({file, directory, buildClangArguments(toolchain, flags, request.extraArgs, path)});
   };
+
+  if (!request.commands.empty()) {  // the compiler launcher's exact command lines
+    for (const DatabaseEntry& e : request.commands) addJob(e.file, e.directory, e.file, &e);
+    return jobs;
+  }
 
   if (db && request.inputs.empty()) {
     std::set<std::string> seen;

@@ -83,15 +83,8 @@ void testTriggers(const std::string& file) {
   dup2(err, STDERR_FILENO);
   if (run.inChild) run.inChild();
   testTriggers(run.fileOf(i));
-  WorkerOutcome o = run.run(i);
-  AnalysisResult records;
-  records.files.push_back(std::move(o.file));
-  records.kernels = std::move(o.tu.kernels);
-  records.accesses = std::move(o.tu.accesses);
-  records.branches = std::move(o.tu.branches);
-  records.barriers = std::move(o.tu.barriers);
-  records.pointerParams = std::move(o.tu.pointerParams);
-  _exit(writeAll(out, recordsToJson(records)) ? 0 : 3);
+  const WorkerOutcome o = run.run(i);
+  _exit(writeAll(out, outcomeToWire(o)) ? 0 : 3);
 }
 
 WorkerOutcome failedOutcome(std::string file, std::string why) {
@@ -136,17 +129,9 @@ WorkerOutcome outcomeOf(const Child& c, int status, const std::string& file) {
     if (const std::string line = lastLine(c.errText); !line.empty()) why += ": " + line;
     return failedOutcome(file, why);
   }
-  AnalysisResult records;
-  if (const std::string error = recordsFromJson(c.output, records); !error.empty())
-    return failedOutcome(file, "the analysis worker's records could not be read: " + error);
-  if (records.files.size() != 1) return failedOutcome(file, "the analysis worker's records hold no file record");
   WorkerOutcome o;
-  o.file = std::move(records.files.front());
-  o.tu.kernels = std::move(records.kernels);
-  o.tu.accesses = std::move(records.accesses);
-  o.tu.branches = std::move(records.branches);
-  o.tu.barriers = std::move(records.barriers);
-  o.tu.pointerParams = std::move(records.pointerParams);
+  if (const std::string error = outcomeFromWire(c.output, o); !error.empty())
+    return failedOutcome(file, "the analysis worker's records could not be read: " + error);
   return o;
 }
 

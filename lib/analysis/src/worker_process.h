@@ -12,7 +12,21 @@ namespace coalesce::analysis {
 struct WorkerOutcome {
   FileRecord file;
   TranslationUnitResult tu;
+  // The files the parse read from disk (absolute; the in-memory built-in files left out):
+  // what the result cache checks before reusing these records (result_cache.h).
+  std::vector<std::string> inputs;
+  // The records are the analysis's own, not a worker that crashed, hung or was lost:
+  // only those may be cached.
+  bool cacheable = false;
+  // The file was to be parsed over the run's precompiled header and could not be (it was
+  // parsed again without): a PCH kept between runs is then removed (analyze.cpp).
+  bool pchUnusable = false;
 };
+
+// A worker's outcome as it travels (the records' wire format of worker.h, plus the files
+// the parse read), and back; fromWire returns why it could not be read, or "".
+std::string outcomeToWire(const WorkerOutcome& outcome);
+std::string outcomeFromWire(std::string_view text, WorkerOutcome& out);
 
 struct IsolatedRun {
   size_t count = 0;                // jobs 0..count-1

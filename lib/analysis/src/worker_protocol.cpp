@@ -179,17 +179,25 @@ class WireReader {
 
 }  // namespace
 
-std::string recordsToJson(const AnalysisResult& records) {
+namespace {
+
+json::Object recordsObject(const AnalysisResult& records) {
   json::Object top{{"protocol", kProtocolVersion}};
   WireWriter w(top);
   describeFields(w, records);
+  return top;
+}
+
+std::string print(json::Object top) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << json::Value(std::move(top));
   return text;
 }
 
-std::string recordsFromJson(std::string_view text, AnalysisResult& out) {
+// The records of `text`; with `outcome`, also a worker outcome's "inputs" (the files the
+// parse read) and "cacheable".
+std::string readRecords(std::string_view text, AnalysisResult& out, WorkerOutcome* outcome) {
   auto parsed = json::parse(key(text));
   if (!parsed) return "not JSON: " + llvm::toString(parsed.takeError());
   const json::Object* top = parsed->getAsObject();
@@ -199,8 +207,49 @@ std::string recordsFromJson(std::string_view text, AnalysisResult& out) {
   AnalysisResult result;
   WireReader r(top, error, "");
   describeFields(r, result);
+  if (outcome) {
+    r.field("inputs", outcome->inputs);
+    r.field("cacheable", outcome->cacheable);
+    r.field("pch_unusable", outcome->pchUnusable);
+  }
   if (!error.empty()) return error;
   out = std::move(result);
+  return {};
+}
+
+}  // namespace
+
+std::string recordsToJson(const AnalysisResult& records) { return print(recordsObject(records)); }
+
+std::string recordsFromJson(std::string_view text, AnalysisResult& out) { return readRecords(text, out, nullptr); }
+
+std::string outcomeToWire(const WorkerOutcome& outcome) {
+  AnalysisResult records;
+  records.files.push_back(outcome.file);
+  records.kernels = outcome.tu.kernels;
+  records.accesses = outcome.tu.accesses;
+  records.branches = outcome.tu.branches;
+  records.barriers = outcome.tu.barriers;
+  records.pointerParams = outcome.tu.pointerParams;
+  json::Object top = recordsObject(records);
+  top["inputs"] = WireWriter::encode(outcome.inputs);
+  top["cacheable"] = outcome.cacheable;
+  top["pch_unusable"] = outcome.pchUnusable;
+  return print(std::move(top));
+}
+
+std::string outcomeFromWire(std::string_view text, WorkerOutcome& out) {
+  AnalysisResult records;
+  WorkerOutcome o;
+  if (std::string error = readRecords(text, records, &o); !error.empty()) return error;
+  if (records.files.size() != 1) return "the records hold no file record";
+  o.file = std::move(records.files.front());
+  o.tu.kernels = std::move(records.kernels);
+  o.tu.accesses = std::move(records.accesses);
+  o.tu.branches = std::move(records.branches);
+  o.tu.barriers = std::move(records.barriers);
+  o.tu.pointerParams = std::move(records.pointerParams);
+  out = std::move(o);
   return {};
 }
 

@@ -101,6 +101,10 @@ Result<FilterOutcome> filterFindings(std::vector<Finding> candidates, const Filt
       ++out.stats.suppressed;
       continue;
     }
+    if (inputs.changedLines && !inputs.changedLines->contains(f.loc.file, f.loc.line)) {
+      ++out.stats.unchanged;
+      continue;
+    }
     if (f.lineText.empty() && source.text) f.lineText = std::string(lineOf(*source.text, f.loc.line));
     if (baseline && baseline->consume(f)) {
       ++out.stats.baselined;
@@ -123,6 +127,10 @@ Result<FilterOutcome> filterFindings(std::vector<Finding> candidates, const Filt
   // silently (clang-tidy's clang-tidy-nolint).
   for (const auto& [path, entry] : sources.files())
     for (const NoLintProblem& p : entry.nolint.problems()) {
+      if (inputs.changedLines && !inputs.changedLines->contains(path, p.line)) {
+        ++out.stats.unchanged;
+        continue;
+      }
       Finding e;
       e.rule = std::string(kNoLintRuleId);
       e.severity = Severity::Error;

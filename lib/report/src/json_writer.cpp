@@ -140,6 +140,8 @@ void writeSummary(json::OStream& j, const Report& report) {
     j.attribute("below_threshold", static_cast<int64_t>(s.stats.belowThreshold));
     j.attribute("excluded", static_cast<int64_t>(s.stats.excluded));
     j.attribute("disabled", static_cast<int64_t>(s.stats.disabled));
+    // Diff-aware runs only, so that other reports keep their exact bytes.
+    if (report.diffAware) j.attribute("unchanged", static_cast<int64_t>(s.stats.unchanged));
     j.attribute("seconds", s.seconds);
   });
 }

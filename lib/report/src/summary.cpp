@@ -47,7 +47,12 @@ std::string summaryLine(const Report& report) {
     for (const auto& [rule, n] : s.findingsByRule) byRule += fmt::format("{}{}: {}", byRule.empty() ? "" : ", ", rule, n);
     line += " (" + byRule + ")";
   }
-  line += fmt::format("; {} suppressed, {} baselined; {:.2f} s", s.stats.suppressed, s.stats.baselined, s.seconds);
+  line += fmt::format("; {} suppressed, {} baselined", s.stats.suppressed, s.stats.baselined);
+  if (report.diffAware)
+    line += fmt::format("; {} not on changed lines, {} left out (the diff does not reach them)", s.stats.unchanged,
+                        plural(report.filesLeftOutByDiff, "file"));
+  if (report.cachedFiles) line += fmt::format("; {} from the cache", plural(report.cachedFiles, "file"));
+  line += fmt::format("; {:.2f} s", s.seconds);
   return line;
 }
 

@@ -24,9 +24,26 @@ struct RecordedLaunch {
   std::string source;                      // the file it was read from
 };
 
+// One compiler command line, as a compile_commands.json entry holds it (and as the compiler
+// launcher receives it: docs/ci.md).
+struct DatabaseEntry {
+  std::string file;                      // as in the database
+  std::string directory;
+  std::vector<std::string> commandLine;  // argv, [0] the compiler
+};
+
+// Where the result cache lives when no folder is given: $COALESCE_LINT_CACHE_DIR, else
+// $XDG_CACHE_HOME/coalesce-lint, else $HOME/.cache/coalesce-lint (the XDG base directory
+// specification); empty when none of them is set.
+std::string defaultCacheDir();
+inline constexpr uint64_t kDefaultCacheMaxBytes = uint64_t{1} << 30;  // 1 GiB
+
 struct AnalysisRequest {
   std::vector<std::string> inputs;           // files, or directories searched for .cu/.cuh
   std::string buildDir;                      // -p: folder holding compile_commands.json
+  // Exact command lines, each analysed as its database entry would be (the compiler
+  // launcher's, docs/ci.md). When set, `inputs` and `buildDir` are not read.
+  std::vector<DatabaseEntry> commands;
   std::vector<std::string> extraArgs;        // compiler arguments after "--"
   std::string gpuArch = "sm_90";
   std::optional<std::string> cudaPath;       // overrides $CUDA_PATH and /usr/local/cuda
@@ -50,12 +67,37 @@ struct AnalysisRequest {
   // parsed (the analysis never reads them). Off: Clang parses everything (--full-parse).
   // The results are the same either way.
   bool skipSystemHostBodies = true;
+  // Result cache between runs (docs/cache.md): per file, its records are kept under
+  // `cacheDir`, keyed on everything that can change them (the contents of the file and of
+  // every file its parse read, the arguments, the analysis options, the tool and Clang), and
+  // reused when nothing changed. Empty: no cache (the default here; the command line
+  // turns it on). The results are the same either way (tested).
+  std::string cacheDir;
+  uint64_t cacheMaxBytes = kDefaultCacheMaxBytes;  // least recently used entries go beyond it
+  // Diff-aware runs (docs/ci.md): when set, a file is analysed only if it, or a file it
+  // reaches through #include (followed textually, the -I and -iquote folders of its
+  // arguments), is one of these paths (absolute, normalised). The others are left out.
+  std::optional<std::vector<std::string>> onlyFilesReaching;
+  // Fill AnalysisStats::filesRead (the compiler launcher's depfiles, docs/ci.md).
+  bool reportFilesRead = false;
   // Called once per finished file (from the coordinating thread).
   std::function<void(const std::string& file, size_t done, size_t total)> progress;
 };
 
+// What a run did besides its records, for the summary line and the benchmark.
+struct AnalysisStats {
+  size_t jobs = 0;           // files to analyse (translation units)
+  size_t cacheHits = 0;      // of those, taken from the result cache
+  size_t cacheStored = 0;    // entries written to it
+  size_t notReachingDiff = 0;  // files left out by onlyFilesReaching
+  std::string cacheProblem;  // one line when the cache folder could not be used (the run goes on without)
+  // With AnalysisRequest::reportFilesRead: per analysed file (as its records name it), the
+  // files its parse read, absolute and sorted.
+  std::map<std::string, std::vector<std::string>> filesRead;
+};
+
 // Analyses every input. Files that cannot be analysed come back as FileRecords with
 // status Failed and a one-line reason; the others are analysed regardless.
-AnalysisResult analyze(const AnalysisRequest& request);
+AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* stats = nullptr);
 
 }  // namespace coalesce::analysis

@@ -33,6 +33,15 @@ struct CompileJob {
 std::vector<CompileJob> collectJobs(const AnalysisRequest& request, const Toolchain& toolchain,
                                     std::vector<FileRecord>& failures);
 
+// Diff-aware runs (AnalysisRequest::onlyFilesReaching): the jobs whose file is one of
+// `paths` or reaches one of them through #include, followed as inputsIncludedByOthers
+// follows them (textually, conditional compilation not evaluated, the -I and -iquote
+// folders of each job's arguments). `left` counts the jobs dropped. Of `notes`, the records
+// of inputs another input includes (status Analysed, collectJobs), those of files that are
+// not among `paths` are dropped too; failures stay.
+std::vector<CompileJob> jobsReaching(std::vector<CompileJob> jobs, const std::vector<std::string>& paths,
+                                     size_t& left, std::vector<FileRecord>& notes);
+
 // ---- the steps collectJobs is made of (public for the tests) ------------------------------
 
 // (a) Files as given; directories searched recursively for .cu and .cuh (sorted, each file
@@ -58,12 +67,8 @@ ExpandedInputs expandInputs(const std::vector<std::string>& inputs);
 std::map<std::string, std::string> inputsIncludedByOthers(const std::vector<std::string>& files,
                                                           const std::vector<std::string>& includeDirs);
 
-// (b) compile_commands.json from a build folder (or the path of the file itself).
-struct DatabaseEntry {
-  std::string file;                      // as in the database
-  std::string directory;
-  std::vector<std::string> commandLine;  // argv, [0] the compiler
-};
+// (b) compile_commands.json from a build folder (or the path of the file itself); its entries
+// are DatabaseEntry records (analyze.h).
 struct CompilationDatabase {
   std::string path;                      // the compile_commands.json read
   std::vector<DatabaseEntry> entries;    // in file order

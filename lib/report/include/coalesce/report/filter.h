@@ -5,7 +5,8 @@
 //                     warp requests < MinDivergentShare (per rule)
 //   3. excluded       Exclude globs, system headers, HeaderFilter
 //   4. suppressed     NOLINT, NOLINTNEXTLINE, NOLINTBEGIN/END in the source text
-//   5. baselined      present in the baseline
+//   5. unchanged      not on a line the diff adds or changes (diff-aware runs only)
+//   6. baselined      present in the baseline
 // Survivors get their severity (per rule, capped by the finding's severityCap, a note when
 // the waste is under MinCostShare of the kernel's traffic, then WarningsAsErrors), are
 // sorted and ranked by cost.
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "coalesce/report/baseline.h"
+#include "coalesce/report/changed_lines.h"
 #include "coalesce/report/config.h"
 #include "coalesce/report/finding.h"
 #include "coalesce/report/result.h"
@@ -30,6 +32,7 @@ struct FilterStats {
   size_t excluded = 0;
   size_t suppressed = 0;
   size_t baselined = 0;
+  size_t unchanged = 0;  // not on a changed line (--changed-lines, --diff-base)
 };
 
 struct FilterInputs {
@@ -37,6 +40,7 @@ struct FilterInputs {
   SourceReader readSource;             // required: for NOLINT comments and line texts
   const Baseline* baseline = nullptr;  // optional
   std::vector<std::string> mainFiles;  // the analysed files; any other file is a header
+  const ChangedLines* changedLines = nullptr;  // optional: only findings on these lines pass
 };
 
 struct FilterOutcome {

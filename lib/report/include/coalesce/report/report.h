@@ -24,6 +24,9 @@ struct Report {
   FilterStats stats;
   std::string arch = "sm_90";
   double seconds = 0;                        // wall time of the run, for the summary
+  size_t cachedFiles = 0;                    // files whose records came from the result cache
+  size_t filesLeftOutByDiff = 0;             // files the diff did not reach (not analysed)
+  bool diffAware = false;                    // --changed-lines / --diff-base: findings gated on the diff
   ToolInfo tool = defaultToolInfo();
 };
 

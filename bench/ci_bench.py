@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""CI at scale (docs/ci.md, docs/cache.md): what the result cache, the kept precompiled header and the
+compiler launcher cost and save, on a generated tree and on real trees, in one run.
+
+    bench/ci_bench.py [--build-dir build] [--runs 3] [--tree-files 800] [--jobs 1]
+                      [--real-tree NAME=DIR[:EXTRA,EXTRA...]]... [--per-file] [--launcher]
+                      [--json FILE] [--markdown FILE]
+
+(a) Cache runs, on the generated tree of bench/run_bench.py (--tree-files files) and on each
+    --real-tree (DIR analysed as a folder, EXTRA the compiler arguments after --, e.g.
+    cs=/tmp/cs/Samples:-I/tmp/cs/Common). Each repetition starts from an empty cache folder:
+      no cache   --no-cache (what every run cost before the cache)
+      cold       the first run into the empty cache
+      warm       the same command again, nothing changed
+      one file   one file's text changed (a line appended), then the same command
+    CPU time (user + system, the tool and its workers, from wait4) is the measure; the
+    summary line says how many files came from the cache, which shows that the one-file
+    run analysed exactly one. The tool runs with --file-timeout 0: a time-out depends on
+    the machine's load and is never cached, so a slow file that times out in one run and
+    not in the next would move its cost from run to run.
+(b) --per-file, real trees: every translation unit alone, clang++ -fsyntax-only with the tool's
+    exact argument vector (bench/clang_args.cpp, as run_bench.py) against `coalesce-lint
+    --no-cache FILE`, one process each; and the tree's no-cache run against the sum of the
+    parses. Targets of issue 16: tree CPU <= 0.3 x the parses, no file above 2 x its parse.
+(c) --launcher: test/launcher/example/ built by CMake + Ninja with the launcher: a cold build
+    (empty cache), a no-op build, a build after one header edit; with --skip-compile, and
+    with nvcc when there is one (and nvcc alone, without the launcher, for comparison).
+
+Medians of --runs repetitions. Files generated or copied go to a temporary folder, removed
+afterwards; nothing is written into the real trees.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import run_bench  # noqa: E402  (measure, generate_tree, the clang_args helper)
+
+
+def run(argv, cwd=None, env=None):
+    """(wall s, cpu s, peak KiB, exit status, stderr text) of argv, its children included."""
+    err = tempfile.TemporaryFile()
+    start = time.perf_counter()
+    p = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=err)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - start
+    err.seek(0)
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, os.waitstatus_to_exitcode(status), err.read().decode(
+        errors="replace")
+
+
+def from_cache(stderr):
+    m = re.search(r"; (\d+) files? from the cache;", stderr)
+    return int(m.group(1)) if m else 0
+
+
+def files_in_summary(stderr):
+    m = re.search(r"coalesce-lint: (\d+) files?", stderr)
+    return int(m.group(1)) if m else None
+
+
+def med(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+# ---- (a) cache runs ----------------------------------------------------------------------
+
+def cache_runs(tool, name, inputs, extra, edit_file, runs, jobs, work):
+    # The summary line (not -q) says what came from the cache. No time limit: a file that
+    # times out is never cached (a time-out depends on the machine's load), so on a loaded
+    # machine a slow file would be analysed again by every run and blur what the cache saves.
+    base = [tool, f"-j{jobs}", "--file-timeout", "0", *inputs] + (["--", *extra] if extra else [])
+    original = open(edit_file).read()
+    reps = []
+    for r in range(runs):
+        cache = os.path.join(work, f"cache-{name}-{r}")
+        shutil.rmtree(cache, ignore_errors=True)
+        env = dict(os.environ, COALESCE_LINT_CACHE_DIR=cache)
+        one = {}
+        steps = [("no cache", [tool, "--no-cache", *base[1:]]), ("cold", base), ("warm", base), ("one file", base)]
+        for step, argv in steps:
+            if step == "one file":
+                with open(edit_file, "a") as f:
+                    f.write(f"// edited by bench/ci_bench.py, repetition {r}\n")
+            w, c, k, rc, err = run(argv, env=env)
+            if rc not in (0, 1, 3):
+                sys.exit(f"{name}: {step}: coalesce-lint exited {rc}: {err[-2000:]}")
+            one[step] = {"wall": w, "cpu": c, "kib": k, "rc": rc, "from_cache": from_cache(err),
+                         "files": files_in_summary(err)}
+        with open(edit_file, "w") as f:
+            f.write(original)
+        reps.append(one)
+        print(f"  {name} run {r + 1}: " + "; ".join(
+            f"{s} {v['cpu']:.2f} s cpu ({v['from_cache']} from cache)" for s, v in one.items()), flush=True)
+    steps = list(reps[0])
+    m = {s: {f: med([rep[s][f] for rep in reps]) for f in ("wall", "cpu", "kib")} for s in steps}
+    for s in steps:
+        m[s]["from_cache"] = reps[0][s]["from_cache"]
+        m[s]["files"] = reps[0][s]["files"]
+    return {"runs": reps, "medians": m, "command": " ".join(base)}
+
+
+# ---- (b) per-file parses ---------------------------------------------------------------
+
+def per_file(tool, clang_args, name, tree, extra, work):
+    jobs = run_bench.clang_jobs(clang_args, os.path.join(work, f"overlay-{name}"), [tree, "--", *extra] if extra
+                                else [tree])
+    rows = []
+    for job in jobs:
+        cw, cc, ck, crc, _ = run(job["arguments"], cwd=job["directory"])
+        tw, tc, tk, trc, terr = run([tool, "-q", "--no-cache", "--file-timeout", "0", job["arguments"][-1],
+                                     *(["--", *extra] if extra else [])], cwd=job["directory"])
+        rows.append({"file": os.path.relpath(job["file"], tree) if os.path.isabs(job["file"]) else job["file"],
+                     "clang_cpu": cc, "clang_rc": crc, "tool_cpu": tc, "tool_rc": trc, "clang_kib": ck, "tool_kib": tk,
+                     "ratio": tc / cc if cc else float("nan")})
+    ok = [r for r in rows if r["clang_rc"] == 0 and r["tool_rc"] in (0, 1)]
+    return {"files": rows, "parsed_by_clang": len(ok),
+            "ratio_median": med([r["ratio"] for r in ok]),
+            "ratio_max": max((r["ratio"] for r in ok), default=float("nan")),
+            "above_2x": sorted((r["file"], round(r["ratio"], 2)) for r in ok if r["ratio"] > 2),
+            "clang_cpu_sum_ok": sum(r["clang_cpu"] for r in ok),
+            "clang_cpu_sum_all": sum(r["clang_cpu"] for r in rows)}
+
+
+# ---- (c) the launcher build of the example project -------------------------------------
+
+def launcher_builds(tool, runs, work):
+    out = {}
+    nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.access("/usr/local/cuda/bin/nvcc", os.X_OK)
+                                    else None)
+    variants = [("launcher, --skip-compile", ["-DCOALESCE_EXAMPLE_NO_CUDA=ON"])]
+    if nvcc:
+        variants += [("launcher + nvcc", [f"-DCMAKE_CUDA_COMPILER={nvcc}"]),
+                     ("nvcc alone", [f"-DCMAKE_CUDA_COMPILER={nvcc}"])]
+    for label, flags in variants:
+        reps = []
+        for r in range(runs):
+            src, build = os.path.join(work, "ex-src"), os.path.join(work, "ex-build")
+            for d in (src, build):
+                shutil.rmtree(d, ignore_errors=True)
+            shutil.copytree(os.path.join(ROOT, "test", "launcher", "example"), src)
+            env = dict(os.environ, COALESCE_LINT_CACHE_DIR=os.path.join(work, f"ex-cache-{r}"))
+            shutil.rmtree(env["COALESCE_LINT_CACHE_DIR"], ignore_errors=True)
+            if label == "nvcc alone":  # the example sets the launcher itself: a copy without it
+                text = open(os.path.join(src, "CMakeLists.txt")).read()
+                with open(os.path.join(src, "CMakeLists.txt"), "w") as f:
+                    f.write(text.replace("set(CMAKE_CUDA_COMPILER_LAUNCHER ${COALESCE_LINT} launch --)", ""))
+            c = subprocess.run(["cmake", "-S", src, "-B", build, "-G", "Ninja", f"-DCOALESCE_LINT={tool}", *flags],
+                               env=env, capture_output=True, text=True)
+            if c.returncode:
+                sys.exit(f"launcher example: configure failed ({label}): {c.stderr[-2000:]}")
+            one = {}
+            for step in ("cold build", "no-op build", "header edit"):
+                if step == "header edit":
+                    with open(os.path.join(src, "include", "tile.cuh"), "a") as f:
+                        f.write(f"// edit {r}\n")
+                w, cpu, k, rc, err = run(["cmake", "--build", build, "-j2"], env=env)
+                if rc:
+                    sys.exit(f"launcher example: {step} failed ({label}): {err[-2000:]}")
+                one[step] = {"wall": w, "cpu": cpu}
+            mw, mc, _, mrc, _ = run([tool, "merge", "-q", build], env=env)
+            one["merge"] = {"wall": mw, "cpu": mc, "rc": mrc}
+            reps.append(one)
+        out[label] = {s: {f: med([rep[s][f] for rep in reps]) for f in ("wall", "cpu")} for s in reps[0]}
+        print(f"  launcher ({label}): " + "; ".join(f"{s} {v['cpu']:.2f} s cpu, {v['wall']:.2f} s wall"
+                                                   for s, v in out[label].items()), flush=True)
+    return out
+
+
+# ---- report ------------------------------------------------------------------------------
+
+def markdown(record):
+    out = [f"Command: `{record['command']}`  ", f"Machine: {record['machine']}  ",
+           f"Load average before: {record['load_before']}; after: {record['load_after']}", ""]
+    if record["cache"]:
+        out += ["(a) Cache runs, CPU seconds (the tool and its workers), medians of "
+                f"{record['runs']}; each repetition from an empty cache folder.", "",
+                "| tree | files | no cache | cold | warm | warm / cold | one file changed | one file / cold | "
+                "files from the cache (warm, one file) |", "|---|---|---|---|---|---|---|---|---|"]
+        for name, r in record["cache"].items():
+            m = r["medians"]
+            out.append(f"| {name} | {m['cold']['files']} | {m['no cache']['cpu']:.2f} | {m['cold']['cpu']:.2f} | "
+                       f"{m['warm']['cpu']:.2f} | {m['warm']['cpu'] / m['cold']['cpu']:.3f} | "
+                       f"{m['one file']['cpu']:.2f} | {m['one file']['cpu'] / m['cold']['cpu']:.3f} | "
+                       f"{m['warm']['from_cache']}, {m['one file']['from_cache']} |")
+        out.append("")
+    if record["per_file"]:
+        out += ["(b) Real trees, every translation unit alone (one process each, `--no-cache`) against "
+                "`clang++ -fsyntax-only` with the same arguments; the tree's no-cache run against the sum of the "
+                "parses.", "", "| tree | files both parse | tree CPU / sum of parses | per file: median | worst | "
+                "above 2 x |", "|---|---|---|---|---|---|"]
+        for name, p in record["per_file"].items():
+            tree_cpu = record["cache"][name]["medians"]["no cache"]["cpu"] if name in record["cache"] else float("nan")
+            above = ", ".join(f"{f} ({x})" for f, x in p["above_2x"]) or "none"
+            out.append(f"| {name} | {p['parsed_by_clang']} | {tree_cpu / p['clang_cpu_sum_all']:.3f} "
+                       f"({tree_cpu:.1f} s / {p['clang_cpu_sum_all']:.1f} s) | {p['ratio_median']:.2f} | "
+                       f"{p['ratio_max']:.2f} | {above} |")
+        out.append("")
+    if record["launcher"]:
+        out += ["(c) test/launcher/example/ built with `cmake --build -j2` (CPU of the build and everything it "
+                "runs), medians.", "", "| build | cold build | no-op build | header edit | merge |",
+                "|---|---|---|---|---|"]
+        for label, r in record["launcher"].items():
+            out.append(f"| {label} | {r['cold build']['cpu']:.2f} s | {r['no-op build']['cpu']:.2f} s | "
+                       f"{r['header edit']['cpu']:.2f} s | {r['merge']['cpu']:.2f} s |")
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--tree-files", type=int, default=800, help="generated tree size (0: none)")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--real-tree", action="append", default=[], help="NAME=DIR[:EXTRA,EXTRA...]")
+    ap.add_argument("--per-file", action="store_true")
+    ap.add_argument("--launcher", action="store_true")
+    ap.add_argument("--json")
+    ap.add_argument("--markdown")
+    a = ap.parse_args()
+    build = os.path.abspath(a.build_dir)
+    tool = os.path.join(build, "tools", "coalesce-lint", "coalesce-lint")
+    cpu = run_bench.sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2").strip()
+    memory = run_bench.sh("free -g | awk '/Mem:/ {print $2}'")
+    clang = run_bench.sh("clang++-19 --version | head -1")
+    record = {"command": " ".join(["bench/ci_bench.py", *sys.argv[1:]]), "runs": a.runs,
+              "machine": f"{os.cpu_count()} CPUs ({cpu}), {memory} GiB; {clang}",
+              "load_before": run_bench.load_line(), "cache": {}, "per_file": {}, "launcher": {}}
+    work = tempfile.mkdtemp(prefix="coalesce-ci-bench-")
+    try:
+        clang_args = run_bench.build_clang_args(build, work) if a.per_file else None  # first: it may fail
+        if a.tree_files:
+            tree = os.path.join(work, "tree")
+            run_bench.generate_tree(tree, a.tree_files)
+            files = sorted(os.path.join(d, f) for d, _, fs in os.walk(tree) for f in fs if f.endswith(".cu"))
+            print(f"(a) generated tree: {len(files)} files", flush=True)
+            record["cache"][f"generated ({a.tree_files} files)"] = cache_runs(
+                tool, "generated", [tree], [], files[len(files) // 2], a.runs, a.jobs, work)
+        for spec in a.real_tree:
+            name, rest = spec.split("=", 1)
+            src, _, extra = rest.partition(":")
+            extra = [e for e in extra.split(",") if e]
+            tree = os.path.join(work, "real-" + name)
+            shutil.copytree(src, tree, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+            extra = [e.replace(src, tree) for e in extra]
+            files = sorted(os.path.join(d, f) for d, _, fs in os.walk(tree) for f in fs if f.endswith(".cu"))
+            print(f"(a) {name}: {len(files)} .cu files", flush=True)
+            record["cache"][name] = cache_runs(tool, name, [tree], extra, files[len(files) // 2], a.runs, a.jobs, work)
+            if a.per_file:
+                print(f"(b) {name}: per file", flush=True)
+                record["per_file"][name] = per_file(tool, clang_args, name, tree, extra, work)
+                p = record["per_file"][name]
+                print(f"  {name}: {p['parsed_by_clang']} files; per-file ratio median {p['ratio_median']:.2f}, "
+                      f"worst {p['ratio_max']:.2f}; above 2x: {p['above_2x']}", flush=True)
+        if a.launcher:
+            print("(c) launcher builds", flush=True)
+            record["launcher"] = launcher_builds(tool, a.runs, work)
+    finally:
+        record["load_after"] = run_bench.load_line()
+        shutil.rmtree(work, ignore_errors=True)
+    text = markdown(record)
+    print(text)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(record, f, indent=1)
+    if a.markdown:
+        with open(a.markdown, "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()
