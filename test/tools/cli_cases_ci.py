@@ -263,7 +263,7 @@ def _(tmp):
     write(tmp, "src/good.cu", GOOD)
     write(tmp, "src/broken.cu", "__global__ void k( {\n")
     os.makedirs(os.path.join(tmp, "obj"))
-    cc = ["c++", "-DX=1", "-c", "src/good.cu", "-o", "obj/good.o", "-MD", "-MT", "obj/good.o", "-MF", "obj/good.d"]
+    cc = ["c++", "-DUNUSED_FLAG=1", "-c", "src/good.cu", "-o", "obj/good.o", "-MD", "-MT", "obj/good.o", "-MF", "obj/good.d"]
     r = lint("launch", "--skip-compile", "--", *cc, cwd=tmp)
     expect_rc(r, 0)
     check(r.out == "" and r.err == "", "the launcher printed something for a clean compile", r)

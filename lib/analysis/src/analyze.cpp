@@ -198,6 +198,9 @@ class Action : public clang::ASTFrontendAction {
   bool BeginSourceFileAction(clang::CompilerInstance& ci) override {
     // Lets Sema ask Consumer::shouldSkipFunctionBody (ParseAST reads the option).
     ci.getFrontendOpts().SkipFunctionBodies = skipHostBodies_;
+    // No "N errors generated" line on stderr (in process it would be the run's own): the
+    // errors are reported through ErrorCollector, one line per file.
+    ci.getDiagnosticOpts().ShowCarets = false;
     // A missing header is an error, not a fatal one (as clangd does): after a fatal error
     // Clang reports nothing more but goes on parsing, and silently drops the statements
     // it cannot make sense of, so a kernel using what the header declares would come out
@@ -329,6 +332,9 @@ std::optional<std::string> buildHeaderPch(const CompileJob& job, const Toolchain
     AdjustingFactory factory([&] { return std::make_unique<PchToMemoryAction>(buffer); },
                              [&](clang::CompilerInvocation& invocation) {
                                invocation.getFrontendOpts().SkipFunctionBodies = skipHostBodies;
+                               // Clang's "N errors generated" line would go to this process's
+                               // stderr: the errors are collected (and this PCH dropped) instead.
+                               invocation.getDiagnosticOpts().ShowCarets = false;
                                // Only the forced includes the analysis adds itself, the prelude
                                // last: the user's own are parsed with each file.
                                clang::PreprocessorOptions& pp = invocation.getPreprocessorOpts();
