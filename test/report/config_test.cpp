@@ -164,7 +164,8 @@ TEST_CASE("the dump prints every setting and reads back to the same settings") {
   CHECK(contains(dump, "  - 'it''s/*'\n"));
   CHECK(contains(dump, "  misaligned-global-access.MinEfficiency: 0.95\n"));
   CHECK(contains(dump, "  shared-bank-conflict.MaxConflictDegree: 2\n"));
-  CHECK(contains(dump, "  aos-field-access.Severity: warning\n"));
+  CHECK(contains(dump, "  aos-field-access.Severity: note\n"));
+  CHECK(contains(dump, "  uncoalesced-global-access.Severity: warning\n"));
   auto reread = parseConfig(dump, "dump");
   REQUIRE(reread);
   auto again = Config::resolve(*reread, "test");

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "analysis_policy.h"
+#include "coalesce/records/block_detail.h"
 
 namespace coalesce::analysis {
 
@@ -144,13 +145,13 @@ LaunchContext fallbackContext(const FunctionDecl* fn, const TranslationUnitOptio
     // A kernel indexed by threadIdx.y (or z) runs on 2D (3D) blocks; 32 wide keeps each
     // warp in one row, the usual layout. Said, and overridable with --block-dim.
     c.block.dim = threadDimsUsed[2] ? model::Dim3{32, 4, 2} : model::Dim3{32, 8, 1};
-    c.block.detail = "no launch found: assumes a " + std::string(threadDimsUsed[2] ? "32x4x2" : "32x8") +
+    c.block.detail = std::string(kNoLaunchFound) + ": assumes a " + std::string(threadDimsUsed[2] ? "32x4x2" : "32x8") +
                      " block, as the kernel uses threadIdx." + (threadDimsUsed[2] ? "z" : "y") +
                      " (set it with --block-dim or a `coalesce-lint: block=` comment)";
     return c;
   }
   c.block.dim = {kAssumedBlockX, 1, 1};
-  c.block.detail = "no launch found: assumes a 1D block whose blockDim.x is a multiple of 32 (figures use " +
+  c.block.detail = std::string(kNoLaunchFound) + ": assumes a 1D block whose blockDim.x is a multiple of 32 (figures use " +
                    std::to_string(kAssumedBlockX) + ")";
   return c;
 }
@@ -184,7 +185,7 @@ std::vector<LaunchContext> kernelContexts(const FunctionDecl* fn, const std::str
     } else {
       c = fallbackContext(fn, options, ctx, threadDimsUsed);
       const std::string why = "the launch at " + l.where + " computes its block at run time";
-      const std::string none = "no launch found";
+      const std::string none(kNoLaunchFound);
       if (c.block.detail.rfind(none, 0) == 0) c.block.detail.replace(0, none.size(), why);
       else c.block.detail += " (" + why + ")";
     }

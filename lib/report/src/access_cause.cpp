@@ -28,6 +28,11 @@ std::vector<const AccessSite*> groupMembers(const AccessSite& site, const Analys
   return out.empty() ? std::vector<const AccessSite*>{&site} : out;
 }
 
+double coalescedSectors(const AccessSite& site, const model::Arch& arch) {
+  const int64_t bytes = site.figures.activeLanesPerWarp * site.access.bytesPerLane;
+  return static_cast<double>((bytes + arch.sectorBytes - 1) / arch.sectorBytes);
+}
+
 namespace {
 
 Cause classifyGlobal(const AccessSite& site, const model::Arch& arch) {
@@ -41,6 +46,10 @@ Cause classifyGlobal(const AccessSite& site, const model::Arch& arch) {
   }
   const auto f = globalFigures(site);
   if (!f || f->broadcast || isIdeal(*f)) return Cause::None;
+  // No more sectors than the warp's active lanes would touch on consecutive elements: lanes
+  // sharing a few words of distant rows (a broadcast per row), a leader lane. Nothing a
+  // layout change could save (docs/findings.md, "What a finding needs").
+  if (f->sectorsPerRequest <= coalescedSectors(site, arch) + 1e-9) return Cause::None;
   // The fields of one record, the halves of a wide element, neighbouring taps: judged by
   // what the memory system serves for them together.
   if (servedWithItsGroup(site)) return Cause::None;

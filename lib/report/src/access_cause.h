@@ -37,6 +37,10 @@ bool servedWithItsGroup(const AccessSite& site);
 // none or `analysis` is null. Members are adjacent to the first one's id within a kernel.
 std::vector<const AccessSite*> groupMembers(const AccessSite& site, const AnalysisResult* analysis);
 
+// Sectors per request the access's active lanes (the mean over the block's warps) would
+// touch reading consecutive elements: the floor below which no layout change can go.
+double coalescedSectors(const AccessSite& site, const model::Arch& arch);
+
 // A field of a user record, or a piece of one copied whole (AccessSite::record, records.h).
 bool isRecordField(const AccessSite& site);
 

@@ -12,16 +12,16 @@ namespace coalesce::report::detail {
 
 namespace {
 
-// Global sectors and shared wavefronts one launch of a kernel moves, over its accesses.
+// Global sectors and shared wavefronts one launch of a kernel moves, over its accesses, and
+// the time they take together, in shared-memory wavefronts (Arch::sectorCostInWavefronts).
 struct KernelTraffic {
   double sectors = 0;
   double wavefronts = 0;
+  double time(const model::Arch& arch) const { return sectors * arch.sectorCostInWavefronts + wavefronts; }
 };
 
-double idealOfGather(const AccessSite& a, const model::Arch& arch) {
-  const int64_t bytes = a.figures.activeLanesPerWarp * a.access.bytesPerLane;
-  return static_cast<double>((bytes + arch.sectorBytes - 1) / arch.sectorBytes);
-}
+// What a gather costs at least: its active lanes' bytes in consecutive sectors.
+double idealOfGather(const AccessSite& a, const model::Arch& arch) { return coalescedSectors(a, arch); }
 
 bool isGather(const AccessSite& a) {
   return a.access.pattern.kind == model::PatternKind::Indirect && a.figures.sectorRange.has_value();
@@ -91,10 +91,12 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
     const std::optional<double> excess = excessPerRequest(a, arch);
     if (!excess || a.launchRequests <= 0) continue;
     const double cost = *excess * a.launchRequests;
-    const KernelTraffic& t = traffic[kernelOf[i]];
+    // The share is of the kernel's memory time, both spaces together: a 2-way conflict in a
+    // kernel bound by its global traffic is a small part of what it waits for.
+    const double time = traffic[kernelOf[i]].time(arch);
     if (a.figures.shared) {
       f.costWavefronts = cost;
-      f.costShare = t.wavefronts > 0 ? cost / t.wavefronts : 0.0;
+      f.costShare = time > 0 ? cost / time : 0.0;
     } else {
       f.costSectors = cost;
       // A member of a wasting group: the fix (SoA, a wide load) is the group's, so its level
@@ -102,7 +104,7 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
       const double levelCost = a.group.id >= 0 && a.figures.global
                                    ? std::max(0.0, a.group.sectorsPerRequest - a.group.idealSectors) * a.launchRequests
                                    : cost;
-      f.costShare = t.sectors > 0 ? levelCost / t.sectors : 0.0;
+      f.costShare = time > 0 ? levelCost * arch.sectorCostInWavefronts / time : 0.0;
     }
     f.costBasis = a.requestsBasis;
   }
@@ -125,9 +127,9 @@ void addCostNotes(std::vector<Finding>& findings, const AnalysisResult& analysis
     const std::string what = f.costSectors ? fmt::format("{} excess sectors ({})", number(*f.costSectors),
                                                         byteSize(*f.costSectors * arch.sectorBytes))
                                            : fmt::format("{} excess wavefronts", number(*f.costWavefronts));
-    f.notes.push_back(fmt::format("cost: {} per launch{}, {} of the kernel's {}; {}", what,
+    f.notes.push_back(fmt::format("cost: {} per launch{}, {} of the kernel's memory time; {}", what,
                                   gather ? " when every lane hits its own sector" : "", percent(*f.costShare),
-                                  f.costSectors ? "global-memory sectors" : "shared-memory wavefronts", f.costBasis));
+                                  f.costBasis));
   }
 }
 

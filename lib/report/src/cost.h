@@ -1,7 +1,8 @@
 // What a finding costs per launch, the measure findings are ranked and levelled by
 // (docs/findings.md): the excess 32-byte sectors of a global access (or excess wavefronts
 // of a shared one) per warp request, times the warp requests one launch executes
-// (AccessSite::launchRequests), and its share of the kernel's traffic in that space.
+// (AccessSite::launchRequests), and its share of the kernel's memory time, global sectors and
+// shared wavefronts weighed by what each costs (Arch::sectorCostInWavefronts).
 #pragma once
 
 #include <string>

@@ -111,11 +111,14 @@ Result<FilterOutcome> filterFindings(std::vector<Finding> candidates, const Filt
       continue;
     }
     f.severity = c.severity(f.rule);
-    if (f.severityCap) f.severity = std::min(f.severity, *f.severityCap);
-    // Waste that is negligible next to the kernel's traffic is worth knowing, not gating on.
+    if (f.severityCap && *f.severityCap < f.severity) {
+      f.severity = *f.severityCap;
+      if (!f.severityCapReason.empty()) f.notes.push_back(f.severityCapReason);
+    }
+    // Waste that is negligible next to the kernel's memory time is worth knowing, not gating on.
     if (f.severity == Severity::Warning && f.costShare && *f.costShare < c.minCostShare()) {
       f.severity = Severity::Note;
-      f.notes.push_back(fmt::format("a note, not a warning: it wastes {} of the kernel's traffic, under MinCostShare "
+      f.notes.push_back(fmt::format("a note, not a warning: it wastes {} of the kernel's memory time, under MinCostShare "
                                     "({})",
                                     detail::percent(*f.costShare), detail::percent(c.minCostShare())));
     }

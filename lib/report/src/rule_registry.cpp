@@ -4,6 +4,7 @@
 #include "coalesce/report/rule_registry.h"
 
 #include "cost.h"
+#include "launch_level.h"
 #include "merge_findings.h"
 
 #include <algorithm>
@@ -122,6 +123,7 @@ std::vector<Finding> runRules(const AnalysisResult& analysis, const model::Arch&
   detail::addCosts(out, analysis, arch);
   std::vector<Finding> merged = mergeByPlace(std::move(out), analysis);
   detail::addCostNotes(merged, analysis, arch);
+  detail::capUnlaunchedKernels(merged, analysis);
   return merged;
 }
 

@@ -74,10 +74,10 @@ std::vector<std::string> mostExpensiveLines(const Report& report, size_t n) {
                       : fmt::format("{}: the {} most expensive places, in bytes wasted per launch:", report.tool.name,
                                     top.size()));
   for (const Finding* f : top)
-    lines.push_back(fmt::format("{}:   {}. {}:{}:{} [{}] {}, {} of the {} traffic of kernel '{}'", report.tool.name,
-                                f->rank, f->loc.file, f->loc.line, f->loc.column, f->rule,
-                                detail::byteSize(f->costBytes()), detail::percent(f->costShare.value_or(0)),
-                                f->costSectors ? "global-memory" : "shared-memory", f->kernel));
+    lines.push_back(fmt::format("{}:   {}. {}:{}:{} [{}] {} of {}, {} of the memory time of kernel '{}'",
+                                report.tool.name, f->rank, f->loc.file, f->loc.line, f->loc.column, f->rule,
+                                detail::byteSize(f->costBytes()), f->costSectors ? "global memory" : "shared memory",
+                                detail::percent(f->costShare.value_or(0)), f->kernel));
   return lines;
 }
 

@@ -26,7 +26,6 @@
 #include <cupti_target.h>
 #include <cuda.h>
 #include <cuda_runtime_api.h>
-#include <cxxabi.h>
 
 #include <atomic>
 #include <cstdio>
@@ -163,14 +162,6 @@ bool check(CUptiResult r, const char* what) {
   if (r == CUPTI_SUCCESS) return true;
   fail(cv::errorKindForCuptiResult(static_cast<int>(r)), cv::cuptiFailureMessage(static_cast<int>(r), what, cuptiText(r)));
   return false;
-}
-
-std::string demangle(const char* name) {
-  int status = 0;
-  char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-  std::string out = (status == 0 && d) ? d : "";
-  std::free(d);
-  return out;
 }
 
 uint32_t crcOf(const void* cubin, size_t size) {
@@ -396,7 +387,7 @@ void buildInstructions() {
     cv::MeasuredInstruction in;
     in.moduleCrc = key.crc;
     in.function = key.function;
-    in.demangled = demangle(key.function.c_str());
+    in.demangled = cv::demangledName(key.function);
     in.pc = key.pc;
     in.file = d.file;
     in.line = d.line;
@@ -606,7 +597,7 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, 
     if (depth > 0) s.driverDecides = true;
     if (s.failed || !s.sampler) return;
     current.decided = true;
-    current.measure = s.sampler->onLaunch(*config, demangle(config->kernel.c_str()));
+    current.measure = s.sampler->onLaunch(*config, cv::demangledName(config->kernel));
     if (current.measure) ensureEnabled(ctx, "kernel launch");
     else pauseCollection(ctx);
     return;

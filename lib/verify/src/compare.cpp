@@ -1,7 +1,6 @@
 #include "coalesce/verify/compare.h"
 
 #include <algorithm>
-#include <cxxabi.h>
 #include <set>
 #include <cctype>
 #include <cstring>
@@ -134,14 +133,6 @@ std::string withoutIntegerSuffixes(std::string_view s) {
     while (j < s.size() && std::strchr("uUlL", s[j])) ++j;
     if (j > i + 1 && (j == s.size() || !std::isalnum(static_cast<unsigned char>(s[j])))) i = j - 1;
   }
-  return out;
-}
-
-static std::string demangledName(const std::string& mangled) {
-  int status = 0;
-  char* d = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
-  std::string out = (status == 0 && d) ? d : "";
-  std::free(d);
   return out;
 }
 

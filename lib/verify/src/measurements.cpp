@@ -1,5 +1,8 @@
 #include "coalesce/verify/measurements.h"
 
+#include <cxxabi.h>
+
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -9,6 +12,14 @@ namespace coalesce::verify {
 
 using nlohmann::json;
 using nlohmann::ordered_json;
+
+std::string demangledName(const std::string& mangled) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
+  std::string out = (status == 0 && d) ? d : "";
+  std::free(d);
+  return out;
+}
 
 const char* toString(ErrorKind k) {
   switch (k) {

@@ -22,6 +22,12 @@ struct Arch {
   // each read a single address (measured on the H200: a uniform LDS.64 is 1 wavefront,
   // a uniform LDS.128 is 2).
   int sharedBroadcastWavefrontBytes = 256;
+  // What moving one 32-byte global sector costs next to one shared-memory wavefront, in an
+  // SM's cycles: a wavefront is one cycle of the SM's shared-memory pipeline (128 B per
+  // cycle); a sector at the H200's DRAM bandwidth (4.8 TB/s over 132 SMs at 1.98 GHz, 18.4 B
+  // per SM per cycle) takes 32 / 18.4 = 1.74. It weighs waste in the two spaces into one
+  // share of a kernel's memory time (lib/report/src/cost.cpp).
+  double sectorCostInWavefronts = 1.74;
 
   // Bytes one shared-memory wavefront can deliver (banks x bank width).
   int sharedWavefrontBytes() const { return sharedBanks * bankWidthBytes; }

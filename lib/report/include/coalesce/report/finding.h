@@ -68,6 +68,8 @@ struct Finding {
   // option says (WarningsAsErrors still applies): a barrier whose guard could not be
   // proven divergent is a warning even though the rule's proven findings are errors.
   std::optional<Severity> severityCap;
+  // Said in a note when the cap lowers what the rule's Severity would show (empty: nothing).
+  std::string severityCapReason;
 
   std::optional<FixedAccess> fix;  // see FixedAccess
 };

@@ -54,6 +54,10 @@ ErrorKind errorKindFromString(const std::string& s);
 ErrorKind errorKindForCuptiResult(int result);
 std::string cuptiFailureMessage(int result, const std::string& what, const std::string& cuptiText);
 
+// The demangled form of a kernel's mangled name, or "" when it is not a C++ name: what the
+// collector records (MeasuredInstruction::demangled) and what the comparison matches.
+std::string demangledName(const std::string& mangled);
+
 struct MeasuredInstruction {
   uint32_t moduleCrc = 0;
   std::string function;   // mangled kernel name as CUPTI reports it
