@@ -4,6 +4,9 @@ a panel judged false is again a warning or an error, and prints, for the warning
 the sweep, how many places each panel's verdicts cover and the share judged worth fixing.
 
     precision_check.py --trees-parent /tmp/trees SWEEP_OUT_DIR...   (each with json/*.json)
+    precision_check.py --binary coalesce-lint --staged .precision     (each NAME/ with records/ and
+                                                   tree.txt from bench/sweep_records.sh: reported
+                                                   afresh with `coalesce-lint merge`)
 
 Exit 0: no judged-false place fires; 1: some do (listed); 77: no sweep given or found (the trees
 are not committed, so CI has none: the CTest entry shows as skipped).
@@ -13,7 +16,9 @@ import collections
 import glob
 import json
 import os
+import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
@@ -37,14 +42,45 @@ def load_panels(folder):
     return verdicts
 
 
+def load_known(path):
+    """known-false.txt: `FILE:LINE:COLUMN RULE  # cause`, places judged false that the analysis
+    cannot yet get right, each with the reason; any other judged-false place firing fails."""
+    known = {}
+    if os.path.exists(path):
+        for line in open(path):
+            text, _, cause = line.partition("#")
+            if not text.strip():
+                continue
+            place, rule = text.split()
+            file, ln, col = place.rsplit(":", 2)
+            known[(file, int(ln), int(col), rule)] = cause.strip()
+    return known
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("sweeps", nargs="*")
-    ap.add_argument("--trees-parent", required=True)
+    ap.add_argument("--trees-parent")
+    ap.add_argument("--binary", help="coalesce-lint, to report the staged records afresh")
+    ap.add_argument("--staged", help="folder of bench/sweep_records.sh outputs")
     ap.add_argument("--panels", default=os.path.join(HERE, "..", "docs", "precision"))
     a = ap.parse_args()
-    parent = os.path.abspath(a.trees_parent) + "/"
     reports = [p for s in a.sweeps for p in sorted(glob.glob(os.path.join(s, "json", "*.json")))]
+    parent = os.path.abspath(a.trees_parent or "/") + "/"
+    scratch = tempfile.TemporaryDirectory()
+    if a.staged and a.binary and os.path.isdir(a.staged):
+        for name in sorted(os.listdir(a.staged)):
+            staged = os.path.join(a.staged, name)
+            if not (os.path.isdir(os.path.join(staged, "records")) and os.path.exists(os.path.join(staged, "tree.txt"))):
+                continue
+            parent = os.path.dirname(open(os.path.join(staged, "tree.txt")).read().strip()) + "/"
+            out = os.path.join(scratch.name, name + ".json")
+            run = subprocess.run([a.binary, "merge", "-q", "--format=json", "-o", out, os.path.join(staged, "records")],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            if run.returncode not in (0, 1, 3) or not os.path.exists(out):
+                print(f"precision_check: merge of {staged} failed ({run.returncode}): {run.stderr[-500:]}")
+                return 1
+            reports.append(out)
     if not reports:
         print("precision_check: no sweep reports (the public trees are not staged): skipped")
         return 77
@@ -61,10 +97,18 @@ def main():
     if judged:
         print(f"worth fixing among the judged: {counts['worth-fixing']} of {judged} "
               f"({100.0 * counts['worth-fixing'] / judged:.0f} %)")
+    known = load_known(os.path.join(a.panels, "known-false.txt"))
     false_again = sorted(k for k in fired if k in verdicts and verdicts[k][1] == "false")
+    new = [k for k in false_again if k not in known]
     for k in false_again:
-        print(f"judged false in {verdicts[k][0]} ({verdicts[k][2]}), fires again: {k[0]}:{k[1]}:{k[2]} {k[3]}")
-    return 1 if false_again else 0
+        said = f"{k[0]}:{k[1]}:{k[2]} {k[3]}"
+        if k in known:
+            print(f"known: judged false in {verdicts[k][0]}, still fires ({known[k]}): {said}")
+        else:
+            print(f"judged false in {verdicts[k][0]} ({verdicts[k][2]}), fires again: {said}")
+    for k in sorted(set(known) - set(false_again)):
+        print(f"no longer fires (remove it from known-false.txt): {k[0]}:{k[1]}:{k[2]} {k[3]}")
+    return 1 if new else 0
 
 
 if __name__ == "__main__":

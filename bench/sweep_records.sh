@@ -10,7 +10,9 @@
 #     --include DIR   -I DIR for every file (repeatable; e.g. TREE/Common)
 #     --local-inc     also -I the file's folder's `inc` folder, or the one beside it (cuda-samples)
 #     --jobs N        files analysed at once (default 2)
-# OUT/files.tsv maps each record number to its source file.
+# OUT/files.tsv maps each record number to its source file; OUT/tree.txt names TREE.
+# Staged as .precision/NAME (ignored), the records feed the CTest entry that holds the report
+# to the blind panels (bench/precision_check.py --staged .precision).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 tool="$here/build/tools/coalesce-lint/coalesce-lint"
@@ -35,6 +37,7 @@ tree=$(cd "$tree" && pwd)
 mkdir -p "$out/records"
 out=$(cd "$out" && pwd)
 : > "$out/files.tsv"
+echo "$tree" > "$out/tree.txt"
 n=0
 while IFS= read -r -d '' f; do
   n=$((n + 1))
