@@ -16,9 +16,11 @@ from cli_harness import *  # noqa: F401,F403 (the cases use the harness's helper
 # The examples' padding fixes, by file: what the declaration must read after --fix. The sizes
 # written as names keep them; the constexpr itself is never edited.
 EXPECTED_PADDINGS = {
-    "shared_transpose_tiled.cu": "__shared__ float tile[TILE_DIM][TILE_DIM + 1];",
-    "shared_double_tab_column.cu": "__shared__ double tab[ROWS][33];",
+    "shared_transpose_tiled.cu": ["__shared__ float tile[TILE_DIM][TILE_DIM + 1];"],
+    # [ROWS][32] and [ROWS][34] (a 2-way conflict of doubles: rows 272 bytes apart); [ROWS][33] is the good one.
+    "shared_double_tab_column.cu": ["__shared__ double tab[ROWS][33];", "__shared__ double tab[ROWS][35];"],
 }
+EXPECTED_FIXES = sum(len(v) for v in EXPECTED_PADDINGS.values())
 
 
 def copy_examples(tmp):
@@ -89,7 +91,7 @@ def _(tmp):
         check(fix_notes(f) or not any("pad each row" in n for n in f["notes"]),
               f"{place(f)} proposes padding but has no fix verdict", r)
     applied = [line for line in r.err_lines() if line.startswith("coalesce-lint: applied ")]
-    check(applied == [f"coalesce-lint: applied {len(EXPECTED_PADDINGS)} fixes to {len(EXPECTED_PADDINGS)} files"],
+    check(applied == [f"coalesce-lint: applied {EXPECTED_FIXES} fixes to {len(EXPECTED_PADDINGS)} files"],
           f"summary of applied fixes: {applied}", r)
 
     fixed = sources(root)
@@ -100,8 +102,8 @@ def _(tmp):
         old_lines, new_lines = original[name].decode().splitlines(), text.decode().splitlines()
         check(len(old_lines) == len(new_lines), f"{name}: the fix changed the number of lines")
         changed = [(a, b) for a, b in zip(old_lines, new_lines) if a != b]
-        check(len(changed) == 1 and changed[0][1].strip().startswith(EXPECTED_PADDINGS[name]),
-              f"{name}: changed lines {changed}, expected only the declaration '{EXPECTED_PADDINGS[name]}'")
+        check([b.strip().split("  //")[0] for _, b in changed] == EXPECTED_PADDINGS[name],
+              f"{name}: changed lines {changed}, expected only the declarations {EXPECTED_PADDINGS[name]}")
 
     # The fixed files still parse (the tool's own device-side parse, the project's CUDA flags)
     # and every fixed finding is gone; no finding is new or worse.
@@ -181,7 +183,7 @@ def _(tmp):
           f'FilePath:        "{os.path.realpath(root)}/' in text,
           "not clang-tidy's export layout", r)
     reps = parse_fixes_yaml(text)
-    check(len(reps) == len(EXPECTED_PADDINGS), f"{len(reps)} replacements, expected {len(EXPECTED_PADDINGS)}", r)
+    check(len(reps) == EXPECTED_FIXES, f"{len(reps)} replacements, expected {EXPECTED_FIXES}", r)
     for rep in reps:
         check(set(rep) == {"FilePath", "Offset", "Length", "ReplacementText"}, f"replacement fields {rep}", r)
     tool = shutil.which("/usr/lib/llvm-19/bin/clang-apply-replacements") or shutil.which("clang-apply-replacements")
@@ -213,7 +215,7 @@ def _(tmp):
     errors = sorted(jsonschema.validators.validator_for(schema)(schema).iter_errors(log), key=str)
     check(not errors, f"schema errors: {[e.message for e in errors[:3]]}", r)
     with_fixes = [res for res in log["runs"][0]["results"] if res.get("fixes")]
-    check(len(with_fixes) == len(EXPECTED_PADDINGS), f"{len(with_fixes)} results with fixes", r)
+    check(len(with_fixes) == EXPECTED_FIXES, f"{len(with_fixes)} results with fixes", r)
     reps = []
     for res in with_fixes:
         check("fix checked:" in res["message"]["text"], "a result with a fix does not say it was checked", r)

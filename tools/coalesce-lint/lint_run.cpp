@@ -157,7 +157,9 @@ int reportAnalysis(const AnalysisResult& analysis, const LintOptions& options, c
   bool fixNotWritten = false;
   if (!options.exportFixesFile.empty()) {
     const std::vector<std::string>& in = options.request.inputs;
-    const std::string mainFile = in.size() == 1 ? in.front() : std::string();
+    std::error_code ec;  // clang-tidy names the one file it ran on; a folder or several files: none
+    const std::string mainFile =
+        in.size() == 1 && std::filesystem::is_regular_file(in.front(), ec) ? in.front() : std::string();
     if (std::string err = exportFixes(options.exportFixesFile, mainFile, rep.findings); !err.empty()) {
       fmt::print(stderr, "coalesce-lint: error: {}\n", err);
       fixNotWritten = true;

@@ -17,7 +17,7 @@ bool overlaps(const TextEdit& a, const TextEdit& b) {
 }
 
 // A YAML double-quoted scalar: every string clang-apply-replacements reads back exactly.
-std::string quoted(std::string_view s) {
+std::string yamlQuoted(std::string_view s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
@@ -119,7 +119,7 @@ SourceLocation mapThroughEdits(const SourceLocation& at, std::string_view origin
 void writeFixesYaml(std::ostream& out, const std::string& mainSourceFile, const std::vector<Finding>& findings,
                     const SourceReader& readSource) {
   out << "---\n";
-  out << "MainSourceFile:  " << quoted(absolutePath(mainSourceFile)) << "\n";
+  out << "MainSourceFile:  " << yamlQuoted(absolutePath(mainSourceFile)) << "\n";
   std::vector<const Finding*> fixed;
   for (const Finding& f : findings)
     if (f.sourceFix && f.sourceFix->check == SourceFix::Check::Offered && !f.sourceFix->edits.empty())
@@ -134,22 +134,22 @@ void writeFixesYaml(std::ostream& out, const std::string& mainSourceFile, const 
     if (readSource)
       if (const std::optional<std::string> text = readSource(f->loc.file))
         if (const size_t at = offsetOfLocation(*text, f->loc.line, f->loc.column); at != std::string_view::npos) offset = at;
-    out << "  - DiagnosticName:  " << quoted(f->rule) << "\n";
+    out << "  - DiagnosticName:  " << yamlQuoted(f->rule) << "\n";
     out << "    DiagnosticMessage:\n";
-    out << "      Message:         " << quoted(f->message) << "\n";
-    out << "      FilePath:        " << quoted(absolutePath(f->loc.file)) << "\n";
+    out << "      Message:         " << yamlQuoted(f->message) << "\n";
+    out << "      FilePath:        " << yamlQuoted(absolutePath(f->loc.file)) << "\n";
     // The finding's own byte offset, as clang-tidy's; its first edit's when the file cannot be read.
     out << "      FileOffset:      " << offset << "\n";
     out << "      Replacements:\n";
     for (const TextEdit& e : f->sourceFix->edits) {
-      out << "        - FilePath:        " << quoted(absolutePath(e.file)) << "\n";
+      out << "        - FilePath:        " << yamlQuoted(absolutePath(e.file)) << "\n";
       out << "          Offset:          " << e.offset << "\n";
       out << "          Length:          " << e.length << "\n";
-      out << "          ReplacementText: " << quoted(e.replacement) << "\n";
+      out << "          ReplacementText: " << yamlQuoted(e.replacement) << "\n";
     }
     out << "    Level:           " << levelName(f->severity) << "\n";
     std::error_code ec;
-    out << "    BuildDirectory:  " << quoted(std::filesystem::current_path(ec).string()) << "\n";
+    out << "    BuildDirectory:  " << yamlQuoted(std::filesystem::current_path(ec).string()) << "\n";
   }
   out << "...\n";
 }
