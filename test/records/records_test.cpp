@@ -54,11 +54,12 @@ TEST_CASE("records: the field list covers the records' members") {
   FieldCounter access, branch, barrier, param, kernel, file;
   AccessSite a;
   describeFields(access, a);
-  CHECK(access.all == 25);  // id, file, line, column, kernel, function, expression, space, kind,
+  CHECK(access.all == 26);  // id, file, line, column, kernel, function, expression, space, kind,
                             // bytes, element_type, pattern, figures, block, assumptions,
                             // executed, not_executed, group, requests_per_launch,
-                            // requests_basis, line_text, indirect_row_gather, record, field, loops
-  CHECK(access.internal == 5);
+                            // requests_basis, line_text, indirect_row_gather, record, field, loops,
+                            // padding (the fix-it's edit, docs/fixes.md)
+  CHECK(access.internal == 6);
   BranchSite b;
   describeFields(branch, b);
   CHECK(branch.all == 19);  // ... line_text, loops, modulus_loops, split
@@ -72,7 +73,15 @@ TEST_CASE("records: the field list covers the records' members") {
   CHECK(barrier.all == 13);  // ... line_text, loops
   PointerParam p;
   describeFields(param, p);
-  CHECK(param.all == 8);
+  CHECK(param.all == 9);  // kernel, file, line, column, name, restrict, read, written, restrict_edit
+  CHECK(param.internal == 1);
+  FieldCounter edit, padding;
+  TextEdit e;
+  describeFields(edit, e);
+  CHECK(edit.all == 4);  // file, offset, length, replacement
+  ArrayPadding pad;
+  describeFields(padding, pad);
+  CHECK(padding.all == 7);  // array, declared, padded, last_dimension, element_bytes, edit, blocked
   KernelRecord k;
   describeFields(kernel, k);
   CHECK(kernel.all == 8);

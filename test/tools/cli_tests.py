@@ -9,7 +9,8 @@ Every input is generated at test time into a fresh temporary folder, never into 
 tree. Every run of the binary is timed by this harness and must finish within RUN_LIMIT_S.
 A case fails with a message saying which check failed and what the binary printed. The
 harness is cli_harness.py; the cases are cli_cases_inputs.py, cli_cases_options.py and
-cli_cases_html.py; cli_cases_ci.py (the result cache, diff-aware gating).
+cli_cases_html.py; cli_cases_ci.py (the result cache, diff-aware gating); cli_cases_fixes.py (--fix,
+--export-fixes, SARIF fixes).
 """
 import argparse
 import os
@@ -19,6 +20,7 @@ import tempfile
 
 import cli_cases_html  # noqa: F401 (registers its cases)
 import cli_cases_ci  # noqa: F401 (registers its cases)
+import cli_cases_fixes  # noqa: F401 (registers its cases)
 import cli_cases_inputs  # noqa: F401 (registers its cases)
 import cli_cases_options  # noqa: F401 (registers its cases)
 from cli_harness import CASES, SETTINGS, CaseFailure

@@ -22,6 +22,7 @@ inline constexpr int kExitClean = 0;        // no finding at or above the gate
 inline constexpr int kExitFindings = 1;     // findings at or above the gate
 inline constexpr int kExitUsage = 2;        // usage or configuration error
 inline constexpr int kExitNotAnalysed = 3;  // a file or kernel could not be analysed
+inline constexpr int kExitFixNotWritten = 4;  // --fix or --export-fixes could not write a file
 
 struct LintOptions {
   analysis::AnalysisRequest request;
@@ -44,6 +45,10 @@ struct LintOptions {
   // Diff-aware gating (docs/ci.md): at most one of them.
   std::string changedLinesFile;  // --changed-lines FILE ('-': stdin)
   std::string diffBase;          // --diff-base REF
+  // Fix-its (docs/fixes.md): each is checked by analysing its edit first.
+  bool fix = false;              // --fix: apply the checked fixes in place
+  std::string exportFixesFile;   // --export-fixes FILE: clang-apply-replacements YAML
+  bool checksFixes() const { return fix || !exportFixesFile.empty() || format == "sarif"; }
 };
 
 // Runs the whole lint and returns the exit code. Errors are one line on stderr.
@@ -58,6 +63,9 @@ struct ReportContext {
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   size_t cachedFiles = 0;
   size_t filesLeftOutByDiff = 0;
+  // The run's request, to analyse a fix's edit again (fix_check.h); null (merge): fixes are
+  // not checked, so none is offered.
+  const analysis::AnalysisRequest* request = nullptr;
 };
 // Rules, filter, report, summary line; returns the exit code (lint_run.cpp).
 int reportAnalysis(const AnalysisResult& analysis, const LintOptions& options, const ReportContext& context);

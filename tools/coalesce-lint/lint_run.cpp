@@ -20,6 +20,8 @@
 #include "coalesce/report/summary.h"
 #include "coalesce/report/text_writer.h"
 #include "diff_source.h"
+#include "fix_apply.h"
+#include "fix_check.h"
 #include "lint_options.h"
 
 namespace coalesce::cli {
@@ -105,6 +107,10 @@ int reportAnalysis(const AnalysisResult& analysis, const LintOptions& options, c
   auto filtered = report::filterFindings(report::runRules(analysis, context.arch), inputs);
   if (!filtered) return usageError(filtered.error().message);
 
+  // Fix-its (docs/fixes.md): only in runs that offer them, since each check parses a file again.
+  if (options.checksFixes() && context.request)
+    checkFixes(filtered->findings, analysis, *context.request, context.arch, inputs.readSource);
+
   if (!options.writeBaselineFile.empty()) {
     if (auto err = report::Baseline::fromFindings(filtered->findings).save(options.writeBaselineFile))
       return usageError(err->message);
@@ -147,7 +153,32 @@ int reportAnalysis(const AnalysisResult& analysis, const LintOptions& options, c
     for (const std::string& line : report::mostExpensiveLines(rep)) fmt::print(stderr, "{}\n", line);
   }
 
+  // Only here does the tool write into the user's tree, and only when asked to.
+  bool fixNotWritten = false;
+  if (!options.exportFixesFile.empty()) {
+    const std::vector<std::string>& in = options.request.inputs;
+    std::error_code ec;  // clang-tidy names the one file it ran on; a folder or several files: none
+    const std::string mainFile =
+        in.size() == 1 && std::filesystem::is_regular_file(in.front(), ec) ? in.front() : std::string();
+    if (std::string err = exportFixes(options.exportFixesFile, mainFile, rep.findings); !err.empty()) {
+      fmt::print(stderr, "coalesce-lint: error: {}\n", err);
+      fixNotWritten = true;
+    }
+  }
+  if (options.fix) {
+    const FixApplyOutcome applied = applyFixesInPlace(rep.findings);
+    for (const std::string& err : applied.errors) fmt::print(stderr, "coalesce-lint: error: {}\n", err);
+    fixNotWritten |= !applied.errors.empty();
+    if (!options.quiet || applied.conflicts)
+      fmt::print(stderr, "coalesce-lint: applied {} fix{} to {} file{}{}\n", applied.edits,
+                 applied.edits == 1 ? "" : "es", applied.files, applied.files == 1 ? "" : "s",
+                 applied.conflicts ? fmt::format("; {} overlapping edit{} left out", applied.conflicts,
+                                                 applied.conflicts == 1 ? "" : "s")
+                                   : std::string());
+  }
+
   if (anyNotAnalysed(analysis)) return kExitNotAnalysed;
+  if (fixNotWritten) return kExitFixNotWritten;
   for (const auto& f : rep.findings)
     if (f.severity != report::Severity::Note) return kExitFindings;
   return kExitClean;
@@ -275,6 +306,7 @@ int runLint(const LintOptions& options) {
   context.started = started;
   context.cachedFiles = stats.cacheHits;
   context.filesLeftOutByDiff = stats.notReachingDiff;
+  context.request = &request;
   return reportAnalysis(analysis, options, context);
 }
 

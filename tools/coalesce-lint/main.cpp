@@ -156,6 +156,9 @@ int main(int argc, char** argv) {
   app.add_option("--explain", o.explainTarget, "draw the lanes of the access at FILE:LINE[:COL]");
   app.add_option("--explain-warp", o.explainWarp, "which warp of the block --explain draws");
   app.add_flag("--list-rules", o.listRules, "list the rules and exit");
+  app.add_flag("--fix", o.fix, "apply the fixes that pass their check (docs/fixes.md) to the files in place");
+  app.add_option("--export-fixes", o.exportFixesFile,
+                 "write the fixes that pass their check to FILE as clang-apply-replacements YAML");
   app.add_option("--extra-arg", extra, "extra compiler argument (also: everything after --)")
       ->allow_extra_args(false);
   app.allow_extras(false);

@@ -495,6 +495,7 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
   auto work = [&] {
     OverlayOptions overlay;
     overlay.workingDirectory = job.directory;
+    overlay.replacedFiles = &request.replacedFiles;  // a fix-it's edit (docs/fixes.md)
     auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions{job.directory},
                                                                 makeOverlayFileSystem(toolchain, overlay));
     clang::tooling::ToolInvocation invocation(
@@ -576,7 +577,10 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
   std::vector<std::string> keys(jobs.size());
   std::vector<size_t> toParse;
   for (size_t i = 0; i < jobs.size(); ++i) {
-    if (cache) {
+    // A file read from an in-memory copy (a fix-it's re-analysis) is not the file on disk.
+    const bool replaced = request.replacedFiles.count(
+        std::filesystem::path(cmdline::absoluteIn(jobs[i].directory, jobs[i].arguments.back())).lexically_normal().string()) > 0;
+    if (cache && !replaced) {
       keys[i] = cache->keyOf(jobs[i], request);
       if (!keys[i].empty())
         if (std::optional<WorkerOutcome> hit = cache->lookup(keys[i])) {

@@ -150,6 +150,8 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeOverlayFileSystem(const Tool
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   for (const BuiltinFile& file : builtinFiles()) addFile(*memory, builtinPath(file.path), file.contents);
   addFile(*memory, headerCacheSourcePath(), "");
+  if (options.replacedFiles)
+    for (const auto& [path, contents] : *options.replacedFiles) addFile(*memory, path, contents);
 
   if (toolchain.cudaPath && options.legacyDevicePropFields) {
     // Served at the toolkit's own path, so every route to the header (the wrapper's search,

@@ -86,6 +86,7 @@ RootRef Interpreter::rootForVar(const VarDecl* var) {
   if (it != state_.roots.end()) return it->second;
   auto r = std::make_shared<Root>();
   r->name = var->getName().str();
+  r->var = var;
   if (var->hasAttr<CUDASharedAttr>()) {
     r->space = model::Space::Shared;
     r->alignment = arch_.sharedWavefrontBytes();

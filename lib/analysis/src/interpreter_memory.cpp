@@ -173,6 +173,7 @@ void Interpreter::record(model::AccessKind kind, const MemLoc& loc, const Expr* 
     s.record = record;
     s.field = fieldName;
     s.loops = state_.loops;
+    s.variable = loc.root->var;
     events_.accesses.push_back(std::move(s));
   }
 }

@@ -34,6 +34,7 @@ struct Root {
   bool indirect = false;  // the pointer was loaded per lane
   ExprRef loadAddress;    // indirect: where it was loaded from (warp-uniform under some launches)
   bool separateAllocations = false;  // "a or b" chosen per lane
+  const clang::VarDecl* var = nullptr;  // the memory variable (a __shared__ array...), or none
 };
 using RootRef = std::shared_ptr<const Root>;
 
@@ -122,6 +123,7 @@ struct SeenAccess {
   std::string function;
   std::string record, field;  // the record and field touched ("Particle", "x"; field empty: whole)
   std::vector<int> loops;     // enclosing loops, innermost last
+  const clang::VarDecl* variable = nullptr;  // the memory variable indexed (a __shared__ array), or none
 };
 
 struct SeenBranch {

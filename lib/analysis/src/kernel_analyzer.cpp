@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "block_shape.h"
+#include "fix_edits.h"
 #include "interpreter.h"
 #include "launch_collector.h"
 #include "record_builder.h"
@@ -63,7 +64,9 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
                        launches == collector.launches.end() ? nullptr : &launches->second, paramSymbols, options,
                        ctx, interpreter.events().threadDimsUsed);
     kernel.block = contexts.front().block;
+    const size_t firstAccess = result.accesses.size(), firstParam = result.pointerParams.size();
     buildKernelRecords(fn, interpreter.events(), contexts, symbols, options.arch, sm, kernel, result);
+    attachFixEdits(fn, interpreter.events(), ctx, result, firstAccess, firstParam);  // docs/fixes.md
     result.kernels.push_back(kernel);
   }
   return result;

@@ -52,6 +52,34 @@ void writeLocation(json::OStream& j, const SourceLocation& loc, const SarifOptio
   });
 }
 
+// A checked fix-it (docs/fixes.md) as SARIF 2.1.0's fix object (section 3.55): one
+// artifactChange per file, its replacements as byte regions.
+void writeFix(json::OStream& j, const SourceFix& fix, const SarifOptions& options) {
+  j.attributeArray("fixes", [&] {
+    j.object([&] {
+      textObject(j, "description", fix.description);
+      j.attributeArray("artifactChanges", [&] {
+        for (size_t i = 0; i < fix.edits.size();) {
+          const std::string& file = fix.edits[i].file;
+          j.object([&] {
+            j.attributeObject("artifactLocation", [&] { j.attribute("uri", sarifUri(file, options)); });
+            j.attributeArray("replacements", [&] {
+              for (; i < fix.edits.size() && fix.edits[i].file == file; ++i)
+                j.object([&] {
+                  j.attributeObject("deletedRegion", [&] {
+                    j.attribute("byteOffset", static_cast<int64_t>(fix.edits[i].offset));
+                    j.attribute("byteLength", static_cast<int64_t>(fix.edits[i].length));
+                  });
+                  textObject(j, "insertedContent", fix.edits[i].replacement);
+                });
+            });
+          });
+        }
+      });
+    });
+  });
+}
+
 std::vector<std::string> ruleTable(const Report& report) {
   std::vector<std::string> ids = ruleIds();
   for (const Finding& f : report.findings)
@@ -144,6 +172,7 @@ void writeSarif(std::ostream& out, const Report& report, const SarifOptions& opt
               j.attribute("level", level(f.severity));
               textObject(j, "message", text);
               j.attributeArray("locations", [&] { writeLocation(j, f.loc, options); });
+              if (f.sourceFix && f.sourceFix->check == SourceFix::Check::Offered) writeFix(j, *f.sourceFix, options);
               if (f.hasCost()) {
                 // SARIF's rank is an importance from 0 to 100: the share of the kernel's
                 // traffic the finding wastes. The run-wide order is in properties.rank.

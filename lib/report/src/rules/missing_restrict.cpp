@@ -62,6 +62,17 @@ std::vector<Finding> MissingRestrict::checkPointerParams(const std::vector<Point
         "behaviour)");
     f.notes.push_back(fmt::format("fix: declare '{}' and {} __restrict__, and the read-only ones const", p.name,
                                   listed(partners, false)));
+    // The fix-it (docs/fixes.md): this parameter's declaration; the partners get their own.
+    SourceFix fix;
+    fix.description = fmt::format("declare '{}' __restrict__", p.name);
+    if (!p.restrictEdit.empty()) {
+      fix.edits.push_back(p.restrictEdit);
+    } else {
+      fix.check = SourceFix::Check::Withheld;
+      fix.verdict = "no automatic fix: the parameter has no name, is written inside a macro, or is declared in "
+                    "another file than the one analysed";
+    }
+    f.sourceFix = std::move(fix);
     out.push_back(std::move(f));
   }
   return out;

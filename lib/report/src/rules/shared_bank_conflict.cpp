@@ -33,6 +33,7 @@ std::optional<Finding> SharedBankConflict::checkAccess(const AccessSite& site, c
   SharedFix fix = sharedFix(site, ctx.arch);
   out.notes.push_back(std::move(fix.note));
   out.fix = std::move(fix.fixed);
+  out.sourceFix = std::move(fix.source);
   out.conflictDegree = f.conflictDegree;
   return out;
 }

@@ -10,6 +10,28 @@
 
 namespace coalesce::report::detail {
 
+namespace {
+
+// The padding as an edit of the array's declaration, or why there is none: then the swizzle,
+// which changes every access of the array together, is a note for the developer.
+std::optional<SourceFix> paddingFix(const ArrayPadding& padding) {
+  if (padding.array.empty()) return std::nullopt;
+  SourceFix fix;
+  fix.description = fmt::format("pad '{}' from {} to {}", padding.array, padding.declared, padding.padded);
+  if (!padding.edit.empty()) {
+    fix.edits.push_back(padding.edit);
+    return fix;
+  }
+  fix.description = fmt::format("pad '{}'", padding.array);
+  fix.check = SourceFix::Check::Withheld;
+  fix.verdict = fmt::format("no automatic fix: {}; an XOR swizzle (column index c -> c ^ row, the row width a power "
+                            "of two) must change every access of '{}' together, so it is left to you",
+                            padding.blocked, padding.array);
+  return fix;
+}
+
+}  // namespace
+
 SharedFix sharedFix(const AccessSite& site, const model::Arch& arch) {
   const model::Access& a = site.access;
   const model::SharedFigures f = *sharedFigures(site);
@@ -21,7 +43,8 @@ SharedFix sharedFix(const AccessSite& site, const model::Arch& arch) {
       return {fmt::format("fix: pad each row of the shared array from {} to {} elements, or swizzle the column "
                           "index (col ^ row): {}",
                           row, row + 1, wavefrontGain(f, p)),
-              FixedAccess{*padded, site.block.dim, fmt::format("rows padded from {} to {} elements", row, row + 1)}};
+              FixedAccess{*padded, site.block.dim, fmt::format("rows padded from {} to {} elements", row, row + 1)},
+              paddingFix(site.padding)};
     }
   }
   model::SharedFigures ideal = f;
@@ -32,7 +55,7 @@ SharedFix sharedFix(const AccessSite& site, const model::Arch& arch) {
     fixed = fixIfBetter(withUnitStrideX(a), site.block.dim, f, arch, "consecutive threads on consecutive elements");
   }
   return {checkedFix("let consecutive threads access consecutive elements, or swizzle the index", f, ideal),
-          std::move(fixed)};
+          std::move(fixed), std::nullopt};
 }
 
 std::string sharedStrideText(const AccessSite& site, const model::Arch& arch) {

@@ -36,6 +36,7 @@ std::optional<Finding> WideSharedAccessConflict::checkAccess(const AccessSite& s
   SharedFix fix = sharedFix(site, ctx.arch);
   out.notes.push_back(std::move(fix.note));
   out.fix = std::move(fix.fixed);
+  out.sourceFix = std::move(fix.source);
   out.conflictDegree = f.conflictDegree;
   return out;
 }

@@ -78,6 +78,10 @@ struct AnalysisRequest {
   // reaches through #include (followed textually, the -I and -iquote folders of its
   // arguments), is one of these paths (absolute, normalised). The others are left out.
   std::optional<std::vector<std::string>> onlyFilesReaching;
+  // In-memory copies of files, by absolute path: the parse reads these contents instead of
+  // the files' (the re-analysis of a fix-it's edit, docs/fixes.md). A file analysed with a
+  // copy of its own is neither looked up in nor stored to the result cache.
+  std::map<std::string, std::string> replacedFiles;
   // Fill AnalysisStats::filesRead (the compiler launcher's depfiles, docs/ci.md).
   bool reportFilesRead = false;
   // Called once per finished file (from the coordinating thread).

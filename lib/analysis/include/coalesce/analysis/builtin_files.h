@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +54,8 @@ struct OverlayOptions {
   // file given relative to CompileJob::directory is found only if the file system starts
   // there (ClangTool sets it itself; a bare ToolInvocation does not). Empty: the process's.
   std::string workingDirectory;
+  // Files served from memory over the real ones, by absolute path (AnalysisRequest::replacedFiles).
+  const std::map<std::string, std::string>* replacedFiles = nullptr;
 };
 
 // The real file system with the built-in files on top. Make one per job (or per thread): it

@@ -160,6 +160,27 @@ void describeFields(V& v, R& r) {
   v.field("member_sectors", r.memberSectors);
 }
 
+// Fix-it records (docs/fixes.md): the worker's format carries them; the public report does
+// not (AccessSite::padding and PointerParam::restrictEdit are internal fields).
+template <class V, RecordOf<TextEdit> R>
+void describeFields(V& v, R& r) {
+  v.field("file", r.file);
+  v.field("offset", r.offset);
+  v.field("length", r.length);
+  v.field("replacement", r.replacement);
+}
+
+template <class V, RecordOf<ArrayPadding> R>
+void describeFields(V& v, R& r) {
+  v.field("array", r.array);
+  v.field("declared", r.declared);
+  v.field("padded", r.padded);
+  v.field("last_dimension", r.lastDimension);
+  v.field("element_bytes", r.elementBytes);
+  v.field("edit", r.edit);
+  v.field("blocked", r.blocked);
+}
+
 template <class V, RecordOf<AccessSite> R>
 void describeFields(V& v, R& r) {
   v.field("id", r.id);
@@ -185,6 +206,7 @@ void describeFields(V& v, R& r) {
   v.field("record", r.record, kInternalField);
   v.field("field", r.field, kInternalField);
   v.field("loops", r.loops, kInternalField);
+  v.field("padding", r.padding, kInternalField);
 }
 
 template <class V, RecordOf<LaneSplit> R>
@@ -242,6 +264,7 @@ void describeFields(V& v, R& r) {
   v.field("restrict", r.isRestrict);
   v.field("read", r.read);
   v.field("written", r.written);
+  v.field("restrict_edit", r.restrictEdit, kInternalField);
 }
 
 // The report gives a kernel's file and line, not its column.

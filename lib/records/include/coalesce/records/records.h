@@ -54,6 +54,35 @@ struct BlockShape {
   bool operator==(const BlockShape&) const = default;
 };
 
+// One replacement in a source file, in bytes: what clang-apply-replacements reads (its
+// FilePath, Offset, Length, ReplacementText). Computed by the analysis from Clang's source
+// locations (lib/analysis/src/fix_edits.cpp) so that no later stage needs Clang to apply it.
+// An edit with an empty `file` is none.
+struct TextEdit {
+  std::string file;         // as the records name the file (as given on the command line)
+  uint64_t offset = 0;      // bytes from the start of the file
+  uint64_t length = 0;      // bytes replaced (0: an insertion)
+  std::string replacement;  // the text put there
+  bool empty() const { return file.empty(); }
+  bool operator==(const TextEdit&) const = default;
+};
+
+// The named __shared__ array a shared access indexes, and the edit of its declaration that
+// pads its last dimension by one element (docs/fixes.md): `[32][32]` -> `[32][33]`,
+// `[TILE][TILE]` -> `[TILE][TILE + 1]`, never a macro's definition. `blocked` says why no
+// edit is proposed when the array is known but padding it could change what the program
+// does (its address taken, a flat view of it, a size written inside a macro).
+struct ArrayPadding {
+  std::string array;          // the array's name; empty: not a named shared array
+  std::string declared;       // its dimensions as written, "[TILE][TILE]"
+  std::string padded;         // the same after the edit, "[TILE][TILE + 1]"
+  int64_t lastDimension = 0;  // elements of its last dimension
+  int64_t elementBytes = 0;
+  TextEdit edit;              // empty when blocked
+  std::string blocked;
+  bool operator==(const ArrayPadding&) const = default;
+};
+
 // Accesses of one thread in one iteration that the memory system serves together: the
 // same base object, kind, loops and guards, and sectors that overlap or touch in a warp
 // (the fields of one record, the halves of a wide element, neighbouring stencil taps).
@@ -99,6 +128,7 @@ struct AccessSite {
   // estimate for the cost of a finding; what it rests on, in one sentence.
   double launchRequests = 0;
   std::string requestsBasis;
+  ArrayPadding padding;  // shared accesses to a named array: the padding fix (docs/fixes.md)
   bool operator==(const AccessSite&) const = default;
 };
 
@@ -197,6 +227,9 @@ struct PointerParam {
   bool isRestrict = false;
   bool read = false;
   bool written = false;
+  // Inserts "__restrict__ " before the parameter's name (docs/fixes.md); empty when the
+  // declaration is written inside a macro or has no name.
+  TextEdit restrictEdit;
   bool operator==(const PointerParam&) const = default;
 };
 

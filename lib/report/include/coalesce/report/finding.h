@@ -23,6 +23,18 @@ struct FixedAccess {
   std::string change;  // what was changed, for a caption: "consecutive threads on consecutive elements"
   bool operator==(const FixedAccess&) const = default;
 };
+
+// A fix-it (docs/fixes.md): edits of the source that a rule proposes for its finding, offered
+// (--fix, --export-fixes, SARIF `fixes`) only once the edited file, analysed again, no longer
+// has the finding and has no finding worse than before (tools/coalesce-lint/fix_check.cpp).
+struct SourceFix {
+  std::string description;       // "pad 'tile' to [32][33]", "declare 'a' __restrict__"
+  std::vector<TextEdit> edits;   // one file's, in increasing offset
+  enum class Check { Unchecked, Offered, Withheld } check = Check::Unchecked;
+  std::string verdict;  // the note the check adds: what was checked, or why the fix is withheld
+  bool operator==(const SourceFix&) const = default;
+};
+
 std::string_view toString(Severity s);
 std::optional<Severity> parseSeverity(std::string_view text);
 
@@ -72,6 +84,8 @@ struct Finding {
   std::string severityCapReason;
 
   std::optional<FixedAccess> fix;  // see FixedAccess
+  // The edit a rule proposes; its check's verdict is added to `notes` (docs/fixes.md).
+  std::optional<SourceFix> sourceFix;
 };
 
 // Deterministic output order whatever order the files were analysed in:
