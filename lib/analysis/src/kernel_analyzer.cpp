@@ -12,6 +12,7 @@
 
 #include "block_shape.h"
 #include "interpreter.h"
+#include "kernel_resources.h"
 #include "launch_collector.h"
 #include "record_builder.h"
 
@@ -63,6 +64,7 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
                        launches == collector.launches.end() ? nullptr : &launches->second, paramSymbols, options,
                        ctx, interpreter.events().threadDimsUsed);
     kernel.block = contexts.front().block;
+    kernel.occupancy = kernelOccupancy(kernelResources(fn, ctx), contexts, options.arch);
     buildKernelRecords(fn, interpreter.events(), contexts, symbols, options.arch, sm, kernel, result);
     result.kernels.push_back(kernel);
   }
