@@ -127,7 +127,7 @@ def main():
                 expect("blocks by shared memory", "launch__occupancy_limit_shared_mem", o["active_blocks"], exact=False)
             warps_per_block = o["active_warps"] // max(1, o["active_blocks"])
             blocks = o["active_blocks"]
-            regs_limit = m.get("launch__registers_per_thread") and m.get("launch__occupancy_limit_registers")
+            regs_limit = m.get("launch__occupancy_limit_registers")
             if regs_limit is not None:
                 blocks = min(blocks, int(regs_limit))
             expected = 100.0 * blocks * warps_per_block / MAX_WARPS
