@@ -44,7 +44,7 @@ TEST_CASE("block reuse: a uniform load (n-body's pos[j]) is read by every warp")
   CHECK(one->requestedBytes == one->distinctBytes);
 }
 
-TEST_CASE("block reuse: a coalesced stream shares nothing; unknown addresses give nothing") {
+TEST_CASE("block reuse: a coalesced stream shares nothing, unknown addresses give nothing") {
   const auto s = blockBytes(affineLoad({4, 0, 0}), {256, 1, 1}, defaultArch());
   REQUIRE(s);
   CHECK(s->requestedBytes == 1024);
