@@ -25,7 +25,7 @@
 constexpr int ROWS = 32;
 constexpr int TILES = 256;  // one block (one warp) per 32 x 32 tile
 
-__global__ void firstColumn32(const double* __restrict__ in, double* __restrict__ out) {
+__global__ void firstColumn32(const double* __restrict__ in, double* __restrict__ out) {  // expect-hint: occupancy-limited
   __shared__ double tab[ROWS][32];
   int tid = threadIdx.x;
   const double* tileIn = in + blockIdx.x * ROWS * 32;
@@ -38,7 +38,7 @@ __global__ void firstColumn32(const double* __restrict__ in, double* __restrict_
   out[blockIdx.x * ROWS + tid] = first;  // expect: global store sectors=8 ideal=8 eta=1.00
 }
 
-__global__ void firstColumn33(const double* __restrict__ in, double* __restrict__ out) {
+__global__ void firstColumn33(const double* __restrict__ in, double* __restrict__ out) {  // expect-hint: occupancy-limited
   __shared__ double tab[ROWS][33];
   int tid = threadIdx.x;
   const double* tileIn = in + blockIdx.x * ROWS * 32;
@@ -51,7 +51,7 @@ __global__ void firstColumn33(const double* __restrict__ in, double* __restrict_
   out[blockIdx.x * ROWS + tid] = first;  // expect: global store sectors=8 ideal=8 eta=1.00
 }
 
-__global__ void firstColumn34(const double* __restrict__ in, double* __restrict__ out) {
+__global__ void firstColumn34(const double* __restrict__ in, double* __restrict__ out) {  // expect-hint: occupancy-limited
   __shared__ double tab[ROWS][34];
   int tid = threadIdx.x;
   const double* tileIn = in + blockIdx.x * ROWS * 32;

@@ -54,12 +54,16 @@ TEST_CASE("records: the field list covers the records' members") {
   FieldCounter access, branch, barrier, param, kernel, file;
   AccessSite a;
   describeFields(access, a);
-  CHECK(access.all == 26);  // id, file, line, column, kernel, function, expression, space, kind,
+  CHECK(access.all == 27);  // id, file, line, column, kernel, function, expression, space, kind,
                             // bytes, element_type, pattern, figures, block, assumptions,
                             // executed, not_executed, group, requests_per_launch,
                             // requests_basis, line_text, indirect_row_gather, record, field, loops,
-                            // padding (the fix-it's edit, docs/fixes.md)
-  CHECK(access.internal == 6);
+                            // padding (the fix-it's edit, docs/fixes.md), block_reuse
+  CHECK(access.internal == 7);
+  FieldCounter reuse;
+  BlockReuse br;
+  describeFields(reuse, br);
+  CHECK(reuse.all == 5);  // known, requested_bytes, distinct_bytes, warp_sectors, block_sectors
   BranchSite b;
   describeFields(branch, b);
   CHECK(branch.all == 19);  // ... line_text, loops, modulus_loops, split
@@ -84,7 +88,11 @@ TEST_CASE("records: the field list covers the records' members") {
   CHECK(padding.all == 7);  // array, declared, padded, last_dimension, element_bytes, edit, blocked
   KernelRecord k;
   describeFields(kernel, k);
-  CHECK(kernel.all == 8);
+  CHECK(kernel.all == 9);  // name, file, line, column, status, reason, accesses, block, occupancy
+  FieldCounter occupancy;
+  KernelOccupancy o;
+  describeFields(occupancy, o);
+  CHECK(occupancy.all == 14);  // threads_per_block ... limited_by, notes
   FileRecord f;
   describeFields(file, f);
   CHECK(file.all == 5);

@@ -117,7 +117,7 @@ TEST_CASE("settings: MinDivergentShare is checked and dumped, the new rules' def
   CHECK(c.minDivergentShare("divergent-branch") == 0.25);
   CHECK(Config::defaults().minDivergentShare("divergent-branch") == 0);
   const std::string dump = dumpConfig(c);
-  CHECK(test::contains(dump, "Checks: '*,-missing-restrict'\n"));
+  CHECK(test::contains(dump, "Checks: '*,-missing-restrict,-shared-tiling-opportunity,-occupancy-limited'\n"));
   CHECK(test::contains(dump, "  divergent-branch.MinDivergentShare: 0.25\n"));
   CHECK(test::contains(dump, "  barrier-in-divergent-code.Severity: error\n"));
   CHECK(test::contains(dump, "  missing-restrict.Severity: note\n"));

@@ -67,7 +67,7 @@ TEST_CASE("missing-restrict: off in the default Checks, on when named") {
   CHECK_FALSE(report::Config::defaults().enabled("missing-restrict"));
   CHECK(report::Config::defaults().enabled("divergent-branch"));
   CHECK(report::Config::defaults().enabled("barrier-in-divergent-code"));
-  CHECK(*report::Config::defaults().values().checks == "*,-missing-restrict");
+  CHECK(*report::Config::defaults().values().checks == "*,-missing-restrict,-shared-tiling-opportunity,-occupancy-limited");
   report::Options o;
   o.checks = "*";
   CHECK(report::Config::resolve(o, "test")->enabled("missing-restrict"));

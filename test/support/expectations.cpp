@@ -135,14 +135,15 @@ std::vector<Expectation> parseExpectationsFile(const std::string& path, std::vec
   return text ? parseExpectations(*text, errors) : std::vector<Expectation>{};
 }
 
-std::vector<FindingExpectation> parseFindingExpectations(const std::string& source, std::vector<std::string>& errors) {
+std::vector<FindingExpectation> parseFindingExpectations(const std::string& source, std::vector<std::string>& errors,
+                                                         const std::string& marker) {
   std::vector<FindingExpectation> out;
   std::istringstream in(source);
   std::string line;
   unsigned number = 0;
   while (std::getline(in, line)) {
     ++number;
-    const std::optional<std::string> body = commentBody(line, "// expect-finding:");
+    const std::optional<std::string> body = commentBody(line, marker);
     if (!body) continue;
     std::string ids = *body;
     for (char& c : ids)
@@ -157,15 +158,16 @@ std::vector<FindingExpectation> parseFindingExpectations(const std::string& sour
       else
         errors.push_back("line " + std::to_string(number) + ": '" + id + "' is not a rule id in '" + *body + "'");
     }
-    if (count == 0) errors.push_back("line " + std::to_string(number) + ": expect-finding names no rule");
+    if (count == 0)
+      errors.push_back("line " + std::to_string(number) + ": " + marker.substr(3, marker.size() - 4) + " names no rule");
   }
   return out;
 }
 
-std::vector<FindingExpectation> parseFindingExpectationsFile(const std::string& path,
-                                                             std::vector<std::string>& errors) {
+std::vector<FindingExpectation> parseFindingExpectationsFile(const std::string& path, std::vector<std::string>& errors,
+                                                             const std::string& marker) {
   const std::optional<std::string> text = readFile(path, errors);
-  return text ? parseFindingExpectations(*text, errors) : std::vector<FindingExpectation>{};
+  return text ? parseFindingExpectations(*text, errors, marker) : std::vector<FindingExpectation>{};
 }
 
 }  // namespace coalesce::test

@@ -38,11 +38,15 @@ struct FindingExpectation {
   std::string rule;
 };
 
-// Parses every `// expect-finding:` comment; an empty one or an id that is not kebab-case
-// is reported in `errors`.
-std::vector<FindingExpectation> parseFindingExpectations(const std::string& source, std::vector<std::string>& errors);
+// Parses every `// expect-finding:` comment (or, with kHintMarker, every `// expect-hint:`
+// comment: findings of the rules that are off by default); an empty one or an id that is
+// not kebab-case is reported in `errors`.
+inline constexpr const char* kFindingMarker = "// expect-finding:";
+inline constexpr const char* kHintMarker = "// expect-hint:";
+std::vector<FindingExpectation> parseFindingExpectations(const std::string& source, std::vector<std::string>& errors,
+                                                         const std::string& marker = kFindingMarker);
 
-std::vector<FindingExpectation> parseFindingExpectationsFile(const std::string& path,
-                                                             std::vector<std::string>& errors);
+std::vector<FindingExpectation> parseFindingExpectationsFile(const std::string& path, std::vector<std::string>& errors,
+                                                             const std::string& marker = kFindingMarker);
 
 }  // namespace coalesce::test

@@ -189,6 +189,7 @@ std::vector<LaunchContext> kernelContexts(const FunctionDecl* fn, const std::str
       if (c.block.detail.rfind(none, 0) == 0) c.block.detail.replace(0, none.size(), why);
       else c.block.detail += " (" + why + ")";
     }
+    c.dynamicSharedBytes = l.dynamicSharedBytes;
     for (const auto& [index, value] : l.argValues)
       if (auto p = paramSymbols.find(index); p != paramSymbols.end()) {
         c.symbolValues[p->second] = value;

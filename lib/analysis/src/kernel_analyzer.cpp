@@ -13,6 +13,7 @@
 #include "block_shape.h"
 #include "fix_edits.h"
 #include "interpreter.h"
+#include "kernel_resources.h"
 #include "launch_collector.h"
 #include "record_builder.h"
 
@@ -65,6 +66,7 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
                        ctx, interpreter.events().threadDimsUsed);
     kernel.block = contexts.front().block;
     const size_t firstAccess = result.accesses.size(), firstParam = result.pointerParams.size();
+    kernel.occupancy = kernelOccupancy(kernelResources(fn, ctx), contexts, options.arch);
     buildKernelRecords(fn, interpreter.events(), contexts, symbols, options.arch, sm, kernel, result);
     attachFixEdits(fn, interpreter.events(), ctx, result, firstAccess, firstParam);  // docs/fixes.md
     result.kernels.push_back(kernel);

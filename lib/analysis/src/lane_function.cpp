@@ -12,6 +12,7 @@
 #include <memory>
 #include <set>
 
+#include "coalesce/model/block_reuse.h"
 #include "coalesce/model/global_model.h"
 #include "lane_evaluator.h"
 
@@ -278,6 +279,11 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
   const size_t step = probe ? std::max<size_t>(1, combos.size() / kProbeIterations) : 1;
   bool first = true;
   int64_t listed = 0;
+  // Global loads only: the bytes the block's warps share (block_reuse.h), known when every
+  // listed iteration's addresses are.
+  const bool sharingMatters = raw.space == model::Space::Global && raw.kind == model::AccessKind::Load && !probe;
+  bool sharingKnown = sharingMatters;
+  int64_t sharingIterations = 0;
   for (size_t c = 0; c < combos.size(); c += step) {
     const auto& combo = combos[c];
     if (probe && !first && anyRequest(result)) break;
@@ -285,7 +291,22 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
     auto p = ev.patternFor(combo);
     model::Access access{raw.space, raw.kind, raw.bytes, std::move(p.pattern)};
     result.indirectRowGather = result.indirectRowGather || p.gather;
+    // A base loaded per warp (`table[rows[token] * D + lane]`, one token per warp) differs
+    // between the warps in ways the pattern does not say: their sharing is not known.
+    if (p.gather) sharingKnown = false;
     AccessFigures f = model::analyzeAccess(access, ev.launch.block.dim, arch);
+    if (sharingKnown) {
+      if (const auto bytes = model::blockBytes(access, ev.launch.block.dim, arch); bytes && bytes->warps > 0) {
+        BlockReuse& r = result.blockReuse;
+        r.requestedBytes += static_cast<double>(bytes->requestedBytes);
+        r.distinctBytes += static_cast<double>(bytes->distinctBytes);
+        r.warpSectors += static_cast<double>(bytes->warpSectors);
+        r.blockSectors += static_cast<double>(bytes->blockSectors);
+        ++sharingIterations;
+      } else if (!bytes) {
+        sharingKnown = false;
+      }
+    }
     if (first) {
       result.access = access;
       result.figures.sectorRange = f.sectorRange;
@@ -300,6 +321,17 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
                            : result.figures.shared ? result.figures.shared->aligned.requests
                                                    : 0;
   if (listed > 0) result.requestsPerIteration = static_cast<double>(requests) / static_cast<double>(listed);
+  if (sharingKnown && sharingIterations > 0) {
+    BlockReuse& r = result.blockReuse;
+    r.known = true;
+    const double n = static_cast<double>(sharingIterations);
+    r.requestedBytes /= n;
+    r.distinctBytes /= n;
+    r.warpSectors /= n;
+    r.blockSectors /= n;
+  } else {
+    result.blockReuse = BlockReuse{};
+  }
   finishCases(result.figures.global);
   finishCases(result.figures.shared);
   return result;

@@ -43,6 +43,8 @@ struct LaunchContext {
   // bytes past the allocation's start, by parameter index, and where that was seen.
   std::map<int, int64_t> pointerByteOffsets;
   std::map<int, std::string> pointerOffsetSources;
+  // The launch's dynamic shared memory (its third <<<>>> argument), when known.
+  std::optional<int64_t> dynamicSharedBytes;
 };
 
 struct LaneResult {
@@ -53,6 +55,8 @@ struct LaneResult {
   // Warp requests with an active lane per listed iteration, in the block that stands for
   // the grid: the base of the launch's request count (launchRequests).
   double requestsPerIteration = 0;
+  // Global loads: how the block's warps share the bytes, per iteration (records.h).
+  BlockReuse blockReuse;
 };
 
 // Warp requests one launch executes: requestsPerIteration x blocks x the trips of every

@@ -66,6 +66,8 @@ void LaunchCollector::resolveLaunches() {
       l.blockKnown = block.has_value();
       if (block) l.block = *block;
       l.grid = values_.dim3Of(call->getConfig()->getArg(0), env);
+      if (call->getConfig()->getNumArgs() < 3) l.dynamicSharedBytes = 0;
+      else l.dynamicSharedBytes = values_.constantOf(call->getConfig()->getArg(2), env);
       for (unsigned i = 0; i < call->getNumArgs(); ++i) {
         if (auto v = values_.constantOf(call->getArg(i), env)) l.argValues[i] = *v;
         if (call->getArg(i)->getType()->isPointerType())
@@ -74,7 +76,7 @@ void LaunchCollector::resolveLaunches() {
       l.where = at + (env ? env->via : "");
       const bool seen = std::any_of(found.begin(), found.end(), [&](const Launch& o) {
         return o.blockKnown == l.blockKnown && o.block == l.block && o.grid == l.grid && o.argValues == l.argValues &&
-               o.pointerOffsets == l.pointerOffsets;
+               o.pointerOffsets == l.pointerOffsets && o.dynamicSharedBytes == l.dynamicSharedBytes;
       });
       if (seen) continue;  // this call site adds nothing to the launch as written
       // A call site that fixes more than the launch as written replaces it.

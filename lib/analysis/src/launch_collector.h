@@ -30,6 +30,7 @@ struct Launch {
   std::map<unsigned, int64_t> argValues;       // parameter index -> constant argument
   std::map<unsigned, int64_t> pointerOffsets;  // pointer parameter index -> bytes past its allocation
   std::string where;                           // "file.cu:40"
+  std::optional<int64_t> dynamicSharedBytes;   // the third <<<>>> argument, when constant (0 if absent)
 };
 
 class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {

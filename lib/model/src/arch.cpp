@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <initializer_list>
 
 namespace coalesce::model {
 
@@ -23,9 +24,28 @@ const std::vector<Arch>& knownArchs() {
   // Volta to Hopper share the 32-byte sector, 32 banks of 4 bytes and 32-lane warps.
   static const std::vector<Arch> table = [] {
     std::vector<Arch> archs;
-    for (int sm : {70, 72, 75, 80, 86, 87, 89, 90}) {
+    // Occupancy limits differ (Programming Guide, "Technical Specifications per Compute
+    // Capability"; Occupancy Calculator for the allocation units and reserved memory).
+    struct Limits {
+      int sm, maxWarps, maxBlocks, sharedPerSm, sharedPerBlock, reserved, sharedUnit;
+    };
+    constexpr int kKb = 1024;
+    for (const Limits& l : {Limits{70, 64, 32, 96 * kKb, 96 * kKb, 0, 256},
+                            Limits{72, 64, 32, 96 * kKb, 96 * kKb, 0, 256},
+                            Limits{75, 32, 16, 64 * kKb, 64 * kKb, 0, 256},
+                            Limits{80, 64, 32, 164 * kKb, 163 * kKb, kKb, 128},
+                            Limits{86, 48, 16, 100 * kKb, 99 * kKb, kKb, 128},
+                            Limits{87, 48, 16, 164 * kKb, 163 * kKb, kKb, 128},
+                            Limits{89, 48, 24, 100 * kKb, 99 * kKb, kKb, 128},
+                            Limits{90, 64, 32, 228 * kKb, 227 * kKb, kKb, 128}}) {
       Arch a;
-      a.sm = sm;
+      a.sm = l.sm;
+      a.maxWarpsPerSm = l.maxWarps;
+      a.maxBlocksPerSm = l.maxBlocks;
+      a.sharedBytesPerSm = l.sharedPerSm;
+      a.maxSharedBytesPerBlock = l.sharedPerBlock;
+      a.reservedSharedBytesPerBlock = l.reserved;
+      a.sharedAllocationUnit = l.sharedUnit;
       archs.push_back(a);
     }
     return archs;

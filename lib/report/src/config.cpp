@@ -127,6 +127,20 @@ double Config::minDivergentShare(std::string_view rule) const {
   return 0.0;
 }
 
+double Config::minOccupancy(std::string_view rule) const {
+  if (const std::string* v = optionValue(values_, rule, "MinOccupancy")) return std::stod(*v);
+  const Rule* r = findRule(rule);
+  if (r && r->gate() == Gate::Occupancy && r->defaultThreshold()) return *r->defaultThreshold();
+  return 0.0;
+}
+
+double Config::minReuse(std::string_view rule) const {
+  if (const std::string* v = optionValue(values_, rule, "MinReuse")) return std::stod(*v);
+  const Rule* r = findRule(rule);
+  if (r && r->gate() == Gate::Reuse && r->defaultThreshold()) return *r->defaultThreshold();
+  return 1.0;
+}
+
 bool Config::hidesPath(const std::string& path, bool isMainFile) const {
   const std::string p = detail::normalisePath(path);
   for (const std::string& glob : *values_.exclude)

@@ -33,6 +33,8 @@ std::string checkOptionError(std::string_view key, std::string_view value) {
     return fmt::format("'{}' must be a number, not '{}'", key, value);
   const std::string range = option == "MinEfficiency"       ? minEfficiencyError(number)
                             : option == "MinDivergentShare" ? minDivergentShareError(number)
+                            : option == "MinOccupancy"      ? minOccupancyError(number)
+                            : option == "MinReuse"          ? minReuseError(number)
                                                             : maxConflictDegreeError(number);
   return range.empty() ? "" : fmt::format("'{}': {}", key, range);
 }
@@ -56,6 +58,14 @@ std::string minCostShareError(double value) {
 
 std::string minDivergentShareError(double value) {
   return value >= 0 && value <= 1 ? "" : fmt::format("MinDivergentShare must be between 0 and 1, not {}", value);
+}
+
+std::string minOccupancyError(double value) {
+  return value >= 0 && value <= 1 ? "" : fmt::format("MinOccupancy must be between 0 and 1, not {}", value);
+}
+
+std::string minReuseError(double value) {
+  return value >= 1 ? "" : fmt::format("MinReuse must be 1 or more, not {}", value);
 }
 
 std::string maxConflictDegreeError(double value) {

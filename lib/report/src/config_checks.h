@@ -22,6 +22,8 @@ std::string minEfficiencyError(double value);
 std::string minCostShareError(double value);
 std::string maxConflictDegreeError(double value);
 std::string minDivergentShareError(double value);
+std::string minOccupancyError(double value);
+std::string minReuseError(double value);
 std::string headerFilterError(std::string_view regex);
 
 }  // namespace coalesce::report::detail

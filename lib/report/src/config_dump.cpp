@@ -54,6 +54,8 @@ std::string dumpConfig(const Config& config) {
       if (option == "MinEfficiency") value = fmt::format("{}", config.minEfficiency(id));
       if (option == "MaxConflictDegree") value = fmt::format("{}", config.maxConflictDegree(id));
       if (option == "MinDivergentShare") value = fmt::format("{}", config.minDivergentShare(id));
+      if (option == "MinOccupancy") value = fmt::format("{}", config.minOccupancy(id));
+      if (option == "MinReuse") value = fmt::format("{}", config.minReuse(id));
       out += fmt::format("  {}.{}: {}\n", id, option, value);
     }
   }

@@ -88,6 +88,14 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
     if (!f.access || *f.access < 0 || static_cast<size_t>(*f.access) >= analysis.accesses.size()) continue;
     const size_t i = static_cast<size_t>(*f.access);
     const AccessSite& a = analysis.accesses[i];
+    if (f.costSectors) {
+      // A rule that prices its finding itself (shared-tiling-opportunity: the traffic a tile
+      // saves, not sectors the access wastes): its share of the kernel's traffic only.
+      const KernelTraffic& t = traffic[kernelOf[i]];
+      f.costShare = t.sectors > 0 ? *f.costSectors / t.sectors : 0.0;
+      f.costBasis = a.requestsBasis;
+      continue;
+    }
     const std::optional<double> excess = excessPerRequest(a, arch);
     if (!excess || a.launchRequests <= 0) continue;
     const double cost = *excess * a.launchRequests;

@@ -48,6 +48,8 @@ bool belowThreshold(const Finding& f, const Config& config) {
     return *f.conflictDegree <= config.maxConflictDegree(f.rule);
   if (rule->gate() == Gate::DivergentShare && f.divergentShare)
     return *f.divergentShare < config.minDivergentShare(f.rule);
+  if (rule->gate() == Gate::Occupancy && f.occupancy) return *f.occupancy >= config.minOccupancy(f.rule);
+  if (rule->gate() == Gate::Reuse && f.reuse) return *f.reuse < config.minReuse(f.rule);
   return false;
 }
 

@@ -31,6 +31,8 @@ std::vector<std::string> optionNames(const Rule& rule) {
   if (rule.gate() == Gate::Efficiency) names.push_back("MinEfficiency");
   if (rule.gate() == Gate::ConflictDegree) names.push_back("MaxConflictDegree");
   if (rule.gate() == Gate::DivergentShare) names.push_back("MinDivergentShare");
+  if (rule.gate() == Gate::Occupancy) names.push_back("MinOccupancy");
+  if (rule.gate() == Gate::Reuse) names.push_back("MinReuse");
   return names;
 }
 

@@ -72,7 +72,10 @@ class ReportFieldWriter {
       j_.attribute(key, (flags & kEmptyIsNull) ? orNull(value) : json::Value(value));
     } else if constexpr (std::is_enum_v<T>) {
       j_.attribute(key, std::string(toString(value)));
-    } else if constexpr (std::is_arithmetic_v<T>) {
+    } else if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+      if ((flags & kNegativeIsNull) && value < 0) j_.attribute(key, nullptr);
+      else j_.attribute(key, value);
+    } else if constexpr (std::is_same_v<T, bool>) {
       j_.attribute(key, value);
     } else if constexpr (std::is_same_v<T, std::vector<std::string>> || std::is_same_v<T, std::vector<int>>) {
       j_.attributeArray(key, [&] {

@@ -17,8 +17,10 @@
 #include "rules/inverted_thread_axes.h"
 #include "rules/misaligned_global_access.h"
 #include "rules/missing_restrict.h"
+#include "rules/occupancy_limited.h"
 #include "rules/scattered_indirect_access.h"
 #include "rules/shared_bank_conflict.h"
+#include "rules/shared_tiling_opportunity.h"
 #include "rules/uncoalesced_global_access.h"
 #include "rules/wide_shared_access_conflict.h"
 
@@ -54,6 +56,8 @@ std::vector<std::unique_ptr<Rule>> buildTable() {
   rules.registerRule<BarrierInDivergentCode>("barrier-in-divergent-code");
   // Hints, off by default (enabledByDefault() == false)
   rules.registerRule<MissingRestrict>("missing-restrict");
+  rules.registerRule<SharedTilingOpportunity>("shared-tiling-opportunity");
+  rules.registerRule<OccupancyLimited>("occupancy-limited");
   return rules.take();
 }
 
@@ -114,6 +118,8 @@ std::vector<Finding> runRules(const AnalysisResult& analysis, const model::Arch&
       if (auto f = rule->checkBranch(site, ctx)) out.push_back(std::move(*f));
     for (const BarrierSite& site : analysis.barriers)
       if (auto f = rule->checkBarrier(site, ctx)) out.push_back(std::move(*f));
+    for (const KernelRecord& kernel : analysis.kernels)
+      if (auto f = rule->checkKernel(kernel, ctx)) out.push_back(std::move(*f));
     for (const std::vector<PointerParam>& kernel : paramsByKernel(analysis.pointerParams))
       for (Finding& f : rule->checkPointerParams(kernel, ctx)) out.push_back(std::move(f));
   }

@@ -86,6 +86,13 @@ std::string toJson(const Measurements& m) {
     head["launch_configs"] = configs;
   }
   head["notes"] = m.notes;
+  if (!m.kernelResources.empty()) {
+    ordered_json resources = ordered_json::array();
+    for (const KernelResources& r : m.kernelResources)
+      resources.push_back(ordered_json{{"kernel", r.kernel}, {"registers", r.registers}, {"shared_bytes", r.sharedBytes},
+                                       {"stack_bytes", r.stackBytes}, {"local_bytes", r.localBytes}});
+    head["kernel_resources"] = resources;
+  }
   // Write the head, then one instruction per line, so the recorded files diff well.
   std::string text = head.dump(1);
   text.pop_back();  // the closing brace
@@ -154,6 +161,16 @@ Measurements measurementsFromJson(const std::string& text) {
         m.launchConfigs.push_back(std::move(c));
       }
     if (j.contains("notes")) m.notes = j["notes"].get<std::vector<std::string>>();
+    if (j.contains("kernel_resources"))
+      for (const json& o : j["kernel_resources"]) {
+        KernelResources r;
+        r.kernel = o.value("kernel", "");
+        r.registers = o.value("registers", -1);
+        r.sharedBytes = o.value("shared_bytes", int64_t{0});
+        r.stackBytes = o.value("stack_bytes", int64_t{0});
+        r.localBytes = o.value("local_bytes", int64_t{0});
+        m.kernelResources.push_back(std::move(r));
+      }
     if (j.contains("instructions")) {
       for (const json& o : j["instructions"]) {
         MeasuredInstruction in;

@@ -16,6 +16,7 @@
 #include "coalesce/verify/measurements.h"
 #include "coalesce/verify/process.h"
 #include "coalesce/verify/report.h"
+#include "coalesce/verify/resource_usage.h"
 #include "coalesce/verify/sass.h"
 
 namespace coalesce::verify {
@@ -116,6 +117,15 @@ void disassemble(Measurements& m, const std::string& cubinDir, const CudaTools& 
       continue;
     }
     attachSass(m, parseSassListing(readAll(listing)));
+  }
+  // ptxas's registers per kernel, for the occupancy (docs/occupancy.md).
+  if (tools.cuobjdump.empty()) return;
+  for (const std::string& cubin : listFiles(cubinDir, ".cubin")) {
+    RunOptions ro;
+    ro.argv = {tools.cuobjdump, "--dump-resource-usage", cubin};
+    ro.captureFile = cubin + ".resources";
+    ro.timeoutSeconds = 60;
+    if (runProcess(ro).succeeded()) mergeResources(m.kernelResources, parseResourceUsage(readAll(ro.captureFile)));
   }
 }
 
@@ -280,6 +290,7 @@ Measurements merge(const std::vector<Measurements>& all) {
     merged.droppedRecords += all[i].droppedRecords;
     merged.launchesMeasured += all[i].launchesMeasured;
     merged.launchConfigs.insert(merged.launchConfigs.end(), all[i].launchConfigs.begin(), all[i].launchConfigs.end());
+    mergeResources(merged.kernelResources, all[i].kernelResources);
   }
   return merged;
 }

@@ -131,6 +131,67 @@ TEST_CASE("kernels/examples: the findings on every line are the ones written bes
   CHECK(controlFlowExpected >= 4);
 }
 
+TEST_CASE("kernels/examples: the hints fire exactly where `// expect-hint:` says") {
+  // The hints that are off by default and read a kernel's figures (occupancy, block reuse),
+  // turned on alone; missing-restrict is not expected here (kernels/examples/README.md).
+  const AnalysisResult& r = analysedExamples();
+  report::Options hints;
+  hints.checks = "-*,shared-tiling-opportunity,occupancy-limited";
+  report::ConfigProvider configs(std::nullopt, hints);
+  report::FilterInputs inputs;
+  inputs.configs = &configs;
+  inputs.readSource = report::diskSourceReader();
+  inputs.mainFiles = report::mainFilesOf(r);
+  auto filtered = report::filterFindings(report::runRules(r, model::defaultArch()), inputs);
+  REQUIRE(filtered);
+  std::map<std::string, RulesByLine> reported;
+  for (const report::Finding& f : filtered->findings) reported[f.loc.file][f.loc.line].insert(f.rule);
+
+  std::map<std::string, size_t> expectedByRule;
+  for (const std::string& file : exampleFiles()) {
+    std::vector<std::string> errors;
+    RulesByLine expected;
+    for (const test::FindingExpectation& e : test::parseFindingExpectationsFile(file, errors, test::kHintMarker)) {
+      if (!report::findRule(e.rule)) errors.push_back("line " + std::to_string(e.line) + ": unknown rule " + e.rule);
+      expected[e.line].insert(e.rule);
+      ++expectedByRule[e.rule];
+    }
+    const RulesByLine& got = reported[file];
+    std::set<unsigned> lines;
+    for (const auto& [line, rules] : expected) lines.insert(line);
+    for (const auto& [line, rules] : got) lines.insert(line);
+    for (unsigned line : lines) {
+      const std::string want = describeLines(expected, line), have = describeLines(got, line);
+      if (want != have) errors.push_back("line " + std::to_string(line) + ": expected " + want + ", reported " + have);
+    }
+    std::string all;
+    for (const auto& e : errors) all += "\n  " + e;
+    INFO(file << all);
+    CHECK(errors.empty());
+  }
+  // Both hints have examples they fire on (and the tiled matrix multiply stays quiet).
+  CHECK(expectedByRule["shared-tiling-opportunity"] >= 2);
+  CHECK(expectedByRule["occupancy-limited"] >= 2);
+}
+
+TEST_CASE("kernels/examples: occupancy follows the calculator's rules on the launch's block and shared memory") {
+  const AnalysisResult& r = analysedExamples();
+  std::map<std::string, const KernelRecord*> byName;
+  for (const KernelRecord& k : r.kernels) byName[k.name] = &k;
+  // 16x16 blocks, 2 KB of tiles: warps limit (8 blocks of 8 warps), 100 %.
+  REQUIRE(byName.count("matmulTiled"));
+  const KernelOccupancy& tiled = byName["matmulTiled"]->occupancy;
+  CHECK(tiled.threadsPerBlock == 256);
+  CHECK(tiled.staticSharedBytes == 2048);
+  CHECK(tiled.dynamicSharedBytes == 0);
+  CHECK(tiled.registersPerThread == -1);
+  CHECK(tiled.occupancy == 1.0);
+  CHECK(tiled.limitedBy == "warps");
+  // extern __shared__ sized by the launch: 2 * 256 floats.
+  REQUIRE(byName.count("reversePairs"));
+  CHECK(byName["reversePairs"]->occupancy.dynamicSharedBytes == 2048);
+}
+
 TEST_CASE("kernels/examples: no message contradicts itself") {
   // A fix that gains nothing, a count of zero banks, one iteration "averaged": each read as
   // nonsense to the user (and each was seen on public code before the messages were checked).

@@ -29,6 +29,22 @@ struct Arch {
   // share of a kernel's memory time (lib/report/src/cost.cpp).
   double sectorCostInWavefronts = 1.74;
 
+  // Occupancy limits of one SM (occupancy.h). Sources: the CUDA C++ Programming Guide's
+  // table "Technical Specifications per Compute Capability" (warps, blocks, registers,
+  // shared memory per SM and per block) and the CUDA Occupancy Calculator's per-architecture
+  // table (allocation units and granularities, the shared memory the runtime reserves per
+  // block: 1 KB from sm_80 on). Defaults are sm_90's (H100/H200); knownArchs() sets the rest.
+  int maxWarpsPerSm = 64;
+  int maxBlocksPerSm = 32;
+  int registersPerSm = 65536;          // 32-bit registers in the register file
+  int maxRegistersPerBlock = 65536;
+  int maxRegistersPerThread = 255;
+  int registerAllocationUnit = 256;    // registers are allocated per warp, in units of 256
+  int sharedBytesPerSm = 233472;       // 228 KB: the largest shared-memory carveout
+  int maxSharedBytesPerBlock = 232448; // 227 KB (opt-in above 48 KB)
+  int reservedSharedBytesPerBlock = 1024;  // the runtime's own shared memory per block
+  int sharedAllocationUnit = 128;      // a block's shared memory is rounded up to this
+
   // Bytes one shared-memory wavefront can deliver (banks x bank width).
   int sharedWavefrontBytes() const { return sharedBanks * bankWidthBytes; }
 

@@ -36,6 +36,7 @@ enum FieldFlags : unsigned {
   kPlainField = 0,
   kEmptyIsNull = 1u << 0,     // an empty string is written as null (and null reads as empty)
   kInternalField = 1u << 1,   // not in the public report, only in the worker's records
+  kNegativeIsNull = 1u << 2,  // a negative number (unknown) is written as null (and null reads as the default)
 };
 
 // R is T or const T.
@@ -181,6 +182,33 @@ void describeFields(V& v, R& r) {
   v.field("blocked", r.blocked);
 }
 
+template <class V, RecordOf<BlockReuse> R>
+void describeFields(V& v, R& r) {
+  v.field("known", r.known);
+  v.field("requested_bytes", r.requestedBytes);
+  v.field("distinct_bytes", r.distinctBytes);
+  v.field("warp_sectors", r.warpSectors);
+  v.field("block_sectors", r.blockSectors);
+}
+
+template <class V, RecordOf<KernelOccupancy> R>
+void describeFields(V& v, R& r) {
+  v.field("threads_per_block", r.threadsPerBlock);
+  v.field("static_shared_bytes", r.staticSharedBytes);
+  v.field("dynamic_shared_bytes", r.dynamicSharedBytes, kNegativeIsNull);
+  v.field("registers_per_thread", r.registersPerThread, kNegativeIsNull);
+  v.field("launch_bounds_min_blocks", r.launchBoundsMinBlocks, kNegativeIsNull);
+  v.field("blocks_limit_warps", r.blocksLimitWarps);
+  v.field("blocks_limit_blocks", r.blocksLimitBlocks);
+  v.field("blocks_limit_shared_memory", r.blocksLimitSharedMemory);
+  v.field("blocks_limit_registers", r.blocksLimitRegisters, kNegativeIsNull);
+  v.field("active_blocks", r.activeBlocks);
+  v.field("active_warps", r.activeWarps);
+  v.field("occupancy", r.occupancy);
+  v.field("limited_by", r.limitedBy, kEmptyIsNull);
+  v.field("notes", r.notes);
+}
+
 template <class V, RecordOf<AccessSite> R>
 void describeFields(V& v, R& r) {
   v.field("id", r.id);
@@ -207,6 +235,7 @@ void describeFields(V& v, R& r) {
   v.field("field", r.field, kInternalField);
   v.field("loops", r.loops, kInternalField);
   v.field("padding", r.padding, kInternalField);
+  v.field("block_reuse", r.blockReuse, kInternalField);
 }
 
 template <class V, RecordOf<LaneSplit> R>
@@ -278,6 +307,7 @@ void describeFields(V& v, R& r) {
   v.field("reason", r.reason, kEmptyIsNull);
   v.field("accesses", r.accesses);
   v.field("block", r.block);
+  v.field("occupancy", r.occupancy);
 }
 
 template <class V, RecordOf<FileRecord> R>

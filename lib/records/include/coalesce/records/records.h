@@ -98,6 +98,22 @@ struct AccessGroup {
   bool operator==(const AccessGroup&) const = default;
 };
 
+// How the warps of one block share an access's bytes in one loop iteration (global loads
+// only): the bytes each warp asks for (distinct within the warp, so a broadcast counts once)
+// added over the block's warps, against the distinct bytes of the whole block; the sectors
+// likewise. Averaged per block and iteration over the iterations listed. requested >
+// distinct: several warps read the same bytes, which a shared-memory tile would load once
+// (the shared-tiling-opportunity rule, docs/rules/shared-tiling-opportunity.md).
+struct BlockReuse {
+  bool known = false;          // false: not a global load, or its address is not known per lane
+  double requestedBytes = 0;   // per block and iteration: sum over warps of their distinct bytes
+  double distinctBytes = 0;    // per block and iteration: distinct bytes of the whole block
+  double warpSectors = 0;      // sum over warps of their sectors
+  double blockSectors = 0;     // distinct sectors of the whole block
+  double reuse() const { return distinctBytes > 0 ? requestedBytes / distinctBytes : 1; }
+  bool operator==(const BlockReuse&) const = default;
+};
+
 // One memory access in one kernel, for one block shape (the worst over the launches).
 struct AccessSite {
   int id = 0;                  // index in AnalysisResult::accesses
@@ -124,6 +140,7 @@ struct AccessSite {
   // the loop branches' (BranchSite::loops) and the barriers'.
   std::vector<int> loops;
   AccessGroup group;
+  BlockReuse blockReuse;
   // Warp requests one launch executes (warps with an active lane x blocks x loop trips), an
   // estimate for the cost of a finding; what it rests on, in one sentence.
   double launchRequests = 0;
@@ -237,6 +254,26 @@ enum class Status { Analysed, Failed };
 inline std::string_view toString(Status s) { return s == Status::Analysed ? "analysed" : "failed"; }
 inline std::optional<Status> parseStatus(std::string_view text) { return record_names::parseByName(text, Status::Failed); }
 
+// A kernel's theoretical occupancy (model/occupancy.h) under the launch that gives the
+// lowest, with its inputs; -1 stands for unknown (null in the JSON report).
+struct KernelOccupancy {
+  int64_t threadsPerBlock = 0;       // 0: not computed (a kernel that failed)
+  int64_t staticSharedBytes = 0;     // the __shared__ arrays of fixed size it and its callees declare
+  int64_t dynamicSharedBytes = -1;   // the launch's third <<<>>> argument; -1: unknown
+  int registersPerThread = -1;       // ptxas's count (the verifier's); -1: unknown
+  int launchBoundsMinBlocks = -1;    // __launch_bounds__'s second argument; -1: none
+  int64_t blocksLimitWarps = 0;      // blocks per SM each resource allows
+  int64_t blocksLimitBlocks = 0;
+  int64_t blocksLimitSharedMemory = 0;
+  int64_t blocksLimitRegisters = -1;
+  int64_t activeBlocks = 0;
+  int64_t activeWarps = 0;
+  double occupancy = 0;              // active warps / the SM's maximum, 0..1
+  std::string limitedBy;             // "warps", "blocks", "shared_memory", "registers"
+  std::vector<std::string> notes;    // what the figure rests on ("registers unknown: ...")
+  bool operator==(const KernelOccupancy&) const = default;
+};
+
 struct KernelRecord {
   std::string name;
   SourceLocation loc;
@@ -244,6 +281,7 @@ struct KernelRecord {
   std::string reason;  // for failures
   int accesses = 0;
   BlockShape block;
+  KernelOccupancy occupancy;
   bool operator==(const KernelRecord&) const = default;
 };
 

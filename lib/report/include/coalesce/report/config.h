@@ -62,6 +62,9 @@ class Config {
   double minCostShare() const { return *values_.minCostShare; }
   // No global value: the rule's option, else its default threshold, else 0 (any share).
   double minDivergentShare(std::string_view rule) const;
+  // No global values either: the rule's option, else its default threshold.
+  double minOccupancy(std::string_view rule) const;
+  double minReuse(std::string_view rule) const;
   // Whether findings located in `path` are hidden by Exclude, SystemHeaders or, for a
   // header (a file that is not one of the analysed files), HeaderFilter.
   bool hidesPath(const std::string& path, bool isMainFile) const;

@@ -61,6 +61,8 @@ struct Finding {
   std::optional<double> efficiency;      // global rules: compared with MinEfficiency
   std::optional<double> conflictDegree;  // shared rules: compared with MaxConflictDegree
   std::optional<double> divergentShare;  // divergent-branch: compared with MinDivergentShare
+  std::optional<double> occupancy;       // occupancy-limited: compared with MinOccupancy
+  std::optional<double> reuse;           // shared-tiling-opportunity: compared with MinReuse
 
   // What the finding costs per launch (docs/findings.md): the excess 32-byte sectors of a
   // global access, or the excess wavefronts of a shared one, times the warp requests one

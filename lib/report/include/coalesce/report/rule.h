@@ -17,6 +17,8 @@ enum class Gate {
   Efficiency,      // finding kept when eta < <rule>.MinEfficiency
   ConflictDegree,  // finding kept when degree > <rule>.MaxConflictDegree
   DivergentShare,  // finding kept when the share of split warp requests >= <rule>.MinDivergentShare
+  Occupancy,       // finding kept when the theoretical occupancy < <rule>.MinOccupancy
+  Reuse,           // finding kept when the block's reuse factor >= <rule>.MinReuse
   None,            // always kept (rules whose findings are not figures)
 };
 
@@ -64,6 +66,10 @@ class Rule {
   virtual std::optional<Finding> checkBarrier(const BarrierSite& site, const RuleContext& ctx) const {
     return std::nullopt;
   }
+  // One kernel (its occupancy): at most one finding.
+  virtual std::optional<Finding> checkKernel(const KernelRecord& kernel, const RuleContext& ctx) const {
+    return std::nullopt;
+  }
   // The pointer parameters of one kernel together (aliasing is a relation between them).
   virtual std::vector<Finding> checkPointerParams(const std::vector<PointerParam>& kernelParams,
                                                   const RuleContext& ctx) const {
@@ -78,7 +84,8 @@ class Rule {
 };
 
 // The option names a rule accepts under "<rule-id>.<Option>": Severity, and the
-// threshold its gate compares (MinEfficiency, MaxConflictDegree or MinDivergentShare).
+// threshold its gate compares (MinEfficiency, MaxConflictDegree, MinDivergentShare,
+// MinOccupancy or MinReuse).
 std::vector<std::string> optionNames(const Rule& rule);
 
 }  // namespace coalesce::report

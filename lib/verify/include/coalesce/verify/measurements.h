@@ -98,6 +98,17 @@ struct LaunchConfig {
   bool operator==(const LaunchConfig&) const = default;
 };
 
+// What ptxas gave one kernel (`cuobjdump --dump-resource-usage` on the kept cubins):
+// the registers that decide its occupancy (docs/occupancy.md), and its memory.
+struct KernelResources {
+  std::string kernel;       // mangled name, as the cubin lists it
+  int registers = -1;       // per thread; -1 when the listing does not say
+  int64_t sharedBytes = 0;  // static shared memory per block
+  int64_t stackBytes = 0;
+  int64_t localBytes = 0;
+  bool operator==(const KernelResources&) const = default;
+};
+
 struct Measurements {
   std::string status = "ok";  // "ok" or "error"
   ErrorKind errorKind = ErrorKind::None;
@@ -111,6 +122,8 @@ struct Measurements {
   std::string sampling;           // "config", "all" or empty (measurements from before sampling)
   std::vector<LaunchConfig> launchConfigs;
   std::vector<std::string> notes;
+  // Per kernel, from the cubins (empty when no cuobjdump or no kept cubin; written only then).
+  std::vector<KernelResources> kernelResources;
   std::vector<MeasuredInstruction> instructions;
 
   bool ok() const { return status == "ok"; }

@@ -1,0 +1,65 @@
+#include "coalesce/model/block_reuse.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "coalesce/model/access_model.h"
+#include "math_util.h"
+
+namespace coalesce::model {
+
+namespace {
+
+using detail::floorDiv;
+using detail::floorMod;
+
+using Interval = std::pair<int64_t, int64_t>;  // [begin, end) in bytes
+
+// Bytes covered by the union of the intervals (sorted in place).
+int64_t coveredBytes(std::vector<Interval>& spans) {
+  std::sort(spans.begin(), spans.end());
+  int64_t total = 0, end = INT64_MIN;
+  for (const auto& [b, e] : spans) {
+    const int64_t from = std::max(b, end);
+    if (e > from) total += e - from;
+    end = std::max(end, e);
+  }
+  return total;
+}
+
+// Distinct sectors the intervals touch.
+int64_t sectorsOf(const std::vector<Interval>& spans, int64_t sectorBytes) {
+  std::vector<int64_t> sectors;
+  for (const auto& [b, e] : spans)
+    for (int64_t s = floorDiv(b, sectorBytes); s <= floorDiv(e - 1, sectorBytes); ++s) sectors.push_back(s);
+  std::sort(sectors.begin(), sectors.end());
+  return std::unique(sectors.begin(), sectors.end()) - sectors.begin();
+}
+
+}  // namespace
+
+std::optional<BlockBytes> blockBytes(const Access& access, const Dim3& block, const Arch& arch) {
+  const PatternKind kind = access.pattern.kind;
+  if (kind != PatternKind::Affine && kind != PatternKind::Uniform && kind != PatternKind::Enumerated)
+    return std::nullopt;
+  const int64_t base = floorMod(access.pattern.base.constant, static_cast<int64_t>(arch.sectorBytes));
+  BlockBytes out;
+  std::vector<Interval> all;
+  for (int64_t w = 0; w < warpCount(block, arch); ++w) {
+    std::vector<Interval> warp;
+    for (const auto& off : warpLaneOffsets(access.pattern, block, w, arch))
+      if (off) warp.emplace_back(base + *off, base + *off + access.bytesPerLane);
+    if (warp.empty()) continue;
+    ++out.warps;
+    out.requestedBytes += coveredBytes(warp);
+    out.warpSectors += sectorsOf(warp, arch.sectorBytes);
+    all.insert(all.end(), warp.begin(), warp.end());
+  }
+  out.distinctBytes = coveredBytes(all);
+  out.blockSectors = sectorsOf(all, arch.sectorBytes);
+  return out;
+}
+
+}  // namespace coalesce::model

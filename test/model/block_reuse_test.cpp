@@ -1,0 +1,66 @@
+// Bytes shared by the warps of a block (block_reuse.h), on the shapes of the tiling rule's
+// examples: naive matrix multiply, a broadcast inside one warp, a coalesced stream.
+#include <catch2/catch.hpp>
+
+#include "coalesce/model/block_reuse.h"
+
+using namespace coalesce::model;
+
+namespace {
+
+Access affineLoad(AffineLanes lanes, int bytes = 4) {
+  return Access{Space::Global, AccessKind::Load, bytes, LanePattern::makeAffine(lanes, {})};
+}
+
+}  // namespace
+
+TEST_CASE("block reuse: B[k * n + col] in a 16x16 block is read by all 8 warps") {
+  // Each warp (two rows of 16 threads) reads the same 16 floats: 64 bytes, 2 sectors.
+  const auto b = blockBytes(affineLoad({4, 0, 0}), {16, 16, 1}, defaultArch());
+  REQUIRE(b);
+  CHECK(b->warps == 8);
+  CHECK(b->requestedBytes == 8 * 64);
+  CHECK(b->distinctBytes == 64);
+  CHECK(b->warpSectors == 8 * 2);
+  CHECK(b->blockSectors == 2);
+}
+
+TEST_CASE("block reuse: A[row * n + k] in a 16x16 block is a broadcast per half-warp, not shared across warps") {
+  // Lanes of one row read one float: each warp asks for 2 floats, all distinct over the block.
+  const auto a = blockBytes(affineLoad({0, 4096, 0}), {16, 16, 1}, defaultArch());
+  REQUIRE(a);
+  CHECK(a->requestedBytes == 8 * 8);
+  CHECK(a->distinctBytes == 64);
+}
+
+TEST_CASE("block reuse: a uniform load (n-body's pos[j]) is read by every warp") {
+  const Access uniform{Space::Global, AccessKind::Load, 16, LanePattern::makeUniform({})};
+  const auto u = blockBytes(uniform, {256, 1, 1}, defaultArch());
+  REQUIRE(u);
+  CHECK(u->requestedBytes == 8 * 16);
+  CHECK(u->distinctBytes == 16);
+  // One warp alone: its broadcast is no reuse across warps.
+  const auto one = blockBytes(uniform, {32, 1, 1}, defaultArch());
+  CHECK(one->requestedBytes == one->distinctBytes);
+}
+
+TEST_CASE("block reuse: a coalesced stream shares nothing, unknown addresses give nothing") {
+  const auto s = blockBytes(affineLoad({4, 0, 0}), {256, 1, 1}, defaultArch());
+  REQUIRE(s);
+  CHECK(s->requestedBytes == 1024);
+  CHECK(s->distinctBytes == 1024);
+  CHECK(s->warpSectors == s->blockSectors);
+  const Access indirect{Space::Global, AccessKind::Load, 4, LanePattern::makeIndirect()};
+  CHECK_FALSE(blockBytes(indirect, {256, 1, 1}, defaultArch()));
+}
+
+TEST_CASE("block reuse: overlapping windows (a 1D convolution tap) share their halo only") {
+  // in[i + 3] with 4-byte lanes over 64 threads: no overlap between warps for one tap.
+  Access tap = affineLoad({4, 0, 0});
+  tap.pattern.base.constant = 12;
+  const auto t = blockBytes(tap, {64, 1, 1}, defaultArch());
+  CHECK(t->requestedBytes == t->distinctBytes);
+  // A misaligned base: the warps touch 5 sectors each, sharing the one between them.
+  CHECK(t->warpSectors == 10);
+  CHECK(t->blockSectors == 9);
+}
