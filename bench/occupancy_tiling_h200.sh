@@ -73,13 +73,16 @@ for f in "${FILES[@]}"; do
     continue
   fi
   "$CUOBJDUMP" --dump-resource-usage "$exe" > "$RAW/$name.resources.txt" 2>&1
-  # One CSV row per metric and kernel launch (the details page); ncu's own messages go to the log.
+  # One CSV row per metric and kernel launch (the details page). With --log-file, ncu writes
+  # its report there, after its own ==PROF== messages: the CSV is the lines that start with a
+  # quote. The program's own output goes to run.txt.
   if ! "$NCU" --metrics "$METRICS" --csv --print-units base --log-file "$RAW/$name.ncu.log" \
-       "$exe" > "$RAW/$name.ncu.csv" 2> "$RAW/$name.run.txt"; then
+       "$exe" > "$RAW/$name.run.txt" 2>&1; then
     log "$name: ncu failed: $(tail -3 "$RAW/$name.ncu.log" "$RAW/$name.run.txt" 2>/dev/null | tr '\n' ' ')"
     failed=1
     continue
   fi
+  grep '^"' "$RAW/$name.ncu.log" > "$RAW/$name.ncu.csv"
   log "$name: $(grep -c '' "$RAW/$name.ncu.csv") CSV lines"
 done
 
