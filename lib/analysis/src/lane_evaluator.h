@@ -205,11 +205,12 @@ struct Evaluator {
     const Dim3 d = block();
     std::vector<bool> active(static_cast<size_t>(d.volume()), true);
     if (guards.empty()) return active;
+    std::vector<ThreadProgram> programs;
+    for (const ExprRef& g : guards) programs.emplace_back(g, b);
     for (int64_t linear = 0; linear < d.volume(); ++linear) {
       const model::ThreadIdx t = model::threadFromLinear(d, linear);
-      b.tid[0] = t.x; b.tid[1] = t.y; b.tid[2] = t.z;
       for (size_t g = 0; g < guards.size(); ++g) {
-        auto v = evaluate(guards[g], b);
+        auto v = programs[g].run(t.x, t.y, t.z);
         if (!v) {
           guardAssumed = true;
           assumptions.insert("assumes every lane passes `" + raw.guardTexts[g] + "` (it depends on values not known statically)");
@@ -249,11 +250,11 @@ struct Evaluator {
     if (!dependsOnThread(address)) return true;
     if (containsOp(address, Op::LaneLoad) || containsOp(address, Op::Varying)) return false;
     const Dim3 d = block();
+    const ThreadProgram program(address, b);
     for (int64_t w = 0; w < model::warpCount(d, arch); ++w) {
       std::optional<int64_t> first;
       for (const model::ThreadIdx& t : model::warpThreads(d, w, arch)) {
-        b.tid[0] = t.x; b.tid[1] = t.y; b.tid[2] = t.z;
-        auto v = evaluate(address, b);
+        auto v = program.run(t.x, t.y, t.z);
         if (!v) return false;
         if (!first) first = v;
         else if (*first != *v) return false;
@@ -353,13 +354,14 @@ struct Evaluator {
     }
     const Dim3 d = block();
     std::vector<std::optional<int64_t>> offsets(static_cast<size_t>(d.volume()));
+    std::vector<ThreadProgram> programs;
+    for (const ExprRef& a : laneParts) programs.emplace_back(a, b);
     for (int64_t linear = 0; linear < d.volume(); ++linear) {
       if (!active[static_cast<size_t>(linear)]) continue;
       const model::ThreadIdx t = model::threadFromLinear(d, linear);
-      b.tid[0] = t.x; b.tid[1] = t.y; b.tid[2] = t.z;
       int64_t sum = 0;
-      for (const ExprRef& a : laneParts) {
-        auto v = evaluate(a, b);
+      for (const ThreadProgram& program : programs) {
+        auto v = program.run(t.x, t.y, t.z);
         if (!v) {
           out.pattern = model::LanePattern::makeUnknown();
           return out;
