@@ -61,7 +61,7 @@ ExprRef make(Op op, std::vector<ExprRef> args, int64_t value = 0, int symbolId =
   return e;
 }
 
-std::optional<int64_t> fold(Op op, int64_t a, int64_t b) {
+inline std::optional<int64_t> fold(Op op, int64_t a, int64_t b) {
   switch (op) {
     case Op::Add: return a + b;
     case Op::Sub: return a - b;
@@ -250,6 +250,14 @@ ThreadProgram::ThreadProgram(const ExprRef& e, const Bindings& b) {
   compile(e, b, seen);
   values_.resize(steps_.size());
   known_.resize(steps_.size());
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    if (steps_[i].kind == Kind::Fixed) {
+      values_[i] = steps_[i].value;
+      known_[i] = steps_[i].known;
+    } else {
+      perThread_.push_back(static_cast<int>(i));
+    }
+  }
 }
 
 int ThreadProgram::compile(const ExprRef& e, const Bindings& b, std::unordered_map<const SymExpr*, int>& seen) {
@@ -280,12 +288,13 @@ int ThreadProgram::compile(const ExprRef& e, const Bindings& b, std::unordered_m
 // evaluate() gives for that node.
 std::optional<int64_t> ThreadProgram::run(int64_t tx, int64_t ty, int64_t tz) const {
   const int64_t tid[3] = {tx, ty, tz};
-  for (size_t i = 0; i < steps_.size(); ++i) {
+  for (const int step : perThread_) {
+    const size_t i = static_cast<size_t>(step);
     const Step& s = steps_[i];
     bool known = false;
     int64_t value = 0;
     switch (s.kind) {
-      case Kind::Fixed:
+      case Kind::Fixed:  // never listed in perThread_: set at construction
         known = s.known;
         value = s.value;
         break;

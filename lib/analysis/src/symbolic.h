@@ -142,7 +142,8 @@ class ThreadProgram {
   };
   int compile(const ExprRef& e, const Bindings& b, std::unordered_map<const SymExpr*, int>& seen);
   std::vector<Step> steps_;  // operands before their users; the last is `e`
-  mutable std::vector<int64_t> values_;
+  std::vector<int> perThread_;  // the steps that are not Fixed, in order: all run() computes
+  mutable std::vector<int64_t> values_;  // Fixed steps' values set once, at construction
   mutable std::vector<uint8_t> known_;
 };
 
