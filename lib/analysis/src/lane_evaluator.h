@@ -228,7 +228,7 @@ struct Evaluator {
   // A load whose address is the same for every lane of each warp (under this block
   // shape) yields a warp-uniform value: data-dependent, but not scattered.
   ExprRef resolveWarpUniformLoads(const ExprRef& e, const Bindings& rep) {
-    if (e->args.empty()) return e;
+    if (e->args.empty() || !containsOp(e, Op::LaneLoad)) return e;  // nothing below can change
     if (e->op == Op::LaneLoad) {
       const ExprRef address = resolveWarpUniformLoads(e->args[0], rep);
       if (warpUniform(address, rep)) return leaf(Op::UniformLoad);
@@ -266,12 +266,16 @@ struct Evaluator {
   // `e` in one loop iteration: the iteration's values and what the launch fixes put in,
   // then the loads that are warp-uniform under `rep` resolved.
   ExprRef atIteration(const ExprRef& e, const std::map<int, int64_t>& iteration, const Bindings& rep) {
-    return resolveWarpUniformLoads(substitute(e, [&](const ExprRef& leaf) -> ExprRef {
-                                     if (leaf->op == Op::Symbol)
-                                       if (auto it = iteration.find(leaf->symbolId); it != iteration.end())
-                                         return constant(it->second);
-                                     return fixLaunch(leaf);
-                                   }),
+    // Only symbols and blockDim change (fixLaunch), so nothing else is walked.
+    return resolveWarpUniformLoads(substituteLeaves(
+                                       e,
+                                       [&](const ExprRef& leaf) -> ExprRef {
+                                         if (leaf->op == Op::Symbol)
+                                           if (auto it = iteration.find(leaf->symbolId); it != iteration.end())
+                                             return constant(it->second);
+                                         return fixLaunch(leaf);
+                                       },
+                                       opBit(Op::Symbol) | opBit(Op::BlockDim)),
                                    rep);
   }
 
@@ -305,11 +309,14 @@ struct Evaluator {
       std::set<int> scaling;
       for (const ExprRef& a : addends(offset))
         if (dependsOnThread(a)) collectSymbols(a, scaling);
-      ExprRef fixed = substitute(offset, [&](const ExprRef& l) -> ExprRef {
-        if (l->op == Op::Symbol && scaling.count(l->symbolId) && symbols[l->symbolId].kind == SymbolInfo::Kind::Param)
-          return constant(assumedValue(l->symbolId));
-        return nullptr;
-      });
+      ExprRef fixed = substituteLeaves(
+          offset,
+          [&](const ExprRef& l) -> ExprRef {
+            if (l->op == Op::Symbol && scaling.count(l->symbolId) && symbols[l->symbolId].kind == SymbolInfo::Kind::Param)
+              return constant(assumedValue(l->symbolId));
+            return nullptr;
+          },
+          opBit(Op::Symbol));
       if ((form = linearize(fixed)))
         for (int id : scaling)
           if (symbols[id].kind == SymbolInfo::Kind::Param) representativeSymbols.insert(id);

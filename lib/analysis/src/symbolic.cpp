@@ -415,21 +415,47 @@ std::optional<AffineForm> linearize(const ExprRef& e) {
 
 namespace coalesce::analysis {
 
-ExprRef substitute(const ExprRef& e, const std::function<ExprRef(const ExprRef&)>& replace) {
+namespace {
+
+using Replace = std::function<ExprRef(const ExprRef&)>;
+
+ExprRef substituteIn(const ExprRef& e, const Replace& replace, uint64_t leafOps, bool share,
+                     std::unordered_map<const SymExpr*, ExprRef>& done) {
+  if (!(e->opsBelow & leafOps)) return e;
   if (e->args.empty()) {
     if (auto r = replace(e)) return r;
     return e;
   }
+  const uint64_t loads = opBit(Op::UniformLoad) | opBit(Op::LaneLoad);
+  const bool shareable = share && !(e->opsBelow & loads);
+  if (shareable)
+    if (auto it = done.find(e.get()); it != done.end()) return it->second;
   std::vector<ExprRef> args;
   bool changed = false;
   for (const auto& a : e->args) {
-    args.push_back(substitute(a, replace));
+    args.push_back(substituteIn(a, replace, leafOps, share, done));
     changed = changed || args.back() != a;
   }
-  if (!changed) return e;
-  if (e->op == Op::Select) return select(args[0], args[1], args[2]);
-  if (args.size() == 1) return unary(e->op, args[0]);
-  return binary(e->op, args[0], args[1]);
+  ExprRef out = e;
+  if (changed) {
+    if (e->op == Op::Select) out = select(args[0], args[1], args[2]);
+    else if (args.size() == 1) out = unary(e->op, args[0]);
+    else out = binary(e->op, args[0], args[1]);
+  }
+  if (shareable && !(out->opsBelow & loads)) done.emplace(e.get(), out);  // an oversized result is a load (make)
+  return out;
+}
+
+}  // namespace
+
+ExprRef substitute(const ExprRef& e, const Replace& replace) {
+  std::unordered_map<const SymExpr*, ExprRef> done;
+  return substituteIn(e, replace, ~uint64_t{0}, false, done);
+}
+
+ExprRef substituteLeaves(const ExprRef& e, const Replace& replace, uint64_t leafOps) {
+  std::unordered_map<const SymExpr*, ExprRef> done;
+  return substituteIn(e, replace, leafOps, true, done);
 }
 
 int64_t knownDivisor(const ExprRef& e, const std::function<int64_t(const ExprRef&)>& leafAlignment) {

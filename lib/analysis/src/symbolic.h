@@ -168,6 +168,15 @@ namespace coalesce::analysis {
 
 // Rebuilds `e` bottom-up, replacing each leaf for which `replace` returns a value.
 ExprRef substitute(const ExprRef& e, const std::function<ExprRef(const ExprRef& leaf)>& replace);
+// The same for the lane evaluation's substitutions (lane_evaluator.h), where only loads are
+// told apart by identity (sameStructure): `leafOps` (bits opBit(op)) are the only leaves
+// `replace` may change, and subtrees without one are kept as they are, unvisited; a
+// subexpression with no load below is rebuilt once however often the DAG uses it (a tree
+// walk rebuilt a structurally equal copy per use), one with a load once per use, as before,
+// so that each use keeps a load of its own.
+ExprRef substituteLeaves(const ExprRef& e, const std::function<ExprRef(const ExprRef& leaf)>& replace,
+                         uint64_t leafOps);
+inline constexpr uint64_t opBit(Op op) { return uint64_t{1} << static_cast<int>(op); }
 
 // A positive number that always divides the value of `e` (1 when nothing is known).
 // `leafAlignment` gives it for leaves (e.g. 32 for an unknown blockDim.x).
