@@ -118,7 +118,7 @@ Value Interpreter::loaded(const MemLoc& loc) {
 // and nothing in between that may change memory (any store, an atomic, a barrier or a
 // fence); never for volatile locations.
 bool Interpreter::inRegister(const MemLoc& loc, int64_t bytes) const {
-  return std::any_of(state_.available.begin(), state_.available.end(), [&](const AvailableValue& v) {
+  return state_.available.any(loc.root, bytes, state_.guards, loc.offset, [&](const AvailableValue& v) {
     return v.root == loc.root && v.bytes == bytes && v.guards.size() == state_.guards.size() &&
            std::equal(v.guards.begin(), v.guards.end(), state_.guards.begin()) && sameExpr(v.offset, loc.offset);
   });
@@ -133,7 +133,7 @@ void Interpreter::record(model::AccessKind kind, const MemLoc& loc, const Expr* 
   const bool isVolatile = loc.type.isVolatileQualified();
   if (kind == model::AccessKind::Load && !isVolatile && inRegister(loc, size)) return;
   if (kind != model::AccessKind::Load) state_.available.clear();
-  if (kind != model::AccessKind::Atomic && !isVolatile) state_.available.push_back({loc.root, loc.offset, state_.guards, size});
+  if (kind != model::AccessKind::Atomic && !isVolatile) state_.available.add({loc.root, loc.offset, state_.guards, size});
   // Records copied whole: the compiler moves them in pieces of their alignment.
   int64_t piece = size;
   if (t->isRecordType()) piece = std::min<int64_t>({alignOf(t), 16, size});

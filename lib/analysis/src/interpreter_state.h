@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -92,6 +93,39 @@ struct AvailableValue {
   int64_t bytes;
 };
 
+// The values available since the last store, indexed by a hash of (root, bytes, guards,
+// the offset's structural hash), so that each load is compared with the few values that can
+// match rather than with every load before it (a macro-unrolled body of N loads: N^2).
+class AvailableValues {
+ public:
+  void clear() {
+    values_.clear();
+    byHash_.clear();
+  }
+  void add(AvailableValue v) {
+    byHash_.emplace(hashOf(v.root.get(), v.bytes, v.guards, v.offset), values_.size());
+    values_.push_back(std::move(v));
+  }
+  // Whether a value `same` accepts is available among those of the same hash.
+  template <class Same>
+  bool any(const RootRef& root, int64_t bytes, const std::vector<ExprRef>& guards, const ExprRef& offset,
+           Same same) const {
+    auto [first, last] = byHash_.equal_range(hashOf(root.get(), bytes, guards, offset));
+    for (auto it = first; it != last; ++it)
+      if (same(values_[it->second])) return true;
+    return false;
+  }
+
+ private:
+  static uint64_t hashOf(const Root* root, int64_t bytes, const std::vector<ExprRef>& guards, const ExprRef& offset) {
+    uint64_t h = std::hash<const void*>{}(root) ^ (static_cast<uint64_t>(bytes) * 0x9e3779b97f4a7c15ULL);
+    for (const ExprRef& g : guards) h = h * 31 + std::hash<const void*>{}(g.get());
+    return h * 31 + (offset ? offset->hash : 0);
+  }
+  std::vector<AvailableValue> values_;
+  std::unordered_multimap<uint64_t, size_t> byHash_;
+};
+
 // Everything the walk carries from statement to statement.
 struct InterpreterState {
   Env env;                                        // register variables
@@ -110,7 +144,7 @@ struct InterpreterState {
   bool recording = true;  // false while a loop's body is walked to learn its updates
   std::vector<int> loops;  // the loops being walked (ids), innermost last
   int nextLoopId = 0;
-  std::vector<AvailableValue> available;
+  AvailableValues available;
 };
 
 // What the walk saw: one event per memory access (a record copied whole gives one per

@@ -205,11 +205,12 @@ struct Evaluator {
     const Dim3 d = block();
     std::vector<bool> active(static_cast<size_t>(d.volume()), true);
     if (guards.empty()) return active;
+    std::vector<ThreadProgram> programs;
+    for (const ExprRef& g : guards) programs.emplace_back(g, b);
     for (int64_t linear = 0; linear < d.volume(); ++linear) {
       const model::ThreadIdx t = model::threadFromLinear(d, linear);
-      b.tid[0] = t.x; b.tid[1] = t.y; b.tid[2] = t.z;
       for (size_t g = 0; g < guards.size(); ++g) {
-        auto v = evaluate(guards[g], b);
+        auto v = programs[g].run(t.x, t.y, t.z);
         if (!v) {
           guardAssumed = true;
           assumptions.insert("assumes every lane passes `" + raw.guardTexts[g] + "` (it depends on values not known statically)");
@@ -227,7 +228,7 @@ struct Evaluator {
   // A load whose address is the same for every lane of each warp (under this block
   // shape) yields a warp-uniform value: data-dependent, but not scattered.
   ExprRef resolveWarpUniformLoads(const ExprRef& e, const Bindings& rep) {
-    if (e->args.empty()) return e;
+    if (e->args.empty() || !containsOp(e, Op::LaneLoad)) return e;  // nothing below can change
     if (e->op == Op::LaneLoad) {
       const ExprRef address = resolveWarpUniformLoads(e->args[0], rep);
       if (warpUniform(address, rep)) return leaf(Op::UniformLoad);
@@ -249,11 +250,11 @@ struct Evaluator {
     if (!dependsOnThread(address)) return true;
     if (containsOp(address, Op::LaneLoad) || containsOp(address, Op::Varying)) return false;
     const Dim3 d = block();
+    const ThreadProgram program(address, b);
     for (int64_t w = 0; w < model::warpCount(d, arch); ++w) {
       std::optional<int64_t> first;
       for (const model::ThreadIdx& t : model::warpThreads(d, w, arch)) {
-        b.tid[0] = t.x; b.tid[1] = t.y; b.tid[2] = t.z;
-        auto v = evaluate(address, b);
+        auto v = program.run(t.x, t.y, t.z);
         if (!v) return false;
         if (!first) first = v;
         else if (*first != *v) return false;
@@ -265,12 +266,16 @@ struct Evaluator {
   // `e` in one loop iteration: the iteration's values and what the launch fixes put in,
   // then the loads that are warp-uniform under `rep` resolved.
   ExprRef atIteration(const ExprRef& e, const std::map<int, int64_t>& iteration, const Bindings& rep) {
-    return resolveWarpUniformLoads(substitute(e, [&](const ExprRef& leaf) -> ExprRef {
-                                     if (leaf->op == Op::Symbol)
-                                       if (auto it = iteration.find(leaf->symbolId); it != iteration.end())
-                                         return constant(it->second);
-                                     return fixLaunch(leaf);
-                                   }),
+    // Only symbols and blockDim change (fixLaunch), so nothing else is walked.
+    return resolveWarpUniformLoads(substituteLeaves(
+                                       e,
+                                       [&](const ExprRef& leaf) -> ExprRef {
+                                         if (leaf->op == Op::Symbol)
+                                           if (auto it = iteration.find(leaf->symbolId); it != iteration.end())
+                                             return constant(it->second);
+                                         return fixLaunch(leaf);
+                                       },
+                                       opBit(Op::Symbol) | opBit(Op::BlockDim)),
                                    rep);
   }
 
@@ -304,11 +309,14 @@ struct Evaluator {
       std::set<int> scaling;
       for (const ExprRef& a : addends(offset))
         if (dependsOnThread(a)) collectSymbols(a, scaling);
-      ExprRef fixed = substitute(offset, [&](const ExprRef& l) -> ExprRef {
-        if (l->op == Op::Symbol && scaling.count(l->symbolId) && symbols[l->symbolId].kind == SymbolInfo::Kind::Param)
-          return constant(assumedValue(l->symbolId));
-        return nullptr;
-      });
+      ExprRef fixed = substituteLeaves(
+          offset,
+          [&](const ExprRef& l) -> ExprRef {
+            if (l->op == Op::Symbol && scaling.count(l->symbolId) && symbols[l->symbolId].kind == SymbolInfo::Kind::Param)
+              return constant(assumedValue(l->symbolId));
+            return nullptr;
+          },
+          opBit(Op::Symbol));
       if ((form = linearize(fixed)))
         for (int id : scaling)
           if (symbols[id].kind == SymbolInfo::Kind::Param) representativeSymbols.insert(id);
@@ -353,13 +361,14 @@ struct Evaluator {
     }
     const Dim3 d = block();
     std::vector<std::optional<int64_t>> offsets(static_cast<size_t>(d.volume()));
+    std::vector<ThreadProgram> programs;
+    for (const ExprRef& a : laneParts) programs.emplace_back(a, b);
     for (int64_t linear = 0; linear < d.volume(); ++linear) {
       if (!active[static_cast<size_t>(linear)]) continue;
       const model::ThreadIdx t = model::threadFromLinear(d, linear);
-      b.tid[0] = t.x; b.tid[1] = t.y; b.tid[2] = t.z;
       int64_t sum = 0;
-      for (const ExprRef& a : laneParts) {
-        auto v = evaluate(a, b);
+      for (const ThreadProgram& program : programs) {
+        auto v = program.run(t.x, t.y, t.z);
         if (!v) {
           out.pattern = model::LanePattern::makeUnknown();
           return out;

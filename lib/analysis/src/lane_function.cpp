@@ -95,14 +95,6 @@ LaneSplit splitOf(int64_t warp, const int64_t blockIdx[3], int iteration,
   return s;
 }
 
-// Binds thread `linear` of the block.
-void bindThread(Bindings& b, const Dim3& d, int64_t linear) {
-  const model::ThreadIdx t = model::threadFromLinear(d, linear);
-  b.tid[0] = t.x;
-  b.tid[1] = t.y;
-  b.tid[2] = t.z;
-}
-
 }  // namespace
 
 namespace {
@@ -131,6 +123,7 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
     std::vector<ExprRef> guards;
     for (const auto& g : raw.guards) guards.push_back(ev.atIteration(g, combo, rep));
     const std::vector<bool> active = ev.activeMask(guards, rep);
+    const ThreadProgram program(cond, rep);
     for (int64_t w = 0; w < warps; ++w) {
       std::optional<int64_t> first;
       bool any = false, split = false;
@@ -139,9 +132,8 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
         values.emplace_back();
         if (!active[static_cast<size_t>(linear)]) continue;
         any = true;
-        Bindings& b = rep;  // only the thread index changes: no copy per lane
-        bindThread(b, d, linear);
-        auto v = evaluate(cond, b);
+        const model::ThreadIdx t = model::threadFromLinear(d, linear);
+        auto v = program.run(t.x, t.y, t.z);
         if (!v) {
           out.evaluated = false;
           continue;
@@ -231,11 +223,11 @@ BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& laun
       std::optional<bool> first;
       bool unknown = false, split = false;
       std::vector<bool> next = alive;
+      const ThreadProgram program(guard, rep);
       for (int64_t linear = 0; linear < d.volume(); ++linear) {
         if (!alive[static_cast<size_t>(linear)]) continue;
-        Bindings& b = rep;  // only the thread index changes: no copy per lane
-        bindThread(b, d, linear);
-        auto v = evaluate(guard, b);
+        const model::ThreadIdx t = model::threadFromLinear(d, linear);
+        auto v = program.run(t.x, t.y, t.z);
         if (!v) {
           unknown = true;
           continue;

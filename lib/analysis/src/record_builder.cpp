@@ -156,19 +156,32 @@ void groupAccesses(const std::vector<SeenAccess>& seen, const std::vector<Launch
   }
   for (const auto& [key, members] : buckets) {
     if (members.size() < 2) continue;
-    // Members join when their sectors in a warp overlap or touch (union-find over spans).
-    std::vector<size_t> parent(members.size());
-    std::iota(parent.begin(), parent.end(), 0);
-    std::function<size_t(size_t)> root = [&](size_t x) { return parent[x] == x ? x : parent[x] = root(parent[x]); };
+    // Members join when their sectors in a warp overlap or touch, transitively: the
+    // connected parts of an interval graph, found by one sweep over the spans sorted by
+    // their first sector (a pairwise test was quadratic in a bucket's members).
     std::vector<std::optional<std::pair<int64_t, int64_t>>> spans;
     for (size_t m : members) spans.push_back(sectorSpan(sites[first + m], arch));
+    std::vector<size_t> byStart;
     for (size_t a = 0; a < members.size(); ++a)
-      for (size_t b = a + 1; b < members.size(); ++b)
-        if (spans[a] && spans[b] && spans[a]->first <= spans[b]->second + 1 && spans[b]->first <= spans[a]->second + 1)
-          parent[root(a)] = root(b);
+      if (spans[a]) byStart.push_back(a);
+    std::stable_sort(byStart.begin(), byStart.end(), [&](size_t a, size_t b) { return spans[a]->first < spans[b]->first; });
+    std::vector<size_t> part(members.size(), 0);
+    size_t parts = 0;
+    int64_t reach = 0;  // the last sector of the part being swept
+    for (size_t k = 0; k < byStart.size(); ++k) {
+      const auto& span = *spans[byStart[k]];
+      if (k == 0 || span.first > reach + 1) {
+        ++parts;
+        reach = span.second;
+      } else {
+        reach = std::max(reach, span.second);
+      }
+      part[byStart[k]] = parts;
+    }
+    // Each part's members in their order in the kernel (the group's id is its first).
     std::map<size_t, std::vector<size_t>> clusters;
     for (size_t a = 0; a < members.size(); ++a)
-      if (spans[a]) clusters[root(a)].push_back(members[a]);
+      if (spans[a]) clusters[part[a]].push_back(members[a]);
     for (const auto& [r, cluster] : clusters) {
       if (cluster.size() < 2) continue;
       std::vector<const RawAccess*> raws;

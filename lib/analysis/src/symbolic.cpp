@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <numeric>
-#include <sstream>
 
 namespace coalesce::analysis {
 
@@ -16,6 +15,23 @@ bool isLeafOp(Op op) {
     default:
       return false;
   }
+}
+
+uint64_t mix(uint64_t h, uint64_t v) {
+  // splitmix64's finaliser over h combined with v: cheap and well spread.
+  uint64_t x = h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// The structural hash of a node whose args are built (sameStructure's equality).
+uint64_t hashOf(const SymExpr& e) {
+  uint64_t h = mix(static_cast<uint64_t>(e.op), static_cast<uint64_t>(e.value));
+  h = mix(h, static_cast<uint64_t>(static_cast<int64_t>(e.symbolId)));
+  if (e.op == Op::UniformLoad || e.op == Op::LaneLoad) h = mix(h, reinterpret_cast<uintptr_t>(&e));
+  for (const auto& a : e.args) h = mix(h, a->hash);
+  return mix(h, e.args.size());
 }
 
 ExprRef make(Op op, std::vector<ExprRef> args, int64_t value = 0, int symbolId = -1) {
@@ -38,12 +54,14 @@ ExprRef make(Op op, std::vector<ExprRef> args, int64_t value = 0, int symbolId =
     auto u = std::make_shared<SymExpr>();
     u->op = (e->opsBelow & varying) ? Op::Varying : Op::UniformLoad;
     u->opsBelow = uint64_t{1} << static_cast<int>(u->op);
+    u->hash = hashOf(*u);
     return u;
   }
+  e->hash = hashOf(*e);
   return e;
 }
 
-std::optional<int64_t> fold(Op op, int64_t a, int64_t b) {
+inline std::optional<int64_t> fold(Op op, int64_t a, int64_t b) {
   switch (op) {
     case Op::Add: return a + b;
     case Op::Sub: return a - b;
@@ -82,24 +100,22 @@ const char* opName(Op op) {
   }
 }
 
-// A structural key, so equal terms merge in affine forms.
-std::string key(const ExprRef& e) {
-  std::ostringstream os;
-  os << static_cast<int>(e->op) << ':' << e->value << ':' << e->symbolId;
-  if (e->op == Op::UniformLoad || e->op == Op::LaneLoad) os << '@' << e.get();  // each load is its own value
-  if (!e->args.empty()) {
-    os << '(';
-    for (const auto& a : e->args) os << key(a) << ',';
-    os << ')';
-  }
-  return os.str();
-}
-
 }  // namespace
 
 ExprRef constant(int64_t v) { return make(Op::Const, {}, v); }
 ExprRef leaf(Op op, int64_t dim) { return make(op, {}, dim); }
 ExprRef symbol(int id) { return make(Op::Symbol, {}, 0, id); }
+
+bool sameStructure(const ExprRef& a, const ExprRef& b) {
+  if (a == b) return true;
+  if (a->hash != b->hash || a->op != b->op || a->value != b->value || a->symbolId != b->symbolId ||
+      a->args.size() != b->args.size())
+    return false;
+  if (a->op == Op::UniformLoad || a->op == Op::LaneLoad) return false;  // distinct loads
+  for (size_t i = 0; i < a->args.size(); ++i)
+    if (!sameStructure(a->args[i], b->args[i])) return false;
+  return true;
+}
 
 std::optional<int64_t> asConstant(const ExprRef& e) {
   if (e && e->op == Op::Const) return e->value;
@@ -150,7 +166,7 @@ ExprRef binary(Op op, ExprRef a, ExprRef b) {
 
 ExprRef select(ExprRef cond, ExprRef a, ExprRef b) {
   if (auto c = asConstant(cond)) return *c ? a : b;
-  if (key(a) == key(b)) return a;
+  if (sameStructure(a, b)) return a;
   return make(Op::Select, {std::move(cond), std::move(a), std::move(b)});
 }
 
@@ -229,6 +245,105 @@ std::optional<int64_t> evaluate(const ExprRef& e, const Bindings& b) {
   }
 }
 
+ThreadProgram::ThreadProgram(const ExprRef& e, const Bindings& b) {
+  std::unordered_map<const SymExpr*, int> seen;
+  compile(e, b, seen);
+  values_.resize(steps_.size());
+  known_.resize(steps_.size());
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    if (steps_[i].kind == Kind::Fixed) {
+      values_[i] = steps_[i].value;
+      known_[i] = steps_[i].known;
+    } else {
+      perThread_.push_back(static_cast<int>(i));
+    }
+  }
+}
+
+int ThreadProgram::compile(const ExprRef& e, const Bindings& b, std::unordered_map<const SymExpr*, int>& seen) {
+  if (auto it = seen.find(e.get()); it != seen.end()) return it->second;
+  Step s;
+  if (!containsOp(e, Op::ThreadIdx) || e->op == Op::UniformLoad || e->op == Op::LaneLoad || e->op == Op::Varying) {
+    // The same for every thread (a load's value is unknown whatever its address).
+    const auto v = evaluate(e, b);
+    s.known = v.has_value();
+    s.value = v.value_or(0);
+  } else if (e->op == Op::ThreadIdx) {
+    s.kind = Kind::Thread;
+    s.value = e->value;
+  } else {
+    s.kind = Kind::Node;
+    s.op = e->op;
+    int* slots[3] = {&s.a, &s.b, &s.c};
+    for (size_t i = 0; i < e->args.size() && i < 3; ++i) *slots[i] = compile(e->args[i], b, seen);
+  }
+  steps_.push_back(s);
+  const int slot = static_cast<int>(steps_.size()) - 1;
+  seen.emplace(e.get(), slot);
+  return slot;
+}
+
+// Every step runs (both arms of a select too): evaluate() is pure and total, so a value it
+// would not have asked for changes nothing, and each step's value and knownness are those
+// evaluate() gives for that node.
+std::optional<int64_t> ThreadProgram::run(int64_t tx, int64_t ty, int64_t tz) const {
+  const int64_t tid[3] = {tx, ty, tz};
+  for (const int step : perThread_) {
+    const size_t i = static_cast<size_t>(step);
+    const Step& s = steps_[i];
+    bool known = false;
+    int64_t value = 0;
+    switch (s.kind) {
+      case Kind::Fixed:  // never listed in perThread_: set at construction
+        known = s.known;
+        value = s.value;
+        break;
+      case Kind::Thread:
+        known = true;
+        value = tid[s.value];
+        break;
+      case Kind::Node: {
+        const bool ka = known_[static_cast<size_t>(s.a)];
+        const int64_t a = values_[static_cast<size_t>(s.a)];
+        switch (s.op) {
+          case Op::Neg: case Op::Not: case Op::BitNot:
+            known = ka;
+            value = s.op == Op::Neg ? -a : s.op == Op::Not ? static_cast<int64_t>(a == 0) : ~a;
+            break;
+          case Op::Select: {
+            if (!ka) break;
+            const size_t pick = static_cast<size_t>(a ? s.b : s.c);
+            known = known_[pick];
+            value = values_[pick];
+            break;
+          }
+          case Op::LAnd: case Op::LOr: {
+            if (ka && s.op == Op::LAnd && a == 0) { known = true; value = 0; break; }
+            if (ka && s.op == Op::LOr && a != 0) { known = true; value = 1; break; }
+            if (!ka || !known_[static_cast<size_t>(s.b)]) break;
+            auto f = fold(s.op, a, values_[static_cast<size_t>(s.b)]);
+            known = f.has_value();
+            value = f.value_or(0);
+            break;
+          }
+          default: {
+            if (!ka || !known_[static_cast<size_t>(s.b)]) break;
+            auto f = fold(s.op, a, values_[static_cast<size_t>(s.b)]);
+            known = f.has_value();
+            value = f.value_or(0);
+            break;
+          }
+        }
+        break;
+      }
+    }
+    known_[i] = known;
+    values_[i] = value;
+  }
+  if (steps_.empty() || !known_.back()) return std::nullopt;
+  return values_.back();
+}
+
 namespace {
 
 void addTerms(AffineForm& into, const AffineForm& from, int64_t scale) {
@@ -236,7 +351,7 @@ void addTerms(AffineForm& into, const AffineForm& from, int64_t scale) {
   for (const auto& t : from.terms) {
     bool merged = false;
     for (auto& existing : into.terms)
-      if (key(existing.leaf) == key(t.leaf)) {
+      if (sameStructure(existing.leaf, t.leaf)) {
         existing.coef += scale * t.coef;
         merged = true;
         break;
@@ -300,21 +415,47 @@ std::optional<AffineForm> linearize(const ExprRef& e) {
 
 namespace coalesce::analysis {
 
-ExprRef substitute(const ExprRef& e, const std::function<ExprRef(const ExprRef&)>& replace) {
+namespace {
+
+using Replace = std::function<ExprRef(const ExprRef&)>;
+
+ExprRef substituteIn(const ExprRef& e, const Replace& replace, uint64_t leafOps, bool share,
+                     std::unordered_map<const SymExpr*, ExprRef>& done) {
+  if (!(e->opsBelow & leafOps)) return e;
   if (e->args.empty()) {
     if (auto r = replace(e)) return r;
     return e;
   }
+  const uint64_t loads = opBit(Op::UniformLoad) | opBit(Op::LaneLoad);
+  const bool shareable = share && !(e->opsBelow & loads);
+  if (shareable)
+    if (auto it = done.find(e.get()); it != done.end()) return it->second;
   std::vector<ExprRef> args;
   bool changed = false;
   for (const auto& a : e->args) {
-    args.push_back(substitute(a, replace));
+    args.push_back(substituteIn(a, replace, leafOps, share, done));
     changed = changed || args.back() != a;
   }
-  if (!changed) return e;
-  if (e->op == Op::Select) return select(args[0], args[1], args[2]);
-  if (args.size() == 1) return unary(e->op, args[0]);
-  return binary(e->op, args[0], args[1]);
+  ExprRef out = e;
+  if (changed) {
+    if (e->op == Op::Select) out = select(args[0], args[1], args[2]);
+    else if (args.size() == 1) out = unary(e->op, args[0]);
+    else out = binary(e->op, args[0], args[1]);
+  }
+  if (shareable && !(out->opsBelow & loads)) done.emplace(e.get(), out);  // an oversized result is a load (make)
+  return out;
+}
+
+}  // namespace
+
+ExprRef substitute(const ExprRef& e, const Replace& replace) {
+  std::unordered_map<const SymExpr*, ExprRef> done;
+  return substituteIn(e, replace, ~uint64_t{0}, false, done);
+}
+
+ExprRef substituteLeaves(const ExprRef& e, const Replace& replace, uint64_t leafOps) {
+  std::unordered_map<const SymExpr*, ExprRef> done;
+  return substituteIn(e, replace, leafOps, true, done);
 }
 
 int64_t knownDivisor(const ExprRef& e, const std::function<int64_t(const ExprRef&)>& leafAlignment) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace coalesce::analysis {
@@ -43,6 +44,10 @@ struct SymExpr {
   // expression is a DAG that a tree walk would visit exponentially often.
   uint64_t opsBelow = 0;  // bit (1 << op) for every op in the subtree
   uint64_t size = 1;      // nodes of the tree it stands for (saturating)
+  // A structural hash: equal for structurally equal expressions (sameStructure), a load
+  // hashed by its identity (each load is a value of its own). Lets comparisons and indexes
+  // (interpreter_memory.cpp's values in registers) skip unequal expressions in O(1).
+  uint64_t hash = 0;
 };
 
 // Expressions larger than this (as trees) are replaced by an unknown of the same
@@ -92,6 +97,9 @@ ExprRef binary(Op op, ExprRef a, ExprRef b);
 ExprRef select(ExprRef cond, ExprRef a, ExprRef b);
 
 std::optional<int64_t> asConstant(const ExprRef& e);
+// Same operations, values and symbols all the way down, each load being only itself: the
+// equality under which terms merge in affine forms and select(c, a, a) folds to a.
+bool sameStructure(const ExprRef& a, const ExprRef& b);
 bool containsOp(const ExprRef& e, Op op);
 bool dependsOnThread(const ExprRef& e);   // ThreadIdx, LaneLoad or Varying below
 bool isUniform(const ExprRef& e);         // !dependsOnThread
@@ -109,6 +117,35 @@ struct Bindings {
 // nullopt when a leaf has no value (a load, a varying value, an unbound symbol) or
 // the arithmetic is undefined (division by zero, oversized shift).
 std::optional<int64_t> evaluate(const ExprRef& e, const Bindings& b);
+
+// `e` compiled for evaluation over the threads of a block under fixed bindings: what does
+// not depend on threadIdx is evaluated once, at construction, by evaluate(); the rest is a
+// flat list of steps over the distinct nodes of the DAG, run per thread with no allocation.
+// run() gives what evaluate(e, b) gives with b's thread index set to `tid` (the per-lane
+// loops of lane_evaluator.h and lane_function.cpp evaluate the same expression for every
+// thread of every warp; a tree walk also visits a shared subexpression once per use).
+class ThreadProgram {
+ public:
+  ThreadProgram(const ExprRef& e, const Bindings& b);
+  std::optional<int64_t> run(int64_t tx, int64_t ty, int64_t tz) const;
+
+ private:
+  // Fixed: a value known before the threads (or none: poison); Thread: threadIdx[value];
+  // otherwise the node's op over the slots a, b, c.
+  enum class Kind : uint8_t { Fixed, Thread, Node };
+  struct Step {
+    Kind kind = Kind::Fixed;
+    Op op = Op::Const;
+    bool known = false;  // Fixed: whether `value` is known
+    int64_t value = 0;
+    int a = -1, b = -1, c = -1;
+  };
+  int compile(const ExprRef& e, const Bindings& b, std::unordered_map<const SymExpr*, int>& seen);
+  std::vector<Step> steps_;  // operands before their users; the last is `e`
+  std::vector<int> perThread_;  // the steps that are not Fixed, in order: all run() computes
+  mutable std::vector<int64_t> values_;  // Fixed steps' values set once, at construction
+  mutable std::vector<uint8_t> known_;
+};
 
 // An affine form: constant + sum(coef * term), terms being leaves other than Const.
 struct AffineTerm {
@@ -131,6 +168,15 @@ namespace coalesce::analysis {
 
 // Rebuilds `e` bottom-up, replacing each leaf for which `replace` returns a value.
 ExprRef substitute(const ExprRef& e, const std::function<ExprRef(const ExprRef& leaf)>& replace);
+// The same for the lane evaluation's substitutions (lane_evaluator.h), where only loads are
+// told apart by identity (sameStructure): `leafOps` (bits opBit(op)) are the only leaves
+// `replace` may change, and subtrees without one are kept as they are, unvisited; a
+// subexpression with no load below is rebuilt once however often the DAG uses it (a tree
+// walk rebuilt a structurally equal copy per use), one with a load once per use, as before,
+// so that each use keeps a load of its own.
+ExprRef substituteLeaves(const ExprRef& e, const std::function<ExprRef(const ExprRef& leaf)>& replace,
+                         uint64_t leafOps);
+inline constexpr uint64_t opBit(Op op) { return uint64_t{1} << static_cast<int>(op); }
 
 // A positive number that always divides the value of `e` (1 when nothing is known).
 // `leafAlignment` gives it for leaves (e.g. 32 for an unknown blockDim.x).

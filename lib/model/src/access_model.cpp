@@ -82,6 +82,7 @@ std::vector<std::optional<int64_t>> warpLaneOffsets(const LanePattern& p, const 
   std::vector<std::optional<int64_t>> out;
   const int64_t first = warp * arch.warpSize;
   const int64_t last = std::min(block.volume(), first + arch.warpSize);
+  out.reserve(static_cast<size_t>(std::max<int64_t>(0, last - first)));
   for (int64_t linear = first; linear < last; ++linear) {
     switch (p.kind) {
       case PatternKind::Affine:

@@ -1,8 +1,6 @@
 #include "coalesce/model/shared_model.h"
 
 #include <algorithm>
-#include <map>
-#include <set>
 #include <vector>
 
 #include "math_util.h"
@@ -19,17 +17,25 @@ int64_t bankOf(int64_t byteAddress, const Arch& arch) {
 
 namespace {
 
+// Sorted vectors rather than std::set: a phase has at most 32 lanes, and this runs for
+// every warp of every listed iteration (lane_function.cpp), where a node per word costs.
 struct Phase {
-  std::set<int64_t> words;      // distinct 4-byte words the phase's lanes touch
-  std::set<int64_t> addresses;  // distinct lane addresses
+  std::vector<int64_t> words;      // distinct 4-byte words the phase's lanes touch (sorted)
+  std::vector<int64_t> addresses;  // distinct lane addresses (sorted)
   int64_t activeLanes = 0;
 };
 
-// Wavefronts for a set of words: each bank serves one distinct word per wavefront.
-int64_t busiestBank(const std::set<int64_t>& words, const Arch& arch) {
-  std::map<int64_t, int64_t> perBank;
+void sortUnique(std::vector<int64_t>& v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+// Wavefronts for a set of distinct words: each bank serves one distinct word per wavefront.
+int64_t busiestBank(const std::vector<int64_t>& words, const Arch& arch) {
+  std::vector<int64_t> perBank(static_cast<size_t>(arch.sharedBanks), 0);
   int64_t busiest = 0;
-  for (int64_t word : words) busiest = std::max(busiest, ++perBank[floorMod(word, arch.sharedBanks)]);
+  for (int64_t word : words)
+    busiest = std::max(busiest, ++perBank[static_cast<size_t>(floorMod(word, arch.sharedBanks))]);
   return busiest;
 }
 
@@ -45,11 +51,13 @@ WarpWavefronts countWavefronts(std::span<const std::optional<int64_t>> lanes, in
       if (!lanes[k]) continue;
       ++p.activeLanes;
       const int64_t a = *lanes[k];
-      p.addresses.insert(a);
+      p.addresses.push_back(a);
       for (int64_t word = floorDiv(a, arch.bankWidthBytes); word <= floorDiv(a + bytesPerLane - 1, arch.bankWidthBytes);
            ++word)
-        p.words.insert(word);
+        p.words.push_back(word);
     }
+    sortUnique(p.addresses);
+    sortUnique(p.words);
     phases.push_back(std::move(p));
   }
   // Phases whose lanes all read one address share a wavefront with their neighbours in
@@ -63,9 +71,10 @@ WarpWavefronts countWavefronts(std::span<const std::optional<int64_t>> lanes, in
     if (allSingle) {
       Phase merged;
       for (size_t i = g; i < end; ++i) {
-        merged.words.insert(phases[i].words.begin(), phases[i].words.end());
+        merged.words.insert(merged.words.end(), phases[i].words.begin(), phases[i].words.end());
         merged.activeLanes += phases[i].activeLanes;
       }
+      sortUnique(merged.words);
       units.push_back(std::move(merged));
     } else {
       units.assign(phases.begin() + static_cast<std::ptrdiff_t>(g), phases.begin() + static_cast<std::ptrdiff_t>(end));
