@@ -143,6 +143,7 @@ bool HostValues::memberAssigned(const VarDecl* var, const FieldDecl* field) {
 
 std::vector<const FunctionDecl*> HostValues::kernelsOf(const Expr* callee, const HostEnv* env, int depth) {
   std::vector<const FunctionDecl*> out;
+  if (depth == 0) pointersFollowed_.clear();
   if (!callee || depth > kMaxDepth || callee->isValueDependent()) return out;
   const Expr* e = callee->IgnoreParenCasts();
   if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf)
@@ -173,6 +174,10 @@ std::vector<const FunctionDecl*> HostValues::kernelsOf(const Expr* callee, const
   } else if (!var->getType().isConstQualified()) {
     return out;  // a global pointer could be set anywhere
   }
+  // Pointers given to each other (`a = b; b = a;`) are followed once per question: what a
+  // pointer met again holds is already in the answer (the union over every path).
+  if (std::find(pointersFollowed_.begin(), pointersFollowed_.end(), var) != pointersFollowed_.end()) return out;
+  pointersFollowed_.push_back(var);
   for (const Expr* v : values)
     for (const FunctionDecl* k : kernelsOf(v, env, depth + 1))
       if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);

@@ -55,6 +55,7 @@ class HostValues {
  private:
   clang::ASTContext& ctx_;
   std::map<const clang::ValueDecl*, bool> reassigned_;
+  std::vector<const clang::VarDecl*> pointersFollowed_;  // kernelsOf: the function pointers followed for one question
 
   // How deep expressions, locals and wrapper parameters are followed.
   static constexpr int kMaxDepth = 64;

@@ -88,6 +88,18 @@ void bench(float* o, const float* i, int which) {
 }
 static void launch(void (*k)(float*, const float*), int bs, float* o, const float* i) { k<<<8, bs>>>(o, i); }
 void host(float* o, const float* i) { launch(viaWrapper, 96, o, i); }
+__global__ void cycleA(float* o, const float* i) { o[threadIdx.x] = i[threadIdx.x]; }
+__global__ void cycleB(float* o, const float* i) { o[threadIdx.x] = i[threadIdx.x]; }
+void swapping(float* o, const float* i, int n) {
+  void (*a)(float*, const float*) = cycleA;
+  void (*b)(float*, const float*) = cycleB;
+  for (int k = 0; k < n; ++k) {
+    void (*t)(float*, const float*) = a;
+    a = b;
+    b = t;
+    a<<<1, dim3(32, 2)>>>(o, i);
+  }
+}
 )");
   REQUIRE(r.files.size() == 1);
   for (const char* name : {"copyA", "copyB"}) {
@@ -96,6 +108,10 @@ void host(float* o, const float* i) { launch(viaWrapper, 96, o, i); }
     CHECK(k.block.source == BlockSource::Launch);
     CHECK(mentions(k, "(through the function pointer `kernel`)"));
   }
+  // Pointers given to each other end: both kernels, once.
+  const KernelRecord& c = kernelNamed(r, "cycleA");
+  CHECK(c.block.dim == model::Dim3{32, 2, 1});
+  CHECK(kernelNamed(r, "cycleB").block.dim == model::Dim3{32, 2, 1});
   const KernelRecord& w = kernelNamed(r, "viaWrapper");
   CHECK(w.block.dim == model::Dim3{96, 1, 1});
   CHECK(mentions(w, "called at"));
