@@ -179,12 +179,12 @@ std::vector<LaunchContext> kernelContexts(const FunctionDecl* fn, const std::str
       c.block.dim = l.block;
       c.block.source = BlockSource::Launch;
       c.block.detail = "block " + std::to_string(l.block.x) + "x" + std::to_string(l.block.y) + "x" +
-                       std::to_string(l.block.z) + " from the launch at " + l.where;
+                       std::to_string(l.block.z) + " from " + l.how + " at " + l.where;
       c.blockKnown = true;
       c.grid = l.grid;
     } else {
       c = fallbackContext(fn, options, ctx, threadDimsUsed);
-      const std::string why = "the launch at " + l.where + " computes its block at run time";
+      const std::string why = l.how + " at " + l.where + " computes its block at run time";
       const std::string none(kNoLaunchFound);
       if (c.block.detail.rfind(none, 0) == 0) c.block.detail.replace(0, none.size(), why);
       else c.block.detail += " (" + why + ")";
@@ -193,11 +193,11 @@ std::vector<LaunchContext> kernelContexts(const FunctionDecl* fn, const std::str
     for (const auto& [index, value] : l.argValues)
       if (auto p = paramSymbols.find(index); p != paramSymbols.end()) {
         c.symbolValues[p->second] = value;
-        c.symbolValueSources[p->second] = "the launch at " + l.where;
+        c.symbolValueSources[p->second] = l.how + " at " + l.where;
       }
     for (const auto& [index, bytes] : l.pointerOffsets) {
       c.pointerByteOffsets[static_cast<int>(index)] = bytes;
-      c.pointerOffsetSources[static_cast<int>(index)] = "the launch at " + l.where;
+      c.pointerOffsetSources[static_cast<int>(index)] = l.how + " at " + l.where;
     }
     contexts.push_back(std::move(c));
   }

@@ -1,7 +1,9 @@
 #include "host_values.h"
 
+#include <clang/AST/Attr.h>
 #include <clang/AST/ExprCXX.h>
 
+#include <algorithm>
 #include <functional>
 
 namespace coalesce::analysis {
@@ -16,8 +18,23 @@ const HostEnv::Arg* argumentOf(const Expr* e, const HostEnv* env) {
   return it == env->params.end() ? nullptr : &it->second;
 }
 
+// `min`/`max` by any namespace (std::min, ::min, CUDA's host min): their name and two arguments.
+static const CallExpr* minMaxCall(const Expr* e, bool& isMin) {
+  const auto* call = dyn_cast<CallExpr>(e);
+  const FunctionDecl* fn = call ? call->getDirectCallee() : nullptr;
+  if (!fn || call->getNumArgs() != 2 || !fn->getDeclName().isIdentifier()) return nullptr;
+  const StringRef name = fn->getName();
+  if (name != "min" && name != "max") return nullptr;
+  isMin = name == "min";
+  return call;
+}
+
 std::optional<int64_t> HostValues::constantOf(const Expr* e, const HostEnv* env, int depth) {
   if (!e || e->isValueDependent() || depth > kMaxDepth) return std::nullopt;
+  // What the code around the launch fixes (`case 512:` of `switch (threads)`) comes first.
+  if (env && !env->facts.empty())
+    if (const auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
+      if (auto f = env->facts.find(ref->getDecl()); f != env->facts.end()) return f->second;
   Expr::EvalResult r;
   if (e->getType()->isIntegralOrEnumerationType() && e->EvaluateAsInt(r, ctx_) && r.Val.isInt())
     return r.Val.getInt().getExtValue();
@@ -57,7 +74,114 @@ std::optional<int64_t> HostValues::constantOf(const Expr* e, const HostEnv* env,
   if (const auto* c = dyn_cast<ConditionalOperator>(e))
     if (auto cond = constantOf(c->getCond(), env, depth + 1))
       return constantOf(*cond ? c->getTrueExpr() : c->getFalseExpr(), env, depth + 1);
+  // min(n, 256), std::max(threads, 32).
+  bool isMin = false;
+  if (const CallExpr* mm = minMaxCall(e, isMin)) {
+    auto a = constantOf(mm->getArg(0), env, depth + 1);
+    auto b = a ? constantOf(mm->getArg(1), env, depth + 1) : std::nullopt;
+    if (b) return isMin ? std::min(*a, *b) : std::max(*a, *b);
+    return std::nullopt;
+  }
+  if (const auto* m = dyn_cast<MemberExpr>(e)) return memberConstant(m, env, depth + 1);
   return std::nullopt;
+}
+
+// `cfg.threads` of a struct whose member has a constant initialiser, in the class
+// (`int threads = 128;`) or in the variable's braces (`Config cfg{128, 4}`), when nothing
+// assigns the variable or that member; `prop.maxThreadsPerBlock` of a cudaDeviceProp, which
+// is 1024 on every GPU CUDA 12 supports (`min(prop.maxThreadsPerBlock, 256)` in Rodinia).
+std::optional<int64_t> HostValues::memberConstant(const MemberExpr* m, const HostEnv* env, int depth) {
+  const auto* field = dyn_cast<FieldDecl>(m->getMemberDecl());
+  if (!field || !field->getType()->isIntegerType()) return std::nullopt;
+  const RecordDecl* record = field->getParent();
+  if (record && record->getName() == "cudaDeviceProp" && field->getName() == "maxThreadsPerBlock") return 1024;
+  const auto* ref = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
+  const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  if (!var || m->isArrow() || isa<ParmVarDecl>(var)) return std::nullopt;
+  // A global is followed only when const: its assignments could be anywhere.
+  if (!var->isLocalVarDecl() && !var->getType().isConstQualified()) return std::nullopt;
+  if (var->isLocalVarDecl() && (isReassigned(var) || memberAssigned(var, field))) return std::nullopt;
+  const Expr* init = var->getInit() ? var->getInit()->IgnoreImplicit() : nullptr;
+  if (const auto* list = dyn_cast_or_null<InitListExpr>(init)) {
+    if (list->isSemanticForm() && field->getFieldIndex() < list->getNumInits()) {
+      const Expr* value = list->getInit(field->getFieldIndex());
+      if (const auto* def = dyn_cast<CXXDefaultInitExpr>(value)) value = def->getExpr();
+      if (isa<ImplicitValueInitExpr>(value)) return 0;
+      return constantOf(value, env, depth + 1);
+    }
+    return std::nullopt;
+  }
+  // No initialiser or a default constructor: the member's own initialiser.
+  const auto* ctor = dyn_cast_or_null<CXXConstructExpr>(init);
+  if ((!init || (ctor && ctor->getNumArgs() == 0 && ctor->getConstructor()->isDefaultConstructor() &&
+                 !ctor->getConstructor()->isUserProvided())) &&
+      field->hasInClassInitializer() && field->getInClassInitializer())
+    return constantOf(field->getInClassInitializer(), nullptr, depth + 1);
+  return std::nullopt;
+}
+
+// Whether `var.field` is assigned, bumped or has its address taken in var's function.
+bool HostValues::memberAssigned(const VarDecl* var, const FieldDecl* field) {
+  const auto* fn = dyn_cast<FunctionDecl>(var->getDeclContext());
+  if (!fn || !fn->getBody()) return true;
+  bool found = false;
+  std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
+    if (!s || found) return;
+    auto hits = [&](const Expr* e) {
+      const auto* m = dyn_cast<MemberExpr>(e->IgnoreParenImpCasts());
+      const auto* r = m ? dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()) : nullptr;
+      return r && r->getDecl() == var && m->getMemberDecl() == field;
+    };
+    if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && hits(b->getLHS())) found = true;
+    if (const auto* u = dyn_cast<UnaryOperator>(s))
+      if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) && hits(u->getSubExpr())) found = true;
+    for (const Stmt* c : s->children()) scan(c);
+  };
+  scan(fn->getBody());
+  return found;
+}
+
+std::vector<const FunctionDecl*> HostValues::kernelsOf(const Expr* callee, const HostEnv* env, int depth) {
+  std::vector<const FunctionDecl*> out;
+  if (depth == 0) pointersFollowed_.clear();
+  if (!callee || depth > kMaxDepth || callee->isValueDependent()) return out;
+  const Expr* e = callee->IgnoreParenCasts();
+  if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf)
+    return kernelsOf(u->getSubExpr(), env, depth + 1);
+  const auto* ref = dyn_cast<DeclRefExpr>(e);
+  if (!ref) return out;
+  if (const auto* fn = dyn_cast<FunctionDecl>(ref->getDecl())) {
+    if (fn->hasAttr<CUDAGlobalAttr>()) out.push_back(fn);
+    return out;
+  }
+  if (const auto* arg = argumentOf(e, env); arg && !isReassigned(ref->getDecl()))
+    return kernelsOf(arg->expr, arg->env, depth + 1);
+  const auto* var = dyn_cast<VarDecl>(ref->getDecl());
+  if (!var || isa<ParmVarDecl>(var)) return out;
+  // A function pointer variable: every kernel its initialiser and assignments give it.
+  std::vector<const Expr*> values;
+  if (var->getInit()) values.push_back(var->getInit());
+  if (var->isLocalVarDecl()) {
+    const auto* fn = dyn_cast<FunctionDecl>(var->getDeclContext());
+    std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
+      if (!s) return;
+      if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->getOpcode() == BO_Assign)
+        if (const auto* r = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts()); r && r->getDecl() == var)
+          values.push_back(b->getRHS());
+      for (const Stmt* c : s->children()) scan(c);
+    };
+    if (fn && fn->getBody()) scan(fn->getBody());
+  } else if (!var->getType().isConstQualified()) {
+    return out;  // a global pointer could be set anywhere
+  }
+  // Pointers given to each other (`a = b; b = a;`) are followed once per question: what a
+  // pointer met again holds is already in the answer (the union over every path).
+  if (std::find(pointersFollowed_.begin(), pointersFollowed_.end(), var) != pointersFollowed_.end()) return out;
+  pointersFollowed_.push_back(var);
+  for (const Expr* v : values)
+    for (const FunctionDecl* k : kernelsOf(v, env, depth + 1))
+      if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
+  return out;
 }
 
 // Bytes a pointer argument lies past the start of its allocation, as far as the host code
@@ -142,6 +266,9 @@ std::optional<model::Dim3> HostValues::dim3Of(const Expr* e, const HostEnv* env,
   if (const auto* ctor = dyn_cast<CXXConstructExpr>(e)) {
     if (ctor->getConstructor()->isCopyOrMoveConstructor() && ctor->getNumArgs() == 1)
       return dim3Of(ctor->getArg(0), env, depth + 1);
+    // dim3(uint3): a uint3 given where a dim3 is expected (`uint3 tids = make_uint3(...)`).
+    if (ctor->getNumArgs() == 1 && ctor->getArg(0)->getType()->isRecordType())
+      return dim3Of(ctor->getArg(0), env, depth + 1);
     model::Dim3 d;
     int64_t* dims[3] = {&d.x, &d.y, &d.z};
     for (unsigned i = 0; i < ctor->getNumArgs() && i < 3; ++i) {
@@ -162,6 +289,20 @@ std::optional<model::Dim3> HostValues::dim3Of(const Expr* e, const HostEnv* env,
     }
     return d;
   }
+  // make_uint3(16, 16, 1), make_int3(...).
+  if (const auto* call = dyn_cast<CallExpr>(e))
+    if (const FunctionDecl* fn = call->getDirectCallee();
+        fn && fn->getDeclName().isIdentifier() && (fn->getName() == "make_uint3" || fn->getName() == "make_int3") &&
+        call->getNumArgs() == 3) {
+      model::Dim3 d;
+      int64_t* dims[3] = {&d.x, &d.y, &d.z};
+      for (unsigned i = 0; i < 3; ++i) {
+        auto v = constantOf(call->getArg(i), env);
+        if (!v) return std::nullopt;
+        *dims[i] = *v;
+      }
+      return d;
+    }
   if (const auto* arg = argumentOf(e, env); arg && !isReassigned(cast<DeclRefExpr>(e)->getDecl()))
     return dim3Of(arg->expr, arg->env, depth + 1);
   if (const auto* ref = dyn_cast<DeclRefExpr>(e))

@@ -1,7 +1,8 @@
 // Values the host code shows for a launch's arguments: integer constants (through locals,
-// arithmetic, ?: and the parameters of wrappers, read at their call sites), dim3 block and
-// grid shapes (including Rodinia's member-by-member `threads.x = 16;`), and the bytes a
-// pointer argument lies past the start of its allocation (`buf + 3`).
+// arithmetic, ?:, min/max, struct members with constant initialisers and the parameters of
+// wrappers, read at their call sites), dim3 block and grid shapes (including Rodinia's
+// member-by-member `threads.x = 16;` and make_uint3), the kernels a function pointer can
+// hold, and the bytes a pointer argument lies past the start of its allocation (`buf + 3`).
 #pragma once
 
 #include <clang/AST/ASTContext.h>
@@ -12,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "coalesce/model/access_model.h"
 
@@ -27,6 +29,9 @@ struct HostEnv {
     const HostEnv* env;  // the caller's; null: none
   };
   std::map<const clang::ParmVarDecl*, Arg> params;
+  // Values the code around one launch fixes: `case 512:` of a `switch (threads)`, the
+  // then-branch of `if (block_size == 16)` (launch_collector.cpp, launchFacts).
+  std::map<const clang::ValueDecl*, int64_t> facts;
   std::string via;  // ", called at a.cu:88" (outermost call last)
 };
 
@@ -42,16 +47,23 @@ class HostValues {
   int64_t pointerByteOffset(const clang::Expr* e, const HostEnv* env, int depth = 0);
   // A block or grid argument: an integer, dim3(x, y, z), or a dim3 local built from constants.
   std::optional<model::Dim3> dim3Of(const clang::Expr* e, const HostEnv* env, int depth = 0);
+  // The kernels a launch's callee can be: the kernel named, or every kernel a function
+  // pointer is given (a local's initialiser and assignments, a wrapper's argument at the
+  // call site `env` stands for). Empty when none is known.
+  std::vector<const clang::FunctionDecl*> kernelsOf(const clang::Expr* callee, const HostEnv* env, int depth = 0);
 
  private:
   clang::ASTContext& ctx_;
   std::map<const clang::ValueDecl*, bool> reassigned_;
+  std::vector<const clang::VarDecl*> pointersFollowed_;  // kernelsOf: the function pointers followed for one question
 
   // How deep expressions, locals and wrapper parameters are followed.
   static constexpr int kMaxDepth = 64;
 
   bool isReassigned(const clang::ValueDecl* decl);
   bool applyMemberAssignments(const clang::VarDecl* var, model::Dim3& d, const HostEnv* env);
+  std::optional<int64_t> memberConstant(const clang::MemberExpr* m, const HostEnv* env, int depth);
+  bool memberAssigned(const clang::VarDecl* var, const clang::FieldDecl* field);
 };
 
 // A parameter's argument at the call site `env` stands for, if it has one.

@@ -95,6 +95,9 @@ class Interpreter {
   bool inlinable(const clang::FunctionDecl* fn) const;
   Value inlineConstructor(const clang::CXXConstructorDecl* cd, const std::vector<Value>& args);
   Value inlineCall(const clang::FunctionDecl* fn, const clang::CallExpr* call);
+  // `&p` given to a pointer to const, p a record in registers: p itself (its fields read
+  // through the pointer are p's); nullopt otherwise.
+  std::optional<Value> registerRecordAddress(const clang::Expr* e, clang::QualType target);
 
   // ---- CUDA built-ins (cuda_intrinsics.cpp) ----------------------------------------------
   // The value of a call to a CUDA intrinsic declared in a system header, or nullopt when the

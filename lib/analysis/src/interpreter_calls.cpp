@@ -92,6 +92,14 @@ Value Interpreter::inlineCall(const FunctionDecl* fn, const CallExpr* call) {
       // A register variable passed by reference: the callee's writes come back.
       writeBack[i] = inner;
     }
+    // `more(&p)`, p a record in registers (a kernel's by-value parameter struct) and the
+    // parameter a pointer to const: the callee reads p's fields through it (`p->iter`),
+    // which are as uniform as p's own; it cannot write them.
+    if (i < def->getNumParams())
+      if (auto object = registerRecordAddress(arg, def->getParamDecl(i)->getType())) {
+        values.push_back(*object);
+        continue;
+      }
     values.push_back(eval(arg));
   }
   for (unsigned i = 0; i < def->getNumParams() && i < values.size(); ++i) {
@@ -118,6 +126,15 @@ Value Interpreter::inlineCall(const FunctionDecl* fn, const CallExpr* call) {
   Value result = done.returns.back().second;
   for (size_t i = done.returns.size() - 1; i-- > 0;) result = merge(done.returns[i].first, done.returns[i].second, result);
   return result;
+}
+
+std::optional<Value> Interpreter::registerRecordAddress(const Expr* e, QualType target) {
+  if (!target->isPointerType() || !target->getPointeeType().isConstQualified()) return std::nullopt;
+  const auto* addr = dyn_cast<UnaryOperator>(e->IgnoreParenImpCasts());
+  if (!addr || addr->getOpcode() != UO_AddrOf || location(addr->getSubExpr()->IgnoreParens())) return std::nullopt;
+  Value object = eval(addr->getSubExpr());
+  if (!object.object) return std::nullopt;
+  return object;
 }
 
 Value Interpreter::construct(const CXXConstructExpr* ctor) {

@@ -131,6 +131,10 @@ void Interpreter::declare(const VarDecl* var) {
       return;
     }
   }
+  if (auto object = registerRecordAddress(init, var->getType())) {  // const Params* q = &p;
+    state_.env[var] = *object;
+    return;
+  }
   state_.env[var] = eval(init);
 }
 

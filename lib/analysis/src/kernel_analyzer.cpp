@@ -8,7 +8,10 @@
 #include <clang/AST/Mangle.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "block_shape.h"
 #include "fix_edits.h"
@@ -30,6 +33,21 @@ std::string mangledKernelName(const clang::FunctionDecl* fn, clang::ASTContext& 
   llvm::raw_string_ostream os(name);
   mangler->mangleName(clang::GlobalDecl(fn), os);
   return os.str();
+}
+
+// When the kernel's launches use more than one block shape, the kernel's `block` (the
+// first) says so and names them all: each access is judged under every one of them
+// (record_builder.cpp keeps the worst, and says which).
+std::string severalShapes(const std::vector<LaunchContext>& contexts) {
+  std::vector<model::Dim3> shapes;
+  for (const LaunchContext& c : contexts)
+    if (std::find(shapes.begin(), shapes.end(), c.block.dim) == shapes.end()) shapes.push_back(c.block.dim);
+  if (shapes.size() < 2) return {};
+  std::string names;
+  for (const model::Dim3& d : shapes)
+    names += (names.empty() ? "" : ", ") + std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
+  return "; its launches use " + std::to_string(shapes.size()) + " block shapes (" + names +
+         "), each access is judged under the one where it fares worst";
 }
 
 }  // namespace
@@ -65,6 +83,7 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
                        launches == collector.launches.end() ? nullptr : &launches->second, paramSymbols, options,
                        ctx, interpreter.events().threadDimsUsed);
     kernel.block = contexts.front().block;
+    kernel.block.detail += severalShapes(contexts);
     const size_t firstAccess = result.accesses.size(), firstParam = result.pointerParams.size();
     kernel.occupancy = kernelOccupancy(kernelResources(fn, ctx), contexts, options.arch);
     buildKernelRecords(fn, interpreter.events(), contexts, symbols, options.arch, sm, kernel, result);

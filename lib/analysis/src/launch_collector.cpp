@@ -28,64 +28,134 @@ bool LaunchCollector::VisitFunctionDecl(FunctionDecl* fn) {
   return true;
 }
 
+// `k<<<grid, block>>>(args)`, `k` a kernel or a function pointer (resolved after the walk).
 bool LaunchCollector::VisitCUDAKernelCallExpr(CUDAKernelCallExpr* call) {
-  if (call->getDirectCallee() && call->getConfig() && call->getConfig()->getNumArgs() >= 2)
-    pendingLaunches_.push_back({call, functions_.empty() ? nullptr : functions_.back().fn});
+  if (!call->getConfig() || call->getConfig()->getNumArgs() < 2 || call->isValueDependent()) return true;
+  PendingLaunch p{call, call->getCallee(), call->getConfig()->getArg(0), call->getConfig()->getArg(1), {},
+                  "the launch", functions_.empty() ? nullptr : functions_.back().fn,
+                  call->getConfig()->getNumArgs() >= 3 ? call->getConfig()->getArg(2) : nullptr};
+  for (const Expr* a : call->arguments()) p.args.push_back(a);
+  pendingLaunches_.push_back(std::move(p));
   return true;
 }
 
 // Calls made from the user's code (not a system header's), by callee: where the
-// parameters of a function that launches come from.
+// parameters of a function that launches come from. cudaLaunchKernel and
+// cudaLaunchCooperativeKernel (func, gridDim, blockDim, args, ...) are launches too; their
+// kernel arguments sit behind `void**` and are not read.
 bool LaunchCollector::VisitCallExpr(CallExpr* call) {
   if (functions_.empty() || functions_.back().inSystemHeader || isa<CUDAKernelCallExpr>(call)) return true;
-  if (const FunctionDecl* callee = call->getDirectCallee())
-    callsOf_[callee->getCanonicalDecl()].push_back({call, functions_.back().fn});
+  const FunctionDecl* callee = call->getDirectCallee();
+  if (!callee) return true;
+  callsOf_[callee->getCanonicalDecl()].push_back({call, functions_.back().fn});
+  if (callee->getDeclName().isIdentifier() && call->getNumArgs() >= 3 && !call->isValueDependent() &&
+      (callee->getName() == "cudaLaunchKernel" || callee->getName() == "cudaLaunchCooperativeKernel"))
+    pendingLaunches_.push_back({call, call->getArg(0), call->getArg(1), call->getArg(2), {},
+                                "the " + callee->getNameAsString(), functions_.back().fn,
+                                call->getNumArgs() >= 5 ? call->getArg(4) : nullptr});
   return true;
 }
 
 // After the walk: the block and constant arguments of every launch, as written or, when
 // they depend on the parameters of the function holding the launch, per call site of it.
 
+namespace {
+
+// The variable a reference names, for facts about it.
+const ValueDecl* referencedVar(const Expr* e) {
+  const auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+  return ref && isa<VarDecl>(ref->getDecl()) ? ref->getDecl() : nullptr;
+}
+
+}  // namespace
+
 void LaunchCollector::resolveLaunches() {
-  for (const auto& [call, holder] : pendingLaunches_) {
-    const std::string at = locationText(call->getBeginLoc());
-    std::vector<Launch> found;
-    const std::vector<std::pair<const Expr*, bool>> conditions = enclosingConditions(call, holder);
-    for (const HostEnv* env : environmentsOf(holder, kCallerDepth)) {
+  for (const PendingLaunch& p : pendingLaunches_) {
+    const std::string at = locationText(p.call->getBeginLoc());
+    // Per kernel the callee can be (a function pointer may hold several): its launches,
+    // and whether the first is the launch as written, with no caller's values.
+    struct Found {
+      std::vector<Launch> launches;
+      bool firstAsWritten = false;
+    };
+    std::map<const FunctionDecl*, Found> found;
+    std::vector<const FunctionDecl*> order;
+    const std::vector<std::pair<const Expr*, bool>> conditions = enclosingConditions(p.call, p.holder);
+    const std::vector<Equality> equalities = enclosingEqualities(p.call, p.holder);
+    const auto* pointer = dyn_cast<DeclRefExpr>(p.callee->IgnoreParenCasts());
+    const std::string through = pointer && !isa<FunctionDecl>(pointer->getDecl())
+                                    ? " (through the function pointer `" + pointer->getDecl()->getNameAsString() + "`)"
+                                    : std::string();
+    for (const HostEnv* env : environmentsOf(p.holder, kCallerDepth)) {
+      // `case 512:` of `switch (threads)`, `if (block_size == 16)`: the variable has that
+      // value at this launch. A call site giving it another value does not launch here.
+      HostEnv withFacts;
+      std::string factsText;
+      bool contradicts = false;
+      for (const Equality& eq : equalities) {
+        auto value = values_.constantOf(eq.value, env);
+        const ValueDecl* var = referencedVar(eq.var);
+        if (!value || !var || withFacts.facts.count(var)) continue;
+        if (auto current = values_.constantOf(eq.var, env); current && *current != *value) contradicts = true;
+        withFacts.facts[var] = *value;
+        factsText += (factsText.empty() ? " (where `" : ", `") + var->getNameAsString() + "` is " + std::to_string(*value);
+      }
+      if (contradicts) continue;
+      if (!factsText.empty()) factsText += ")";
+      const HostEnv* use = env;
+      if (!withFacts.facts.empty()) {
+        if (env) {
+          withFacts.params = env->params;
+          withFacts.via = env->via;
+        }
+        use = &withFacts;
+      }
       // `if (which == 0) k<<<...>>>()` in a wrapper: a call site whose arguments make an
       // enclosing condition false does not launch here.
       const bool skipped = std::any_of(conditions.begin(), conditions.end(), [&](const auto& c) {
-        auto v = values_.constantOf(c.first, env);
+        auto v = values_.constantOf(c.first, use);
         return v && (*v != 0) != c.second;
       });
       if (skipped) continue;
-      auto block = values_.dim3Of(call->getConfig()->getArg(1), env);
+      const std::vector<const FunctionDecl*> kernelsHere = values_.kernelsOf(p.callee, use);
+      if (kernelsHere.empty()) continue;
+      auto block = values_.dim3Of(p.block, use);
       Launch l;
       // A block the host computes at run time: the kernel still gets this launch's
       // arguments and pointer offsets, over the fallback block shape.
       l.blockKnown = block.has_value();
       if (block) l.block = *block;
-      l.grid = values_.dim3Of(call->getConfig()->getArg(0), env);
-      if (call->getConfig()->getNumArgs() < 3) l.dynamicSharedBytes = 0;
-      else l.dynamicSharedBytes = values_.constantOf(call->getConfig()->getArg(2), env);
-      for (unsigned i = 0; i < call->getNumArgs(); ++i) {
-        if (auto v = values_.constantOf(call->getArg(i), env)) l.argValues[i] = *v;
-        if (call->getArg(i)->getType()->isPointerType())
-          if (const int64_t off = values_.pointerByteOffset(call->getArg(i), env); off != 0) l.pointerOffsets[i] = off;
+      l.grid = values_.dim3Of(p.grid, use);
+      for (unsigned i = 0; i < p.args.size(); ++i) {
+        if (auto v = values_.constantOf(p.args[i], use)) l.argValues[i] = *v;
+        if (p.args[i]->getType()->isPointerType())
+          if (const int64_t off = values_.pointerByteOffset(p.args[i], use); off != 0) l.pointerOffsets[i] = off;
       }
-      l.where = at + (env ? env->via : "");
-      const bool seen = std::any_of(found.begin(), found.end(), [&](const Launch& o) {
-        return o.blockKnown == l.blockKnown && o.block == l.block && o.grid == l.grid && o.argValues == l.argValues &&
-               o.pointerOffsets == l.pointerOffsets && o.dynamicSharedBytes == l.dynamicSharedBytes;
-      });
-      if (seen) continue;  // this call site adds nothing to the launch as written
-      // A call site that fixes more than the launch as written replaces it.
-      if (env && !found.empty() && found.front().where == at) found.erase(found.begin());
-      found.push_back(std::move(l));
+      l.dynamicSharedBytes = p.sharedBytes ? values_.constantOf(p.sharedBytes, use) : std::optional<int64_t>(0);
+      l.how = p.how;
+      l.where = at + through + factsText + (env ? env->via : "");
+      for (const FunctionDecl* kernel : kernelsHere) {
+        Found& f = found[kernel];
+        if (f.launches.empty() && std::find(order.begin(), order.end(), kernel) == order.end()) order.push_back(kernel);
+        const bool seen = std::any_of(f.launches.begin(), f.launches.end(), [&](const Launch& o) {
+          return o.blockKnown == l.blockKnown && o.block == l.block && o.grid == l.grid && o.argValues == l.argValues &&
+                 o.pointerOffsets == l.pointerOffsets && o.dynamicSharedBytes == l.dynamicSharedBytes;
+        });
+        if (seen) continue;  // this call site adds nothing to the launch as written
+        // A call site that fixes more than the launch as written replaces it.
+        if (env && f.firstAsWritten) {
+          f.launches.erase(f.launches.begin());
+          f.firstAsWritten = false;
+        }
+        if (!env && f.launches.empty()) f.firstAsWritten = true;
+        f.launches.push_back(l);
+      }
     }
-    if (found.empty()) continue;  // no entry: the kernel gets the fallback block
-    auto& list = launches[call->getDirectCallee()->getCanonicalDecl()];
-    list.insert(list.end(), found.begin(), found.end());
+    // No entry for a kernel: it gets the fallback block.
+    for (const FunctionDecl* kernel : order) {
+      auto& list = launches[kernel->getCanonicalDecl()];
+      list.insert(list.end(), found[kernel].launches.begin(), found[kernel].launches.end());
+    }
   }
 }
 
@@ -124,18 +194,92 @@ std::vector<const HostEnv*> LaunchCollector::environmentsOf(const FunctionDecl* 
 
 // The `if` conditions around `call` inside `holder`, each with the value it must have
 // for the call to run (true in the then-branch, false in the else-branch).
+const ParentMap& LaunchCollector::parentsOf(const FunctionDecl* holder) {
+  auto& cached = parentsOf_[holder];
+  if (!cached) cached = std::make_unique<ParentMap>(holder->getBody());
+  return *cached;
+}
+
 std::vector<std::pair<const Expr*, bool>> LaunchCollector::enclosingConditions(const Stmt* call, const FunctionDecl* holder) {
   std::vector<std::pair<const Expr*, bool>> out;
   if (!holder || !holder->getBody()) return out;
-  auto& cached = parentsOf_[holder];
-  if (!cached) cached = std::make_unique<ParentMap>(holder->getBody());
-  const ParentMap& parents = *cached;
+  const ParentMap& parents = parentsOf(holder);
   for (const Stmt* child = call, *parent = parents.getParent(call); parent;
        child = parent, parent = parents.getParent(parent))
     if (const auto* ifs = dyn_cast<IfStmt>(parent)) {
       if (child == ifs->getThen()) out.push_back({ifs->getCond(), true});
       else if (child == ifs->getElse()) out.push_back({ifs->getCond(), false});
     }
+  return out;
+}
+
+namespace {
+
+// Whether control cannot run on past `s` into the next statement (no fall-through from
+// the case before a label).
+bool endsFlow(const Stmt* s) {
+  while (s) {
+    if (const auto* c = dyn_cast<SwitchCase>(s)) s = c->getSubStmt();
+    else if (const auto* block = dyn_cast<CompoundStmt>(s)) s = block->body_empty() ? nullptr : block->body_back();
+    else break;
+  }
+  return s && (isa<BreakStmt>(s) || isa<ReturnStmt>(s) || isa<ContinueStmt>(s) || isa<GotoStmt>(s));
+}
+
+// `a == b` (and conjunctions of them) where one side is a variable: that it has the other's
+// value. `ne`: read `a != b` instead (an else-branch).
+void equalitiesIn(const Expr* cond, bool ne, std::vector<std::pair<const Expr*, const Expr*>>& out) {
+  cond = cond->IgnoreParenImpCasts();
+  const auto* b = dyn_cast<BinaryOperator>(cond);
+  if (!b) return;
+  if (b->getOpcode() == (ne ? BO_LOr : BO_LAnd)) {
+    equalitiesIn(b->getLHS(), ne, out);
+    equalitiesIn(b->getRHS(), ne, out);
+    return;
+  }
+  if (b->getOpcode() != (ne ? BO_NE : BO_EQ)) return;
+  if (referencedVar(b->getLHS())) out.push_back({b->getLHS(), b->getRHS()});
+  else if (referencedVar(b->getRHS())) out.push_back({b->getRHS(), b->getLHS()});
+}
+
+}  // namespace
+
+// What the code around `call` fixes: the case label of each enclosing `switch (var)` it sits
+// under (a single label, not reached by falling through from the case before), and the
+// equalities of enclosing `if` conditions. Innermost first.
+std::vector<LaunchCollector::Equality> LaunchCollector::enclosingEqualities(const Stmt* call, const FunctionDecl* holder) {
+  std::vector<Equality> out;
+  if (!holder || !holder->getBody()) return out;
+  const ParentMap& parents = parentsOf(holder);
+  std::vector<const Stmt*> chain{call};
+  for (const Stmt* parent = parents.getParent(call); parent; parent = parents.getParent(parent)) chain.push_back(parent);
+  for (size_t i = 1; i < chain.size(); ++i) {
+    if (const auto* ifs = dyn_cast<IfStmt>(chain[i])) {
+      std::vector<std::pair<const Expr*, const Expr*>> eqs;
+      if (chain[i - 1] == ifs->getThen()) equalitiesIn(ifs->getCond(), false, eqs);
+      else if (chain[i - 1] == ifs->getElse()) equalitiesIn(ifs->getCond(), true, eqs);
+      for (const auto& [var, value] : eqs) out.push_back({var, value});
+      continue;
+    }
+    const auto* sw = dyn_cast<SwitchStmt>(chain[i]);
+    if (!sw || i < 2 || !sw->getCond() || !referencedVar(sw->getCond())) continue;
+    const auto* body = dyn_cast<CompoundStmt>(chain[i - 1]);
+    if (!body || body != sw->getBody()) continue;
+    const Stmt* inBody = chain[i - 2];
+    const Stmt* const* begin = body->body_begin();
+    const Stmt* const* at = std::find(begin, static_cast<const Stmt* const*>(body->body_end()), inBody);
+    if (at == body->body_end()) continue;
+    for (const Stmt* const* s = at;; --s) {
+      if (const auto* label = dyn_cast<SwitchCase>(*s)) {
+        const auto* single = dyn_cast<CaseStmt>(label);
+        const bool fallsIn = s != begin && !endsFlow(*(s - 1));
+        if (single && !single->caseStmtIsGNURange() && !isa<SwitchCase>(single->getSubStmt()) && !fallsIn)
+          out.push_back({sw->getCond(), single->getLHS()});
+        break;
+      }
+      if (s == begin) break;
+    }
+  }
   return out;
 }
 

@@ -1,7 +1,9 @@
 // Launch collection: walks a translation unit (device pass) for its kernels and every
-// `<<<grid, block>>>` launch, then resolves each launch's block, grid, constant arguments
-// and pointer offsets, as written or, when they come from the parameters of the function
-// holding the launch, per call site of it (up to kCallerDepth callers, analysis_policy.h).
+// launch (`<<<grid, block>>>`, cudaLaunchKernel, cudaLaunchCooperativeKernel; of a kernel
+// named or held in a function pointer), then resolves each launch's block, grid, constant
+// arguments and pointer offsets, as written or, when they come from the parameters of the
+// function holding the launch, per call site of it (up to kCallerDepth callers,
+// analysis_policy.h). A `switch` case or an `if (x == 16)` around the launch fixes x there.
 #pragma once
 
 #include <clang/AST/ASTContext.h>
@@ -29,8 +31,9 @@ struct Launch {
   std::optional<model::Dim3> grid;
   std::map<unsigned, int64_t> argValues;       // parameter index -> constant argument
   std::map<unsigned, int64_t> pointerOffsets;  // pointer parameter index -> bytes past its allocation
-  std::string where;                           // "file.cu:40"
-  std::optional<int64_t> dynamicSharedBytes;   // the third <<<>>> argument, when constant (0 if absent)
+  std::string how = "the launch";              // or "the cudaLaunchKernel"
+  std::string where;                           // "file.cu:40", with what the launch was seen through
+  std::optional<int64_t> dynamicSharedBytes;   // the dynamic shared memory it asks for, when constant (0 if absent)
 };
 
 class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
@@ -58,8 +61,19 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
   };
   std::vector<Walked> functions_;  // the functions being walked, innermost last
   struct PendingLaunch {
-    const clang::CUDAKernelCallExpr* call;
-    const clang::FunctionDecl* holder;  // the function it sits in
+    const clang::Expr* call;    // the `<<<>>>` or cudaLaunchKernel call
+    const clang::Expr* callee;  // the kernel, or a function pointer to it
+    const clang::Expr* grid;
+    const clang::Expr* block;
+    std::vector<const clang::Expr*> args;  // the kernel's arguments (none for cudaLaunchKernel)
+    std::string how;                       // "the launch", "the cudaLaunchKernel"
+    const clang::FunctionDecl* holder;     // the function it sits in
+    const clang::Expr* sharedBytes;        // the dynamic shared memory argument; nullptr: none (0)
+  };
+  // A value the code around a launch fixes: `var` is `value` there.
+  struct Equality {
+    const clang::Expr* var;  // a reference to the variable
+    const clang::Expr* value;
   };
   std::vector<PendingLaunch> pendingLaunches_;
   struct CallSite {
@@ -73,8 +87,10 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
 
   std::string locationText(clang::SourceLocation loc) const;
   std::vector<const HostEnv*> environmentsOf(const clang::FunctionDecl* fn, int depth);
+  const clang::ParentMap& parentsOf(const clang::FunctionDecl* holder);
   std::vector<std::pair<const clang::Expr*, bool>> enclosingConditions(const clang::Stmt* call,
                                                                       const clang::FunctionDecl* holder);
+  std::vector<Equality> enclosingEqualities(const clang::Stmt* call, const clang::FunctionDecl* holder);
 };
 
 }  // namespace coalesce::analysis
