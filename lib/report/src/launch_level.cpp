@@ -18,10 +18,11 @@ bool launchedNowhere(const KernelRecord& k) {
 }  // namespace
 
 void capUnlaunchedKernels(std::vector<Finding>& findings, const AnalysisResult& analysis) {
-  // The files that launch at least one of the kernels they define.
+  // The files that launch at least one of the kernels they define (with a block known or
+  // computed at run time: either way the file's code launches it).
   std::set<std::string> launchingFiles;
   for (const KernelRecord& k : analysis.kernels)
-    if (k.block.source == BlockSource::Launch) launchingFiles.insert(k.loc.file);
+    if (k.status == Status::Analysed && !launchedNowhere(k)) launchingFiles.insert(k.loc.file);
   // A kernel name counts as unlaunched only when every record of it is (a name two files
   // define, or a template whose instantiations differ, needs all of them unlaunched).
   std::map<std::string, bool> unlaunched;

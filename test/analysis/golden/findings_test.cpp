@@ -91,10 +91,12 @@ TEST_CASE("findings/: every file analysed, every kernel on its launch's block, o
     INFO(f.path << ": " << f.error);
     CHECK(f.status == Status::Analysed);
   }
-  // Kernels named unlaunched* are, on purpose, launched nowhere (unlaunched_and_broadcast.cu).
+  // Kernels named unlaunched* are, on purpose, launched nowhere, and runtimeBlock* with a
+  // block computed at run time (unlaunched_and_broadcast.cu, unlaunched_runtime_blocks.cu).
   for (const KernelRecord& k : r.analysis.kernels) {
-    INFO(k.name);
+    INFO(k.name << ": " << k.block.detail);
     if (k.name.rfind("unlaunched", 0) == 0) CHECK(k.block.detail.rfind(kNoLaunchFound, 0) == 0);
+    else if (k.name.rfind("runtimeBlock", 0) == 0) CHECK(k.block.detail.find("at run time") != std::string::npos);
     else CHECK(k.block.source == BlockSource::Launch);
   }
 }
