@@ -1,7 +1,8 @@
 // global_matmul_naive.cu: seed 002's naive matrix multiply (matmulNaive) on 16 x 16 blocks,
 // the version before tiling; shared_matmul_tiled.cu is the same product with 16 x 16 tiles.
 //  - A[row * n + k]: the 16 lanes of a tile row read one float (a broadcast), so a warp (two
-//    rows) asks for 8 bytes in 2 sectors; no other warp of the block reads those rows.
+//    rows) asks for 8 bytes in 2 sectors; no other warp of the block reads those rows. No
+//    finding: 32 lanes on consecutive floats would need 4 sectors (docs/findings.md).
 //  - B[k * n + col]: a warp reads the 16 floats of row k the block covers, 64 bytes in 2
 //    sectors, and so do the block's 7 other warps: the block requests 512 bytes per k for
 //    64 distinct bytes (reuse 8x). The shared-tiling-opportunity hint names it; the tile
@@ -29,7 +30,7 @@ __global__ void matmulNaive(const float* __restrict__ A, const float* __restrict
   int col = blockIdx.x * blockDim.x + threadIdx.x;
   float acc = 0.0f;
   for (int k = 0; k < n; ++k) {
-    float a = A[row * n + k];  // expect: global load sectors=2 ideal=1 eta=0.50 !uncoalesced-global-access
+    float a = A[row * n + k];  // expect: global load sectors=2 ideal=1 eta=0.50
     float b = B[k * n + col];  // expect: global load sectors=2 ideal=2 eta=1.00 // expect-hint: shared-tiling-opportunity
     acc += a * b;
   }
