@@ -26,36 +26,15 @@ L1 read from L2. Kernels it stays quiet on are listed with the same ratio, unche
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 
 SKIP = 77
 MAX_WARPS = 64  # sm_90 (lib/model's Arch table); the recorded file says which GPU ran
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
+from occupancy_tiling_collect import kernel_identifier  # noqa: E402  (one reading of kernel names)
+
 MIN_REUSE = 2.0
-
-
-def kernel_identifier(name):
-    if name.startswith("_Z"):
-        pos, ident = (3 if name.startswith("_ZN") else 2), ""
-        while True:
-            m = re.compile(r"\d+").match(name, pos)
-            if not m:
-                break
-            n = int(m.group(0))
-            ident, pos = name[m.end():m.end() + n], m.end() + n
-            if not name.startswith("_ZN"):
-                break
-        return ident
-    head, depth, out = name.split("(")[0], 0, ""
-    for c in head:
-        if c == "<":
-            depth += 1
-        elif c == ">":
-            depth -= 1
-        elif depth == 0:
-            out += c
-    return out.strip().split(" ")[-1].split("::")[-1]
 
 
 def predict(binary, root, files):
