@@ -48,7 +48,7 @@ Cause classifyGlobal(const AccessSite& site, const model::Arch& arch) {
   if (!f || f->broadcast || isIdeal(*f)) return Cause::None;
   // No more sectors than the warp's active lanes would touch on consecutive elements: lanes
   // sharing a few words of distant rows (a broadcast per row), a leader lane. Nothing a
-  // layout change could save (docs/findings.md, "What a finding needs").
+  // layout change could save (docs/findings.md, "Levels").
   if (f->sectorsPerRequest <= coalescedSectors(site, arch) + 1e-9) return Cause::None;
   // The fields of one record, the halves of a wide element, neighbouring taps: judged by
   // what the memory system serves for them together.
