@@ -17,10 +17,6 @@ using namespace clang;
 
 namespace {
 
-// CUDA's limit on the static __shared__ memory of one block (sm_70 to sm_90): beyond it the
-// kernel does not compile, so a padding that crosses it is not offered.
-constexpr int64_t kStaticSharedLimitBytes = 48 * 1024;
-
 // The edit replacing `range` (a file range of the main file) with `text`; empty when the
 // range is not one.
 TextEdit editOf(CharSourceRange range, std::string text, const SourceManager& sm) {
@@ -115,7 +111,7 @@ class ArrayUses : public RecursiveASTVisitor<ArrayUses> {
 
 }  // namespace
 
-ArrayPadding sharedArrayPadding(const VarDecl* var, ASTContext& ctx) {
+ArrayPadding sharedArrayPadding(const VarDecl* var, ASTContext& ctx, const model::Arch& arch) {
   ArrayPadding out;
   if (!var || !var->hasAttr<CUDASharedAttr>()) return out;
   const SourceManager& sm = ctx.getSourceManager();
@@ -190,9 +186,11 @@ ArrayPadding sharedArrayPadding(const VarDecl* var, ASTContext& ctx) {
   const int64_t extra = var->getType()->isDependentType()
                             ? 0
                             : ctx.getTypeSizeInChars(var->getType()).getQuantity() / dims.back();
-  if (staticShared + extra > kStaticSharedLimitBytes) {
+  // Beyond the static __shared__ limit of a block the kernel does not compile (Arch).
+  if (staticShared + extra > arch.maxStaticSharedBytesPerBlock) {
     out.blocked = "padding would take the function's static shared memory to " + std::to_string(staticShared + extra) +
-                  " bytes, over the 48 KiB limit of a block";
+                  " bytes, over the " + std::to_string(arch.maxStaticSharedBytesPerBlock / 1024) +
+                  " KiB limit of a block";
     return out;
   }
   out.edit = editOf(lastRange, padded, sm);
@@ -200,14 +198,14 @@ ArrayPadding sharedArrayPadding(const VarDecl* var, ASTContext& ctx) {
   return out;
 }
 
-void attachFixEdits(const FunctionDecl* kernel, const KernelEvents& events, ASTContext& ctx, TranslationUnitResult& out,
-                    size_t firstAccess, size_t firstParam) {
+void attachFixEdits(const FunctionDecl* kernel, const KernelEvents& events, ASTContext& ctx, const model::Arch& arch,
+                    TranslationUnitResult& out, size_t firstAccess, size_t firstParam) {
   std::map<const VarDecl*, ArrayPadding> paddings;
   for (size_t i = 0; i < events.accesses.size() && firstAccess + i < out.accesses.size(); ++i) {
     const VarDecl* var = events.accesses[i].variable;
     if (!var || events.accesses[i].raw.space != model::Space::Shared) continue;
     auto it = paddings.find(var);
-    if (it == paddings.end()) it = paddings.emplace(var, sharedArrayPadding(var, ctx)).first;
+    if (it == paddings.end()) it = paddings.emplace(var, sharedArrayPadding(var, ctx, arch)).first;
     out.accesses[firstAccess + i].padding = it->second;
   }
   size_t param = firstParam;

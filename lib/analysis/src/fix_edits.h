@@ -16,7 +16,7 @@ namespace coalesce::analysis {
 // The padding of the __shared__ array `var` by one element in its last dimension: the edit
 // of its declaration, or why none is safe. `array` is empty when `var` is not a __shared__
 // variable.
-ArrayPadding sharedArrayPadding(const clang::VarDecl* var, clang::ASTContext& ctx);
+ArrayPadding sharedArrayPadding(const clang::VarDecl* var, clang::ASTContext& ctx, const model::Arch& arch);
 
 // "__restrict__ " inserted before the name of a pointer parameter; an empty edit when the
 // parameter has no name, is written inside a macro or in another file than the one analysed,
@@ -27,6 +27,6 @@ TextEdit restrictEdit(const clang::ParmVarDecl* param, const clang::SourceManage
 // out.accesses[firstAccess + i]) and PointerParam::restrictEdit on its pointer parameters
 // (out.pointerParams from firstParam, in the order of the kernel's parameters).
 void attachFixEdits(const clang::FunctionDecl* kernel, const KernelEvents& events, clang::ASTContext& ctx,
-                    TranslationUnitResult& out, size_t firstAccess, size_t firstParam);
+                    const model::Arch& arch, TranslationUnitResult& out, size_t firstAccess, size_t firstParam);
 
 }  // namespace coalesce::analysis

@@ -87,7 +87,7 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
     const size_t firstAccess = result.accesses.size(), firstParam = result.pointerParams.size();
     kernel.occupancy = kernelOccupancy(kernelResources(fn, ctx), contexts, options.arch);
     buildKernelRecords(fn, interpreter.events(), contexts, symbols, options.arch, sm, kernel, result);
-    attachFixEdits(fn, interpreter.events(), ctx, result, firstAccess, firstParam);  // docs/fixes.md
+    attachFixEdits(fn, interpreter.events(), ctx, options.arch, result, firstAccess, firstParam);  // docs/fixes.md
     result.kernels.push_back(kernel);
   }
   return result;

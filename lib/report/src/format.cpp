@@ -15,6 +15,8 @@ std::string number(double value) {
   return s == "-0" ? "0" : s;
 }
 
+std::string kilobytes(int64_t bytes) { return number(static_cast<double>(bytes) / 1024) + " KB"; }
+
 std::string percent(double ratio) {
   std::string s = fmt::format("{:.1f}", ratio * 100.0);
   if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);

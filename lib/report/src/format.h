@@ -2,6 +2,7 @@
 // the same in a message, a note and the --explain picture.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "coalesce/model/geometry.h"
@@ -13,6 +14,8 @@ namespace coalesce::report::detail {
 std::string number(double value);
 // A ratio as a percentage with at most one decimal: 50%, 16.7%.
 std::string percent(double ratio);
+// Bytes in the units the Programming Guide gives shared memory in: "228 KB", "20 KB".
+std::string kilobytes(int64_t bytes);
 // "32x8x1"
 std::string dims(const model::Dim3& d);
 // "load of 'a[2 * i]'" (or "store of a float" when the expression is unknown).

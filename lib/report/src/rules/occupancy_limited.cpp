@@ -8,13 +8,6 @@ namespace coalesce::report {
 
 using namespace detail;
 
-namespace {
-
-// Shared-memory sizes in the units the Programming Guide gives them: 228 KB, 20 KB.
-std::string kilobytes(int64_t bytes) { return number(static_cast<double>(bytes) / 1024) + " KB"; }
-
-}  // namespace
-
 RuleDescription OccupancyLimited::description() const {
   return {"Block shape or shared memory caps the kernel's theoretical occupancy",
           "An SM keeps a limited number of warps, blocks and bytes of shared memory. When a block is small (the SM "

@@ -24,9 +24,6 @@ bool stagedInShared(const AccessSite& site, const AnalysisResult* analysis) {
   });
 }
 
-// Shared-memory sizes in the units the Programming Guide gives them: 1 KB, 4 KB.
-std::string kilobytes(int64_t bytes) { return number(static_cast<double>(bytes) / 1024) + " KB"; }
-
 const KernelRecord* kernelOf(const AccessSite& site, const AnalysisResult* analysis) {
   if (!analysis) return nullptr;
   for (const KernelRecord& k : analysis->kernels)

@@ -42,6 +42,7 @@ struct Arch {
   int registerAllocationUnit = 256;    // registers are allocated per warp, in units of 256
   int sharedBytesPerSm = 233472;       // 228 KB: the largest shared-memory carveout
   int maxSharedBytesPerBlock = 232448; // 227 KB (opt-in above 48 KB)
+  int maxStaticSharedBytesPerBlock = 49152;  // 48 KB of static __shared__ (sm_70 to sm_90): beyond it a kernel does not compile
   int reservedSharedBytesPerBlock = 1024;  // the runtime's own shared memory per block
   int sharedAllocationUnit = 128;      // a block's shared memory is rounded up to this
 
