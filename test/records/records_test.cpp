@@ -74,7 +74,8 @@ TEST_CASE("records: the field list covers the records' members") {
   CHECK(split.all == 7);  // warp, block_x, block_y, block_z, iteration, values, lanes
   BarrierSite s;
   describeFields(barrier, s);
-  CHECK(barrier.all == 13);  // ... line_text, loops
+  CHECK(barrier.all == 15);  // ... line_text, loops, reach_by_warp, reach_iteration
+  CHECK(barrier.internal == 4);
   PointerParam p;
   describeFields(param, p);
   CHECK(param.all == 9);  // kernel, file, line, column, name, restrict, read, written, restrict_edit

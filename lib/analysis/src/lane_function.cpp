@@ -205,6 +205,43 @@ ConditionFigures evaluateCondition(const ExprRef& condition, const RawAccess& gu
   return out;
 }
 
+namespace {
+
+// The threads that reach a barrier once guard `from - 1` split the block: `alive` after it,
+// asked of the guards inside it too, drawn per warp (BarrierSite::reachByWarp).
+template <class Combo>
+std::vector<std::string> reachByWarp(const RawAccess& raw, size_t from, std::vector<bool> alive, Evaluator& ev,
+                                     const Combo& combo, Bindings& rep, const Dim3& d, const model::Arch& arch) {
+  std::vector<bool> unknown(alive.size(), false);
+  for (size_t g = from; g < raw.guards.size(); ++g) {
+    const ExprRef guard = ev.atIteration(raw.guards[g], combo, rep);
+    if (!dependsOnThread(guard)) continue;  // uniform over the block, as evaluateBarrier treats it
+    const ThreadProgram program(guard, rep);
+    for (int64_t linear = 0; linear < d.volume(); ++linear) {
+      const auto i = static_cast<size_t>(linear);
+      if (!alive[i] || unknown[i]) continue;
+      const model::ThreadIdx t = model::threadFromLinear(d, linear);
+      const auto v = program.run(t.x, t.y, t.z);
+      if (!v) unknown[i] = true;
+      else alive[i] = *v != 0;
+    }
+  }
+  std::vector<std::string> out;
+  const int64_t warps = model::warpCount(d, arch);
+  for (int64_t w = 0; w < warps; ++w) {
+    std::string lanes;
+    for (int64_t k = 0; k < arch.warpSize; ++k) {
+      const int64_t linear = w * arch.warpSize + k;
+      const auto i = static_cast<size_t>(linear);
+      lanes += linear >= d.volume() ? '-' : unknown[i] ? '?' : alive[i] ? '1' : '0';
+    }
+    out.push_back(std::move(lanes));
+  }
+  return out;
+}
+
+}  // namespace
+
 BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& launch, const SymbolTable& symbols,
                              const model::Arch& arch) {
   BarrierReach out;
@@ -213,7 +250,9 @@ BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& laun
   raw.offset = constant(0);
   Evaluator ev(raw, launch, symbols, arch);
   const Dim3 d = launch.block.dim;
+  int iteration = -1;
   for (const auto& combo : iterationCombos(raw, symbols, ev.launchBindings(), ev.assumptions)) {
+    ++iteration;
     Bindings rep = ev.representative(combo);
     // Guards in order: each one is asked only of the threads the outer ones let through.
     std::vector<bool> alive(static_cast<size_t>(d.volume()), true);
@@ -239,6 +278,8 @@ BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& laun
       if (split) {
         out.kind = BarrierReach::Kind::Divergent;
         out.guard = raw.guardTexts[g];
+        out.iteration = iteration;
+        out.reachByWarp = reachByWarp(raw, g + 1, next, ev, combo, rep, d, arch);
         out.assumptions.assign(ev.assumptions.begin(), ev.assumptions.end());
         return out;
       }

@@ -117,6 +117,9 @@ struct BarrierReach {
   enum class Kind { Uniform, Divergent, Unknown } kind = Kind::Uniform;
   std::string guard;  // the responsible guard's text
   std::vector<std::string> assumptions;
+  // Divergent: which threads reach the barrier, per warp (BarrierSite::reachByWarp).
+  std::vector<std::string> reachByWarp;
+  int iteration = 0;  // the iteration combination where the guard split the block
 };
 // Whether every thread of a block passes the same way through `raw.guards`.
 BarrierReach evaluateBarrier(const RawAccess& guards, const LaunchContext& launch, const SymbolTable& symbols,

@@ -319,6 +319,8 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         site.condition = r.guard;
         site.block = c.block;
         site.assumptions = r.assumptions;
+        site.reachByWarp = r.reachByWarp;
+        site.reachIteration = r.iteration;
       }
     }
     out.barriers.push_back(std::move(site));

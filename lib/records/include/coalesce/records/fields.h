@@ -283,6 +283,8 @@ void describeFields(V& v, R& r) {
   v.field("assumptions", r.assumptions);
   v.field("line_text", r.lineText, kInternalField);
   v.field("loops", r.loops, kInternalField);
+  v.field("reach_by_warp", r.reachByWarp, kInternalField);
+  v.field("reach_iteration", r.reachIteration, kInternalField);
 }
 
 template <class V, RecordOf<PointerParam> R>

@@ -222,6 +222,13 @@ struct BarrierSite {
   std::string condition;  // the guard (or loop condition) responsible
   std::vector<std::string> assumptions;
   std::vector<int> loops;  // the loops the barrier sits in, innermost last
+  // Which threads of the block reach a Divergent barrier, for pictures (the HTML report's):
+  // one string per warp of the block, one character per lane: '1' reaches, '0' does not,
+  // '?' a later guard's value is unknown, '-' no thread (the partial last warp). Empty for a
+  // barrier every thread reaches. Seen in the representative block, at the iteration of the
+  // loops around the barrier where the guard first splits the block (`reachIteration`, 0 first).
+  std::vector<std::string> reachByWarp;
+  int reachIteration = 0;
   bool operator==(const BarrierSite&) const = default;
 };
 inline std::string_view toString(BarrierSite::Reach r) {
