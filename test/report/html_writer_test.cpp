@@ -301,3 +301,109 @@ TEST_CASE("html report: a branch finding drawn as the paths its warp runs") {
   // Without a split warp in its record, the finding says there is nothing to draw.
   CHECK(count(page, "No warp picture: this finding is about a branch condition") == 1);
 }
+
+TEST_CASE("html report: an interleaved reduction's fix drawn as sequential addressing leaves its warp") {
+  // tid % (2 * s) == 0 inside `for (s = 1; ...)`, with a shared access in the loop: the rule's
+  // fix is sequential addressing (rules/interleaved_reduction.h), whose split the page computes.
+  AnalysisResult a;
+  BranchSite step;
+  step.loc = {"r.cu", 10, 5};
+  step.kernel = "reduce";
+  step.condition = "tid % (2 * s) == 0";
+  step.threadDependent = true;
+  step.block.dim = {256, 1, 1};
+  step.block.source = BlockSource::Launch;
+  step.warpRequests = 64;
+  step.divergentRequests = 40;
+  step.loops = {0};
+  step.modulusLoops = {0};
+  step.split.warp = 0;
+  step.split.values = {"0", "1"};
+  for (int lane = 0; lane < 32; ++lane) step.split.lanes.push_back(lane % 2 == 0);
+  a.branches.push_back(step);
+  BranchSite loop = step;
+  loop.id = 1;
+  loop.kind = BranchKind::Loop;
+  loop.condition = "s < blockDim.x";
+  loop.loc.line = 9;
+  loop.modulusLoops.clear();
+  loop.split = {};
+  a.branches.push_back(loop);
+  BranchSite generic = step;  // the same split outside any loop: the generic fix, not drawn
+  generic.id = 2;
+  generic.loops.clear();
+  generic.modulusLoops.clear();
+  generic.loc.line = 20;
+  a.branches.push_back(generic);
+  AccessSite shared;
+  shared.loc = {"r.cu", 10, 30};
+  shared.kernel = "reduce";
+  shared.access.space = model::Space::Shared;
+  shared.loops = {0};
+  a.accesses.push_back(shared);
+  report::Report r;
+  r.analysis = &a;
+  for (int id : {0, 2}) {
+    report::Finding f;
+    f.rule = "divergent-branch";
+    f.loc = a.branches[static_cast<size_t>(id)].loc;
+    f.branch = id;
+    f.message = "splits warps";
+    r.findings.push_back(f);
+  }
+  const std::string page = htmlOf(r, memoryReader({}));
+  // As written: every other lane; after the fix, the block's 128 active threads are warps 0-3.
+  CHECK(contains(page, "2 paths run one after the other: 16 lanes true, 16 lanes false"));
+  CHECK(contains(page, "on the pass where 128 of the block's 256 threads take the branch, now the first 128"));
+  CHECK(contains(page, "the whole warp runs one path: 32 lanes true; at most one warp of the block splits per pass"));
+  CHECK(count(page, "<b>After the fix</b> (sequential addressing") == 1);
+  // The generic fix (branch on the warp index, a select, sorting) is not computed: said so.
+  CHECK(count(page, "No picture: the fix the note names (branch on the warp index") == 1);
+}
+
+TEST_CASE("html report: a barrier finding drawn as the threads that reach it and after the fix") {
+  AnalysisResult a;
+  BarrierSite b;
+  b.loc = {"b.cu", 7, 5};
+  b.kernel = "k";
+  b.call = "__syncthreads()";
+  b.reach = BarrierSite::Reach::Divergent;
+  b.condition = "t < 80 && t != 3";
+  b.block.dim = {256, 1, 1};
+  b.block.source = BlockSource::Launch;
+  b.loops = {0};
+  b.reachIteration = 1;
+  const std::string all(32, '1'), none(32, '0');
+  std::string mixed = std::string(16, '1') + std::string(16, '0');
+  std::string first = all;
+  first[3] = '0';
+  b.reachByWarp = {first, all, mixed, none, none, none, none, none};
+  a.barriers.push_back(b);
+  BarrierSite unknown = b;  // a guard on values not known statically: nothing to draw
+  unknown.id = 1;
+  unknown.reach = BarrierSite::Reach::Unknown;
+  unknown.reachByWarp.clear();
+  a.barriers.push_back(unknown);
+  report::Report r;
+  r.analysis = &a;
+  for (int id : {0, 1}) {
+    report::Finding f;
+    f.rule = "barrier-in-divergent-code";
+    f.loc = b.loc;
+    f.barrier = id;
+    f.message = "reached by only some threads";
+    r.findings.push_back(f);
+  }
+  const std::string page = htmlOf(r, memoryReader({}));
+  CHECK(contains(page, "the 8 warps of a block of 256x1x1 (launch), at the guard <code>t &lt; 80 &amp;&amp; t != 3</code>"));
+  CHECK(contains(page, "the 2nd iteration the analysis lists for its loop"));
+  CHECK(contains(page, "79 of the block&#39;s 256 threads reach the barrier, 177 do not; 2 of 8 warps have lanes on both sides"));
+  // Identical warps share a row: warps 3 to 7 are one.
+  CHECK(contains(page, ">w 3-7</text>"));
+  CHECK(contains(page, ">w 2</text>"));
+  // After the fix every thread reaches it.
+  CHECK(contains(page, "256 of the block&#39;s 256 threads reach the barrier, 0 do not; 0 of 8 warps have lanes on both sides"));
+  CHECK(contains(page, ">w 0-7</text>"));
+  CHECK(count(page, "<path class=\"lo\"") >= 1);
+  CHECK(contains(page, "which threads reach the barrier is not known"));
+}

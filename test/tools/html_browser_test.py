@@ -111,7 +111,27 @@ def make_pages(binary, src, work):
                   os.path.join(data, "verify_demo.measurements.json"), "--sass",
                   os.path.join(data, "verify_demo.sass.txt"), "--format", "html", "-o", pages["verify"]], src,
          codes=(0, 1, 3))  # 3: a predicted line with no instruction, as verify_demo.cu has
+    # The same measurements against the analyzer's own predictions, which carry each access's
+    # lanes (lane_strides, block): the verify page draws the predicted warps.
+    predicted = os.path.join(work, "verify_demo.predictions.json")
+    lint(binary, ["-q", "--format=json", "-o", predicted, os.path.join(data, "verify_demo.cu")], src)
+    pages["verify-drawn"] = os.path.join(work, "verify-drawn.html")
+    lint(binary, ["verify", "--predictions", predicted, "--measurements",
+                  os.path.join(data, "verify_demo.measurements.json"), "--sass",
+                  os.path.join(data, "verify_demo.sass.txt"), "--format", "html", "-o", pages["verify-drawn"]], src,
+         codes=(0, 1, 3))
     return pages
+
+
+# Text that each page's DOM must hold: every kind of finding drawn (gaps of issue 17).
+DRAWN = {
+    # barrier_divergent.cu: the threads that reach the barrier, as written and after the fix.
+    "examples": ["threads reach the barrier", "<b>After the fix</b> (the barrier moved out of the branch",
+                 # reduction_interleaved_divergent.cu: the split after sequential addressing.
+                 "<b>After the fix</b> (sequential addressing"],
+    # The verify page of the analyzer's predictions: a predicted warp beside the measured figure.
+    "verify-drawn": ["<b>Predicted</b> <code>", "<b>Measured</b>: ", '<svg class="w"'],
+}
 
 
 def near(pixel, colour, tolerance=24):
@@ -208,9 +228,11 @@ def main():
             dom, console = browser.dom(page)
             check(not console, f"{name}: the console says:\n" + "\n".join(console))
             check("</main>" in dom, f"{name}: the DOM has no <main>: the page did not load")
-            if name != "verify":
+            if not name.startswith("verify"):
                 check(re.search(r'<button type="button" class="tg" data-open="1">', dom),
                       f"{name}: the script did not run to its end (the buttons it shows are hidden)")
+            for text in DRAWN.get(name, []):
+                check(text in dom, f"{name}: the page does not show {text!r}")
         with open(pages["hostile"], encoding="utf-8") as f:
             hostile = f.read()
         check(hostile.count("<script") == 1 and "<!--" not in hostile, "hostile: an unescaped <script> or <!--")

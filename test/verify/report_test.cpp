@@ -97,3 +97,52 @@ TEST_CASE("report: HTML puts predicted and measured side by side and marks the d
   CHECK(blind.find("This file could not be read") != std::string::npos);
   CHECK(occurrences(blind, "<tr id=\"s0-") == 2);
 }
+
+TEST_CASE("report: HTML draws the predicted warp beside the measured figure where the lanes are known") {
+  // As the analyzer writes them (docs/json-schema.md): an affine pattern with its bytes per
+  // threadIdx.x and its block; a second whose figure rests on a base offset the file does not
+  // carry (5 sectors from 4-byte lanes at unit stride): no picture, and the page says why.
+  const std::string json = R"({"version": "coalesce-lint/1", "accesses": [
+    {"file": "a.cu", "line": 10, "kernel": "k", "space": "global", "kind": "load", "bytes": 4,
+     "expression": "in[2 * i]", "pattern": "affine", "lane_strides": {"x": 8, "y": 0, "z": 0},
+     "block": {"x": 256, "y": 1, "z": 1, "source": "launch"},
+     "sectors_per_request": 8, "ideal_sectors": 4, "efficiency": 0.5},
+    {"file": "a.cu", "line": 11, "kernel": "k", "space": "global", "kind": "load", "bytes": 4,
+     "expression": "in[i + 1]", "pattern": "affine", "lane_strides": {"x": 4, "y": 0, "z": 0},
+     "block": {"x": 256, "y": 1, "z": 1, "source": "launch"},
+     "sectors_per_request": 5, "ideal_sectors": 4, "efficiency": 0.8},
+    {"file": "a.cu", "line": 12, "kernel": "k", "space": "global", "kind": "load", "bytes": 4,
+     "expression": "in[idx[i]]", "pattern": "indirect", "lane_strides": null,
+     "block": {"x": 256, "y": 1, "z": 1, "source": "launch"}, "sectors_range": [1, 32]}]})";
+  const Predictions p = predictionsFromJson(json);
+  REQUIRE(p.accesses.size() == 3);
+  CHECK(p.accesses[0].lanes.affine.cx == 8);
+  REQUIRE(p.accesses[0].block);
+  CHECK(p.accesses[0].block->x == 256);
+  Measurements m;
+  m.device = {"NVIDIA H200", "GH100", 90};
+  MeasuredInstruction in;
+  in.function = "k";
+  in.file = "/x/a.cu";
+  in.line = 10;
+  in.metrics = {{metric::kInstExecuted, 512}, {metric::kGlobalLd, 512}, {metric::kSectors, 4096},
+                {metric::kSectorsIdeal, 2048}};
+  MeasuredInstruction second = in, third = in;
+  second.line = 11;
+  second.pc = 16;
+  third.line = 12;
+  third.pc = 32;
+  m.instructions = {in, second, third};
+  const VerifyReport r = compare(p, m);
+  const std::string page = formatHtml(r, exitCodeFor(r, false));
+  // The strided load: its warp drawn (one symbol, one use), captioned with both figures.
+  CHECK(occurrences(page, "<svg class=\"w\"") == 1);
+  CHECK(occurrences(page, "<symbol id=\"p0\">") == 1);
+  CHECK(page.find("<b>Predicted</b> <code>in[2 * i]</code>: warp 0 of 8 in a block of 256x1x1<br>this warp: 8 "
+                  "sectors (ideal 4); 128 of the 256 bytes moved are used; block average 8 sectors per request"
+                  "<br><b>Measured</b>: 8 sectors per request (ideal 4)") != std::string::npos);
+  // The offset load: the strides alone give 4 sectors, not the predicted 5.
+  CHECK(page.find("make 4 sectors per request, not the predicted 5") != std::string::npos);
+  // The gather has no lanes to draw: no figure at all.
+  CHECK(page.find("<code>in[idx[i]]</code>") == std::string::npos);
+}

@@ -63,7 +63,7 @@ figure{margin:0;border:1px solid var(--line);padding:6px;background:#fff}
 figcaption{font-size:12px;max-width:660px;margin-bottom:4px}
 figcaption b{font-size:13px}
 svg.w{display:block;max-width:100%;height:auto}
-/* The pictures' drawings are <symbol>s shown through <use> (lib/report/src/html_warp_svg.h):
+/* The pictures' drawings are <symbol>s shown through <use> (lib/html/include/coalesce/html/warp_svg.h):
    a selector must not name an ancestor outside the drawing, which the <use>'s copy lacks. */
 .la{fill:var(--sky)}.li{fill:#e6e6e6;stroke:#999;stroke-width:.5}
 .lu{fill:var(--blue)}.lw{fill:var(--orange)}

@@ -1,4 +1,4 @@
-// Pieces both --explain pictures use (the layouts they draw are warp_layout.h's).
+// Pieces both --explain pictures use (the layouts they draw are lib/html warp_layout.h's).
 #pragma once
 
 #include <cstdint>

@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "coalesce/html/warp_layout.h"
 #include "explain_common.h"
 #include "explain_pictures.h"
 #include "format.h"
-#include "warp_layout.h"
 
 namespace coalesce::report::detail {
 
@@ -15,7 +15,7 @@ std::string globalPicture(const AccessSite& site, const model::Arch& arch, int64
     out += fmt::format("block average: {} sectors per request (ideal {}), eta = {}\n",
                        number(g->aligned.sectorsPerRequest), number(g->aligned.idealSectors),
                        percent(g->aligned.efficiency));
-  const auto layout = globalWarpLayout(site.access, site.block.dim, arch, warp);
+  const auto layout = html::globalWarpLayout(site.access, site.block.dim, arch, warp);
   if (!layout) {
     if (const auto& r = site.figures.sectorRange)
       out += fmt::format("the addresses come from loaded data: {} to {} sectors per request; nothing to draw\n",

@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "coalesce/html/warp_layout.h"
 #include "explain_common.h"
 #include "explain_pictures.h"
 #include "format.h"
-#include "warp_layout.h"
 
 namespace coalesce::report::detail {
 
@@ -15,7 +15,7 @@ std::string sharedPicture(const AccessSite& site, const model::Arch& arch, int64
     out += fmt::format("block average: {} wavefronts per request (ideal {}), conflict degree {}\n",
                        number(s->aligned.wavefronts), number(s->aligned.idealWavefronts),
                        number(s->aligned.conflictDegree));
-  const auto layout = sharedWarpLayout(site.access, site.block.dim, arch, warp);
+  const auto layout = html::sharedWarpLayout(site.access, site.block.dim, arch, warp);
   if (!layout) {
     if (const auto& r = site.figures.wavefrontRange)
       out += fmt::format("the addresses come from loaded data: {} to {} wavefronts per request; nothing to draw\n",

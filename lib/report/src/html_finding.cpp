@@ -1,21 +1,27 @@
 // One finding as the source view shows it: severity, rule and kernels, the message, the
 // notes (assumptions, diagnosis, fix), and for an access the warp it is about drawn twice:
 // as written, and as the fix would leave it (Finding::fix), each re-evaluated by the model.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "coalesce/html/escape.h"
+#include "coalesce/html/warp_layout.h"
 #include "coalesce/model/access_model.h"
 #include "format.h"
 #include "html_parts.h"
-#include "html_warp_svg.h"
-#include "warp_layout.h"
+#include "rules/interleaved_reduction.h"
 #include "what_if.h"
 
 namespace coalesce::report::detail {
 
 namespace {
 
+using html::branchPicture;
+using html::costliestWarp;
 using html::escape;
+using html::reachPicture;
+using html::warpPicture;
 
 std::string blockText(const model::Dim3& dim, const model::Arch& arch, int64_t warp) {
   return fmt::format("warp {} of {} in a block of {}", warp, model::warpCount(dim, arch), dims(dim));
@@ -103,6 +109,59 @@ std::string ordinal(int n) {
   return fmt::format("{}{}", n, suffix);
 }
 
+// The split warp as the interleaved reduction's fix (sequential addressing, `if (tid < s)`,
+// rules/divergent_branch.cpp) would leave it on the pass where as many threads of the block
+// take the branch: the first N threads of the block, N = the block's threads times the share
+// of the warp's reaching lanes that take it (the step `tid % (2 * s) == 0` keeps the same share
+// of every warp it splits). nullopt when the split has no true side to count.
+std::optional<LaneSplit> sequentialAddressingSplit(const LaneSplit& split, const model::Dim3& block,
+                                                   const model::Arch& arch, int64_t& active) {
+  const auto trueValue = std::find(split.values.begin(), split.values.end(), "1");
+  if (trueValue == split.values.end()) return std::nullopt;
+  const int taken = static_cast<int>(trueValue - split.values.begin());
+  const auto reaching = std::count_if(split.lanes.begin(), split.lanes.end(), [](int v) { return v >= 0; });
+  const auto taking = std::count(split.lanes.begin(), split.lanes.end(), taken);
+  if (reaching == 0) return std::nullopt;
+  active = (block.volume() * taking + reaching / 2) / reaching;
+  LaneSplit fixed = split;
+  bool anyTrue = false, anyFalse = false;
+  for (size_t k = 0; k < split.lanes.size(); ++k) {
+    if (split.lanes[k] < 0) continue;
+    const bool on = split.warp * arch.warpSize + static_cast<int64_t>(k) < active;
+    fixed.lanes[k] = on;
+    (on ? anyTrue : anyFalse) = true;
+  }
+  // Only the values some lane takes, so the picture has a row per path the warp runs.
+  fixed.values.clear();
+  if (anyFalse) fixed.values.push_back("0");
+  if (anyTrue) fixed.values.push_back("1");
+  if (!anyFalse)
+    for (int& v : fixed.lanes)
+      if (v > 0) v = 0;
+  return fixed;
+}
+
+std::string branchFixFigure(const HtmlContext& ctx, const BranchSite& site) {
+  const int64_t warps = std::max<int64_t>(1, model::warpCount(site.block.dim, ctx.arch));
+  int64_t active = 0;
+  std::optional<LaneSplit> fixed;
+  if (interleavedReductionLoop(site, ctx.analysis, warps))
+    fixed = sequentialAddressingSplit(site.split, site.block.dim, ctx.arch, active);
+  if (!fixed)
+    return figure("<b>After the fix</b>",
+                  "<p>No picture: the fix the note names (branch on the warp index, a select, or sorting the work) "
+                  "depends on how the work is reorganised, which the records do not say; only the interleaved "
+                  "reduction's fix (sequential addressing) is computed.</p>");
+  const auto p = branchPicture(*fixed, site.kind);
+  if (!p) return "";
+  std::string caption = fmt::format(
+      "<b>After the fix</b> (sequential addressing, <code>if (tid &lt; s)</code>): warp {}, on the pass where {} of "
+      "the block's {} threads take the branch, now the first {}",
+      site.split.warp, active, site.block.dim.volume(), active);
+  caption += "<br>" + escape(p->summary) + "; at most one warp of the block splits per pass";
+  return figure(caption, ctx.pictures->svg(*p));
+}
+
 // A branch finding: the warp the analysis saw split, one row per path it runs.
 std::string branchPictures(const HtmlContext& ctx, const BranchSite& site) {
   const LaneSplit& split = site.split;
@@ -121,8 +180,38 @@ std::string branchPictures(const HtmlContext& ctx, const BranchSite& site) {
   return fmt::format("<details class=\"pic\"{}><summary>Warp picture: the lanes the condition splits</summary>"
                      "<div class=\"pics\">{}{}</div></details>",
                      ctx.openPictures ? " open" : "", figure(caption, ctx.pictures->svg(*p)),
-                     figure("<b>After the fix</b>",
-                            "<p>No picture: the fix changes the condition, not an access (see the fix note).</p>"));
+                     branchFixFigure(ctx, site));
+}
+
+// A barrier finding: the threads of the block that reach it and those that do not, as
+// written and as the fix note leaves them (the barrier where every thread passes).
+std::string barrierPictures(const HtmlContext& ctx, const BarrierSite& site) {
+  const auto p = reachPicture(site.reachByWarp);
+  if (!p)
+    return site.reach == BarrierSite::Reach::Unknown
+               ? "<p class=\"muted\">No warp picture: the guard depends on values not known statically, so which "
+                 "threads reach the barrier is not known.</p>"
+               : "";
+  std::string from(toString(site.block.source));
+  if (!site.block.detail.empty()) from += ": " + site.block.detail;
+  std::string caption = fmt::format("<b>As written</b>: the {} warps of a block of {} ({}), at the guard <code>{}</code>",
+                                    site.reachByWarp.size(), dims(site.block.dim), escape(from),
+                                    escape(site.condition));
+  if (!site.loops.empty())
+    caption += fmt::format("; the {} iteration the analysis lists for its loop{}", ordinal(site.reachIteration + 1),
+                           site.loops.size() == 1 ? "" : "s");
+  caption += "<br>" + escape(p->summary);
+  std::vector<std::string> everyone = site.reachByWarp;
+  for (std::string& warp : everyone)
+    for (char& lane : warp)
+      if (lane != '-') lane = '1';
+  const auto fixed = reachPicture(everyone);
+  const std::string fixCaption = "<b>After the fix</b> (the barrier moved out of the branch, where every thread of "
+                                 "the block passes)<br>" + escape(fixed->summary);
+  return fmt::format("<details class=\"pic\"{}><summary>Warp picture: the threads that reach the barrier</summary>"
+                     "<div class=\"pics\">{}{}</div></details>",
+                     ctx.openPictures ? " open" : "", figure(caption, ctx.pictures->svg(*p)),
+                     figure(fixCaption, ctx.pictures->svg(*fixed)));
 }
 
 std::string recordPhrase(const Finding& f) {
@@ -155,6 +244,9 @@ std::string findingBox(const HtmlContext& ctx, size_t index) {
     drawn = pictures(ctx, f, *site);
   else if (f.branch && *f.branch >= 0 && static_cast<size_t>(*f.branch) < branches.size())
     drawn = branchPictures(ctx, branches[static_cast<size_t>(*f.branch)]);
+  else if (const auto& barriers = ctx.analysis.barriers;
+           f.barrier && *f.barrier >= 0 && static_cast<size_t>(*f.barrier) < barriers.size())
+    drawn = barrierPictures(ctx, barriers[static_cast<size_t>(*f.barrier)]);
   if (drawn.empty())
     drawn = "<p class=\"muted\">No warp picture: this finding is about " + std::string(recordPhrase(f)) + ".</p>";
   out += drawn;

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "coalesce/html/warp_svg.h"
 #include "coalesce/model/arch.h"
 #include "coalesce/report/finding_cost.h"
 #include "coalesce/report/html_writer.h"
-#include "html_warp_svg.h"
 
 namespace coalesce::report::detail {
 
@@ -21,7 +21,7 @@ struct HtmlContext {
   bool openPictures = true;
   std::vector<FindingCost> costs;       // per finding, in report.findings order
   std::map<std::string, size_t> viewOf;  // path -> number of its source view (anchor "s<N>")
-  PictureSymbols* pictures = nullptr;    // every warp picture of the page, each drawn once
+  html::PictureSymbols* pictures = nullptr;   // every warp picture of the page, each drawn once
 };
 
 // Anchors are numbers the writer makes up, never text from a source or a path.

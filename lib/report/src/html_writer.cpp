@@ -1,7 +1,7 @@
 // The HTML page: a header, the run's summary, the findings index, the files table, one
 // source view per file and the legend, in the shell of lib/html (page.h), which supplies
 // the style sheet and the script. The parts are html_index.cpp (summary, index, files),
-// html_source_view.cpp, html_finding.cpp and html_warp_svg.cpp.
+// html_source_view.cpp and html_finding.cpp; the drawings are lib/html/src/warp_svg.cpp.
 #include "coalesce/report/html_writer.h"
 
 #include <set>
@@ -53,7 +53,7 @@ void writeHtml(std::ostream& out, const Report& report, const HtmlOptions& optio
   if (!opts.readSource) opts.readSource = diskSourceReader();
   const auto parsed = model::parseArch(report.arch);
   const model::Arch& arch = parsed ? *parsed : model::defaultArch();
-  PictureSymbols pictures;
+  html::PictureSymbols pictures;
   HtmlContext ctx{report, *report.analysis, arch, opts, true, {}, {}, &pictures};
   ctx.openPictures = report.findings.size() <= opts.openPicturesUpTo;
   for (const Finding& f : report.findings) ctx.costs.push_back(findingCost(f, *report.analysis));

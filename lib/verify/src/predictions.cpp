@@ -149,6 +149,8 @@ Predictions predictionsFromJson(const std::string& input) {
       // As written: the verify report passes it through, names this build does not know too.
       a.pattern = text(o, "pattern");
       a.expression = site.expression;
+      a.lanes = site.access.pattern;
+      if (auto b = o.find("block"); b != o.end() && b->is_object()) a.block = site.block.dim;
       a.sectorsPerRequest = number(o, "sectors_per_request");
       a.idealSectors = number(o, "ideal_sectors");
       a.efficiency = number(o, "efficiency");

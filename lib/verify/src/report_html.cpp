@@ -2,6 +2,8 @@
 // the disagreements first with their reasons, every compared line with the predicted and
 // measured figures side by side, the branches, and a source view per predicted file whose
 // compared lines carry both figures. The shell, escaping and source windows are lib/html's.
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -10,6 +12,10 @@
 #include "coalesce/html/escape.h"
 #include "coalesce/html/page.h"
 #include "coalesce/html/source_lines.h"
+#include "coalesce/html/warp_layout.h"
+#include "coalesce/html/warp_svg.h"
+#include "coalesce/model/access_model.h"
+#include "coalesce/model/arch.h"
 #include "coalesce/verify/format_number.h"
 #include "coalesce/verify/report.h"
 
@@ -18,6 +24,10 @@ namespace coalesce::verify {
 namespace {
 
 using html::escape;
+
+// Above this many compared lines the warp pictures start closed, as the lint page's above
+// 100 findings (HtmlOptions::openPicturesUpTo), so a large run's page opens quickly.
+constexpr size_t kOpenPicturesUpTo = 100;
 
 bool disagrees(Verdict v) { return v == Verdict::Mismatch; }
 bool disagrees(BranchVerdict v) { return v == BranchVerdict::Contradicted; }
@@ -209,8 +219,61 @@ std::string branchesTable(const VerifyReport& r, const Views& views) {
   return out + "</tbody></table></section>\n";
 }
 
+// What the pictures of one page share: the model's geometry for the device measured, every
+// drawing kept once (lib/html/src/warp_svg.cpp), and whether they start open.
+struct Pictures {
+  model::Arch arch;
+  html::PictureSymbols symbols;
+  bool open = true;
+};
+
+// The predicted warp of one access, drawn from the lanes the JSON report gives (kind,
+// bytes per threadIdx axis, block shape), when that is enough: the drawing is re-evaluated
+// by the model and shown only when its figure is the predicted one (the JSON has no base
+// offset, guards or enumerated offsets, which the prediction may rest on).
+std::string predictedFigure(const LineComparison& l, const PredictedAccess& a, Pictures& pictures) {
+  const model::PatternKind kind = a.lanes.kind;
+  if ((kind != model::PatternKind::Affine && kind != model::PatternKind::Uniform) || !a.block || a.bytes <= 0)
+    return "";
+  const model::Access access{a.space, a.kind, a.bytes, a.lanes};
+  const model::AccessFigures f = model::analyzeAccess(access, *a.block, pictures.arch);
+  std::optional<double> drawn;
+  if (a.space == model::Space::Global && f.global) drawn = f.global->aligned.sectorsPerRequest;
+  if (a.space == model::Space::Shared && f.shared) drawn = f.shared->aligned.wavefronts;
+  const std::optional<double> predicted = a.perRequest();
+  const std::string what = a.expression.empty() ? classText(l) : "<code>" + escape(a.expression) + "</code>";
+  if (!drawn || !predicted) return "";
+  if (std::abs(*drawn - *predicted) > 1e-6 * std::max(1.0, std::abs(*predicted)))
+    return fmt::format("<figure><figcaption><b>Predicted</b> {}</figcaption><p>No picture: the lanes the predictions "
+                       "file gives (bytes per thread index, no base offset, every lane active) make {} {} per "
+                       "request, not the predicted {}; the prediction rests on what the file does not carry.</p>"
+                       "</figure>",
+                       what, formatNumber(*drawn), unitOf(l), formatNumber(*predicted));
+  const int64_t warp = html::costliestWarp(access, *a.block, pictures.arch);
+  const auto p = html::warpPicture(access, *a.block, pictures.arch, warp);
+  if (!p) return "";
+  const std::string ideal = l.measured.requests ? formatNumber(l.measured.idealPerRequest()) : "&ndash;";
+  return fmt::format("<figure><figcaption><b>Predicted</b> {}: warp {} of {} in a block of {}x{}x{}<br>this warp: "
+                     "{}; block average {} {} per request<br><b>Measured</b>: {} {} per request (ideal {})"
+                     "</figcaption>{}</figure>",
+                     what, warp, model::warpCount(*a.block, pictures.arch), a.block->x, a.block->y, a.block->z,
+                     escape(p->summary), formatNumber(*predicted), unitOf(l), measuredText(l), unitOf(l), ideal,
+                     pictures.symbols.svg(*p));
+}
+
+// Every predicted warp of a compared line that can be drawn; empty when none can.
+std::string predictedPictures(const LineComparison& l, Pictures& pictures) {
+  std::string figures;
+  for (const PredictedAccess& a : l.predicted) figures += predictedFigure(l, a, pictures);
+  if (figures.empty()) return "";
+  return fmt::format("<details class=\"pic\"{}><summary>Warp picture: {} as predicted, beside the measured "
+                     "figure</summary><div class=\"pics\">{}</div></details>",
+                     pictures.open ? " open" : "", classText(l), figures);
+}
+
 // One predicted file: each compared line with its figures side by side in the gutter.
-std::string sourceView(const VerifyReport& r, const std::string& file, size_t view, const SourceText& readSource) {
+std::string sourceView(const VerifyReport& r, const std::string& file, size_t view, const SourceText& readSource,
+                       Pictures& pictures) {
   std::map<unsigned, std::vector<const LineComparison*>> linesOn;
   std::map<unsigned, std::vector<const BranchComparison*>> branchesOn;
   for (const LineComparison& l : r.lines)
@@ -236,8 +299,10 @@ std::string sourceView(const VerifyReport& r, const std::string& file, size_t vi
     std::string gutter;
     bool disagreement = false;
     std::vector<std::string> notes;
+    std::string drawn;
     if (auto it = linesOn.find(n); it != linesOn.end())
       for (const LineComparison* l : it->second) {
+        drawn += predictedPictures(*l, pictures);
         gutter += fmt::format("<span class=\"b {}\" title=\"{}\">{}: pred {} &middot; meas {} {}{}</span>",
                               verdictClass(weight(l->verdict)), escape(classText(*l) + ", " + unitOf(*l) + " per request"),
                               classText(*l), predictedText(*l), measuredText(*l), disagrees(l->verdict) ? "&#10007; " : "",
@@ -264,6 +329,7 @@ std::string sourceView(const VerifyReport& r, const std::string& file, size_t vi
                        view, n, disagreement ? " class=\"dis\"" : "", n, gutter, escape(code));
     if (disagreement && !notes.empty())
       out += "<tr class=\"fnd\"><td colspan=\"3\"><div class=\"f error\">" + notesList(notes) + "</div></td></tr>";
+    if (!drawn.empty()) out += "<tr class=\"fnd\"><td colspan=\"3\">" + drawn + "</td></tr>";
     out += "\n";
   }
   if (text && previous < lines.size() && !shown.empty()) out += html::gapRow(lines.size() - previous);
@@ -292,8 +358,11 @@ std::string formatHtml(const VerifyReport& r, int exitCode, const SourceText& re
   body += linesTable(r, views);
   body += branchesTable(r, views);
   body += "<section id=\"sources\"><h2>Sources</h2>\n";
-  for (const auto& [file, id] : views.ids) body += sourceView(r, file, id, readSource);
-  body += "</section>\n</main>";
+  // The model's sizes for the device measured; the default architecture without one.
+  Pictures pictures{model::archForSm(r.device.sm).value_or(model::defaultArch()), {},
+                    r.lines.size() <= kOpenPicturesUpTo};
+  for (const auto& [file, id] : views.ids) body += sourceView(r, file, id, readSource, pictures);
+  body += "</section>\n</main>" + pictures.symbols.symbols();
   return html::page("coalesce-lint verify report", body);
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "coalesce/model/access.h"
+#include "coalesce/model/geometry.h"
 
 namespace coalesce::verify {
 
@@ -26,6 +27,11 @@ struct PredictedAccess {
   int bytes = 0;
   std::string pattern;     // "affine", "enumerated", "uniform", "indirect", "unknown"
   std::string expression;  // source text when the analyzer gives it
+  // The lanes as the JSON gives them, for the verify page's warp pictures: the pattern's kind
+  // and its bytes per threadIdx.x/y/z (`lane_strides`); the JSON carries no base offset and no
+  // enumerated offsets. The block shape of `block`, when given.
+  model::LanePattern lanes;
+  std::optional<model::Dim3> block;
   // Global memory.
   std::optional<double> sectorsPerRequest, idealSectors, efficiency;
   std::optional<Range> sectorsRange;

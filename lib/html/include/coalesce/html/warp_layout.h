@@ -2,7 +2,7 @@
 // fall in and which bytes of each sector are used (global), or which word each bank serves
 // in each wavefront (shared). Computed once here from the model's lane offsets; drawn as
 // text by --explain (explain_global.cpp, explain_shared.cpp) and as SVG by the HTML report
-// (html_warp_svg.cpp), so both pictures show the same thing. Every size comes from the Arch.
+// (lib/html/src/warp_svg.cpp, also the verify page), so both pictures show the same thing. Every size comes from the Arch.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +15,7 @@
 #include "coalesce/model/global_model.h"
 #include "coalesce/model/shared_model.h"
 
-namespace coalesce::report::detail {
+namespace coalesce::html {
 
 using LaneAddresses = std::vector<std::optional<int64_t>>;
 
@@ -62,4 +62,4 @@ int64_t costliestWarp(const model::Access& access, const model::Dim3& block, con
 
 int64_t floorDiv(int64_t a, int64_t b);
 
-}  // namespace coalesce::report::detail
+}  // namespace coalesce::html

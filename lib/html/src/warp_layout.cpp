@@ -1,11 +1,11 @@
-#include "warp_layout.h"
+#include "coalesce/html/warp_layout.h"
 
 #include <algorithm>
 #include <numeric>
 
 #include "coalesce/model/access_model.h"
 
-namespace coalesce::report::detail {
+namespace coalesce::html {
 
 int64_t floorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
@@ -114,4 +114,4 @@ int64_t costliestWarp(const model::Access& access, const model::Dim3& block, con
   return best;
 }
 
-}  // namespace coalesce::report::detail
+}  // namespace coalesce::html

@@ -15,7 +15,7 @@
 #include "coalesce/model/arch.h"
 #include "coalesce/records/records.h"
 
-namespace coalesce::report::detail {
+namespace coalesce::html {
 
 struct WarpPicture {
   std::string content;       // the drawing, without its <svg> element
@@ -33,6 +33,11 @@ std::optional<WarpPicture> warpPicture(const model::Access& access, const model:
 // lane drawn in the row of its path. nullopt when the branch split no warp.
 std::optional<WarpPicture> branchPicture(const LaneSplit& split, BranchKind kind);
 
+// The threads of a block at a barrier (BarrierSite::reachByWarp): one row per warp, runs of
+// identical warps as one row ("w 2-7"), each lane blue when it reaches the barrier, an empty
+// square when it does not, purple when unknown. nullopt when there are no warps.
+std::optional<WarpPicture> reachPicture(const std::vector<std::string>& reachByWarp);
+
 // The pictures of one page, each drawing written once: many findings of a tree draw the same
 // warp (a kernel copied across files, a template's instantiations), so each <svg> in a
 // finding is a <use> of a <symbol> kept at the end of the page, which keeps the page of a
@@ -49,4 +54,4 @@ class PictureSymbols {
   std::vector<const std::string*> order_;
 };
 
-}  // namespace coalesce::report::detail
+}  // namespace coalesce::html

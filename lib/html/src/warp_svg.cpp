@@ -1,4 +1,4 @@
-#include "html_warp_svg.h"
+#include "coalesce/html/warp_svg.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,9 +7,9 @@
 
 #include "coalesce/html/escape.h"
 
-#include "warp_layout.h"
+#include "coalesce/html/warp_layout.h"
 
-namespace coalesce::report::detail {
+namespace coalesce::html {
 
 namespace {
 
@@ -193,12 +193,54 @@ std::optional<WarpPicture> branchPicture(const LaneSplit& split, BranchKind kind
   std::string content = path("lo", frames);
   for (int c = 0; c < kPathColours; ++c) content += path(fmt::format("c{}", c), filled[static_cast<size_t>(c)]);
   WarpPicture out;
-  out.summary = fmt::format("{} paths run one after the other: ", rows.size());
+  out.summary = rows.size() == 1 ? "the whole warp runs one path: "
+                                  : fmt::format("{} paths run one after the other: ", rows.size());
   for (size_t i = 0; i < counts.size(); ++i) out.summary += (i ? ", " : "") + counts[i];
   if (idle) out.summary += fmt::format("; {} lane{} not reaching the branch", idle, idle == 1 ? "" : "s");
   out.content = content + rowNames + group("m", centred);
   out.width = width;
   out.height = kTop + static_cast<double>(rows.size()) * kRowH + 4;
+  return out;
+}
+
+std::optional<WarpPicture> reachPicture(const std::vector<std::string>& reachByWarp) {
+  if (reachByWarp.empty()) return std::nullopt;
+  const size_t lanes = reachByWarp.front().size();
+  constexpr double kTop = 16, kRowH = 20;
+  std::string centred, rowNames, reach, none, unknown;
+  for (size_t k = 0; k < lanes; ++k)
+    if (labelled(k, lanes))
+      centred += text(kLeft + static_cast<double>(k) * kLaneStep + kBox / 2, kTop - 4, std::to_string(k));
+  size_t rows = 0, threads = 0, reaching = 0, unknowns = 0, splitWarps = 0;
+  for (size_t w = 0; w < reachByWarp.size();) {
+    size_t end = w + 1;  // identical warps share a row: a block of 1024 threads stays short
+    while (end < reachByWarp.size() && reachByWarp[end] == reachByWarp[w]) ++end;
+    const std::string& row = reachByWarp[w];
+    const double y = kTop + static_cast<double>(rows) * kRowH;
+    rowNames += text(2, y + 12, end - w == 1 ? fmt::format("w {}", w) : fmt::format("w {}-{}", w, end - 1));
+    for (size_t k = 0; k < row.size(); ++k) {
+      const double x = kLeft + static_cast<double>(k) * kLaneStep;
+      if (row[k] == '1') reach += rectPath(x, y, kBox, kBox);
+      else if (row[k] == '0') none += rectPath(x, y, kBox, kBox);
+      else if (row[k] == '?') unknown += rectPath(x, y, kBox, kBox);
+    }
+    const auto n = [&](char c) { return static_cast<size_t>(std::count(row.begin(), row.end(), c)); };
+    const size_t copies = end - w;
+    threads += copies * (row.size() - n('-'));
+    reaching += copies * n('1');
+    unknowns += copies * n('?');
+    if (n('1') && (n('0') || n('?'))) splitWarps += copies;
+    ++rows;
+    w = end;
+  }
+  WarpPicture out;
+  out.summary = fmt::format("{} of the block's {} threads reach the barrier, {} do not", reaching, threads,
+                            threads - reaching - unknowns);
+  if (unknowns) out.summary += fmt::format(", {} unknown", unknowns);
+  out.summary += fmt::format("; {} of {} warps have lanes on both sides", splitWarps, reachByWarp.size());
+  out.content = path("lo", none) + path("c0", reach) + path("c4", unknown) + rowNames + group("m", centred);
+  out.width = kLeft + static_cast<double>(lanes) * kLaneStep + kRight;
+  out.height = kTop + static_cast<double>(rows) * kRowH + 4;
   return out;
 }
 
@@ -227,4 +269,4 @@ std::optional<WarpPicture> warpPicture(const model::Access& access, const model:
   return std::nullopt;
 }
 
-}  // namespace coalesce::report::detail
+}  // namespace coalesce::html
