@@ -86,6 +86,18 @@ std::string describeLines(const RulesByLine& lines, unsigned line) {
   return out;
 }
 
+// One error per line whose rules differ between what the comments expect and what was reported.
+void addLineMismatches(const RulesByLine& expected, const RulesByLine& got, std::vector<std::string>& errors) {
+  std::set<unsigned> lines;
+  for (const auto& [line, rules] : expected) lines.insert(line);
+  for (const auto& [line, rules] : got) lines.insert(line);
+  for (unsigned line : lines) {
+    const std::string want = describeLines(expected, line), have = describeLines(got, line);
+    if (want != have) errors.push_back("line " + std::to_string(line) + ": expected " + want + ", reported " + have);
+  }
+}
+
+
 }  // namespace
 
 TEST_CASE("kernels/examples: the findings on every line are the ones written beside it") {
@@ -114,14 +126,7 @@ TEST_CASE("kernels/examples: the findings on every line are the ones written bes
       expected[e.line].insert(e.rule);
       ++controlFlowExpected;
     }
-    const RulesByLine& got = reported[file];
-    std::set<unsigned> lines;
-    for (const auto& [line, rules] : expected) lines.insert(line);
-    for (const auto& [line, rules] : got) lines.insert(line);
-    for (unsigned line : lines) {
-      const std::string want = describeLines(expected, line), have = describeLines(got, line);
-      if (want != have) errors.push_back("line " + std::to_string(line) + ": expected " + want + ", reported " + have);
-    }
+    addLineMismatches(expected, reported[file], errors);
     std::string all;
     for (const auto& e : errors) all += "\n  " + e;
     INFO(file << all);
@@ -156,14 +161,7 @@ TEST_CASE("kernels/examples: the hints fire exactly where `// expect-hint:` says
       expected[e.line].insert(e.rule);
       ++expectedByRule[e.rule];
     }
-    const RulesByLine& got = reported[file];
-    std::set<unsigned> lines;
-    for (const auto& [line, rules] : expected) lines.insert(line);
-    for (const auto& [line, rules] : got) lines.insert(line);
-    for (unsigned line : lines) {
-      const std::string want = describeLines(expected, line), have = describeLines(got, line);
-      if (want != have) errors.push_back("line " + std::to_string(line) + ": expected " + want + ", reported " + have);
-    }
+    addLineMismatches(expected, reported[file], errors);
     std::string all;
     for (const auto& e : errors) all += "\n  " + e;
     INFO(file << all);
