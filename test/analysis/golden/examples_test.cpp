@@ -97,7 +97,6 @@ void addLineMismatches(const RulesByLine& expected, const RulesByLine& got, std:
   }
 }
 
-
 }  // namespace
 
 TEST_CASE("kernels/examples: the findings on every line are the ones written beside it") {
