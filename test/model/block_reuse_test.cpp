@@ -64,3 +64,30 @@ TEST_CASE("block reuse: overlapping windows (a 1D convolution tap) share their h
   CHECK(t->warpSectors == 10);
   CHECK(t->blockSectors == 9);
 }
+
+TEST_CASE("iteration window: a thread walking its own row uses each sector over 8 iterations") {
+  // row[tid * 4096 + x], x = 0..15: lanes 16 KB apart, the base 4 bytes further each iteration.
+  IterationWindow walk(8);
+  for (int x = 0; x < 16; ++x) {
+    Access a = affineLoad({4 * 4096, 0, 0});
+    a.pattern.base.constant = 4 * x;
+    REQUIRE(walk.add(a, {256, 1, 1}, defaultArch()));
+  }
+  // 32 sectors per warp per iteration, but the same 32 over each window of 8 iterations.
+  CHECK(walk.sectorsPerRequest() == Approx(32.0 / 8));
+
+  // The same lanes, each iteration a fresh row: nothing is touched again.
+  IterationWindow fresh(8);
+  for (int x = 0; x < 16; ++x) {
+    Access a = affineLoad({4 * 4096, 0, 0});
+    a.pattern.base.constant = 4 * 4096 * 32 * 8 * x;
+    fresh.add(a, {256, 1, 1}, defaultArch());
+  }
+  CHECK(fresh.sectorsPerRequest() == Approx(32.0));
+
+  // An address only known as data: no figure.
+  IterationWindow gather(8);
+  CHECK_FALSE(gather.add(Access{Space::Global, AccessKind::Load, 4, LanePattern::makeIndirect()}, {256, 1, 1},
+                         defaultArch()));
+  CHECK_FALSE(gather.known());
+}

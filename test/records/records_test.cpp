@@ -54,12 +54,13 @@ TEST_CASE("records: the field list covers the records' members") {
   FieldCounter access, branch, barrier, param, kernel, file;
   AccessSite a;
   describeFields(access, a);
-  CHECK(access.all == 27);  // id, file, line, column, kernel, function, expression, space, kind,
+  CHECK(access.all == 28);  // id, file, line, column, kernel, function, expression, space, kind,
                             // bytes, element_type, pattern, figures, block, assumptions,
                             // executed, not_executed, group, requests_per_launch,
                             // requests_basis, line_text, indirect_row_gather, record, field, loops,
-                            // padding (the fix-it's edit, docs/fixes.md), block_reuse
-  CHECK(access.internal == 7);
+                            // padding (the fix-it's edit, docs/fixes.md), block_reuse,
+                            // sectors_over_iterations
+  CHECK(access.internal == 8);
   FieldCounter reuse;
   BlockReuse br;
   describeFields(reuse, br);

@@ -317,6 +317,9 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
   const bool sharingMatters = raw.space == model::Space::Global && raw.kind == model::AccessKind::Load && !probe;
   bool sharingKnown = sharingMatters;
   int64_t sharingIterations = 0;
+  // Global accesses: the sectors each warp touches again in its next iterations.
+  const bool windowMatters = raw.space == model::Space::Global && !probe;
+  model::IterationWindow window(kIterationWindow);
   for (size_t c = 0; c < combos.size(); c += step) {
     const auto& combo = combos[c];
     if (probe && !first && anyRequest(result)) break;
@@ -328,6 +331,7 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
     // between the warps in ways the pattern does not say: their sharing is not known.
     if (p.gather) sharingKnown = false;
     AccessFigures f = model::analyzeAccess(access, ev.launch.block.dim, arch);
+    if (windowMatters) window.add(access, ev.launch.block.dim, arch);
     if (sharingKnown) {
       if (const auto bytes = model::blockBytes(access, ev.launch.block.dim, arch); bytes && bytes->warps > 0) {
         BlockReuse& r = result.blockReuse;
@@ -365,6 +369,7 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
   } else {
     result.blockReuse = BlockReuse{};
   }
+  if (windowMatters && window.known() && listed > 1) result.sectorsOverIterations = window.sectorsPerRequest();
   finishCases(result.figures.global);
   finishCases(result.figures.shared);
   return result;

@@ -62,4 +62,61 @@ std::optional<BlockBytes> blockBytes(const Access& access, const Dim3& block, co
   return out;
 }
 
+std::optional<std::vector<std::vector<int64_t>>> warpSectorIds(const Access& access, const Dim3& block,
+                                                               const Arch& arch) {
+  const PatternKind kind = access.pattern.kind;
+  if (kind != PatternKind::Affine && kind != PatternKind::Uniform && kind != PatternKind::Enumerated)
+    return std::nullopt;
+  std::vector<std::vector<int64_t>> out;
+  for (int64_t w = 0; w < warpCount(block, arch); ++w) {
+    std::vector<Interval> warp;
+    for (const auto& off : warpLaneOffsets(access.pattern, block, w, arch))
+      if (off) {
+        const int64_t at = access.pattern.base.constant + *off;
+        warp.emplace_back(at, at + access.bytesPerLane);
+      }
+    std::vector<int64_t> sectors;
+    for (const auto& [b, e] : warp)
+      for (int64_t s = floorDiv(b, arch.sectorBytes); s <= floorDiv(e - 1, arch.sectorBytes); ++s) sectors.push_back(s);
+    std::sort(sectors.begin(), sectors.end());
+    sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+    out.push_back(std::move(sectors));
+  }
+  return out;
+}
+
+bool IterationWindow::add(const Access& access, const Dim3& block, const Arch& arch) {
+  if (!known_) return false;
+  auto ids = warpSectorIds(access, block, arch);
+  if (!ids) return known_ = false;
+  if (open_.size() < ids->size()) open_.resize(ids->size());
+  for (size_t w = 0; w < ids->size(); ++w) {
+    if ((*ids)[w].empty()) continue;
+    requests_ += 1;
+    std::vector<int64_t>& into = open_[w];
+    into.insert(into.end(), (*ids)[w].begin(), (*ids)[w].end());
+  }
+  if (++inWindow_ == window_) closeWindow();
+  return true;
+}
+
+void IterationWindow::closeWindow() {
+  for (std::vector<int64_t>& sectors : open_) {
+    std::sort(sectors.begin(), sectors.end());
+    distinctSectors_ += static_cast<double>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
+    sectors.clear();
+  }
+  inWindow_ = 0;
+}
+
+double IterationWindow::sectorsPerRequest() const {
+  // The open window's sectors count as they stand.
+  double distinct = distinctSectors_;
+  for (std::vector<int64_t> sectors : open_) {
+    std::sort(sectors.begin(), sectors.end());
+    distinct += static_cast<double>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
+  }
+  return requests_ > 0 ? distinct / requests_ : 0;
+}
+
 }  // namespace coalesce::model

@@ -14,6 +14,14 @@ bool groupWastes(const AccessGroup& group) {
   return group.sectorsPerRequest > group.idealSectors + allowance + 1e-9;
 }
 
+bool servedAcrossIterations(const AccessSite& site) {
+  if (site.sectorsOverIterations <= 0 || !site.figures.global) return false;
+  const model::GlobalFigures& g = site.figures.global->aligned;
+  if (g.sectorsPerRequest <= site.sectorsOverIterations + 1e-9) return false;  // nothing served again
+  const double allowance = std::max(1.0, g.idealSectors / 8);
+  return site.sectorsOverIterations <= g.idealSectors + allowance + 1e-9;
+}
+
 bool servedWithItsGroup(const AccessSite& site) { return site.group.id >= 0 && !groupWastes(site.group); }
 
 std::vector<const AccessSite*> groupMembers(const AccessSite& site, const AnalysisResult* analysis) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "coalesce/model/access.h"
 #include "coalesce/model/arch.h"
@@ -25,5 +26,35 @@ struct BlockBytes {
 // Nothing for an access whose addresses are not known per lane (indirect, unknown). The
 // sectors assume the base aligned as its known part says (the `aligned` case of the figures).
 std::optional<BlockBytes> blockBytes(const Access& access, const Dim3& block, const Arch& arch);
+
+// The sectors each warp of the block touches (sorted, distinct, numbered from the pattern's
+// known uniform offset), nothing for a warp with no active lane: what a window of loop
+// iterations adds up (IterationWindow). Nothing for indirect or unknown patterns.
+std::optional<std::vector<std::vector<int64_t>>> warpSectorIds(const Access& access, const Dim3& block,
+                                                               const Arch& arch);
+
+// A warp's sectors over consecutive iterations of the loops around an access, counted once
+// within windows of `window` iterations: what L1 (loads) and L2 (stores) serve when each
+// thread walks its own run, its next iterations using the rest of the sectors it touched
+// (a per-thread row read element by element). `sectorsPerRequest()` is the distinct
+// sectors per warp request over the windows; the per-iteration figure counts each again.
+class IterationWindow {
+ public:
+  explicit IterationWindow(int window) : window_(window) {}
+  // One listed iteration, in order; false when its sectors are not known per lane.
+  bool add(const Access& access, const Dim3& block, const Arch& arch);
+  // Distinct sectors per warp request over the windows; 0 when nothing was added.
+  double sectorsPerRequest() const;
+  bool known() const { return known_; }
+
+ private:
+  void closeWindow();
+  int window_;
+  int inWindow_ = 0;
+  bool known_ = true;
+  std::vector<std::vector<int64_t>> open_;  // per warp, the window's sectors so far
+  double distinctSectors_ = 0;             // over closed windows
+  double requests_ = 0;                    // warp requests with an active lane, every iteration
+};
 
 }  // namespace coalesce::model

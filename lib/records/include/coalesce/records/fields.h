@@ -236,6 +236,7 @@ void describeFields(V& v, R& r) {
   v.field("loops", r.loops, kInternalField);
   v.field("padding", r.padding, kInternalField);
   v.field("block_reuse", r.blockReuse, kInternalField);
+  v.field("sectors_over_iterations", r.sectorsOverIterations, kInternalField);
 }
 
 template <class V, RecordOf<LaneSplit> R>

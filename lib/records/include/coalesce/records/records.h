@@ -114,6 +114,12 @@ struct BlockReuse {
   bool operator==(const BlockReuse&) const = default;
 };
 
+// Consecutive listed loop iterations whose sectors a warp is taken to touch once
+// (AccessSite::sectorsOverIterations): a 32-byte sector holds 8 four-byte elements, so a
+// thread walking its own run uses a sector over 8 iterations, a reuse distance short enough
+// for L1 (loads) and L2 (stores) to serve. Set by the analysis, said by the report.
+inline constexpr int kIterationWindow = 8;
+
 // One memory access in one kernel, for one block shape (the worst over the launches).
 struct AccessSite {
   int id = 0;                  // index in AnalysisResult::accesses
@@ -141,6 +147,12 @@ struct AccessSite {
   std::vector<int> loops;
   AccessGroup group;
   BlockReuse blockReuse;
+  // Global accesses in loops: distinct sectors per warp request when each warp's sectors are
+  // counted once within windows of consecutive listed iterations (kIterationWindow, above);
+  // 0 when not computed (no loop, indirect, a probe).
+  // Near the ideal while the per-iteration figure is not: each thread's next iterations use
+  // the rest of its sectors, which L1 (loads) and L2 (stores) serve.
+  double sectorsOverIterations = 0;
   // Warp requests one launch executes (warps with an active lane x blocks x loop trips), an
   // estimate for the cost of a finding; what it rests on, in one sentence.
   double launchRequests = 0;

@@ -1,0 +1,39 @@
+// Panel-3 findings judged false (docs/precision.md): each thread walks its own row, so the
+// bytes of a sector this iteration does not use are the same thread's next iterations'
+// (particlefilter's ind[i * countOnes + y], huffman's srcData[offset + i]): L1 serves the
+// loads, L2 merges the stores. The instruction's figure stays (32 sectors per request); the
+// finding is a note. A walk that moves a row per iteration is not served and stays a warning.
+// Minimal kernels written for this test.
+#include <cuda_runtime.h>
+
+__global__ void ownRowLoad(const float* __restrict__ in, float* __restrict__ out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float sum = 0;
+  for (int x = 0; x < 64; ++x) sum += in[i * 64 + x];  // finding: uncoalesced-global-access=note
+  out[i] = sum;  // finding: none
+}
+
+__global__ void ownRowStore(const float* __restrict__ in, int* __restrict__ ind, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int y = 0; y < 64; ++y) ind[i * 64 + y] = static_cast<int>(in[y]);  // finding: uncoalesced-global-access=note
+}
+
+__global__ void columnWalk(const float* __restrict__ in, float* __restrict__ out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float sum = 0;
+  for (int x = 0; x < 64; ++x) sum += in[x * 1024 * 64 + i * 64];  // finding: uncoalesced-global-access=warning
+  out[i] = sum;  // finding: none
+}
+
+int main() {
+  float *in, *out;
+  int* ind;
+  cudaMalloc(&in, 1 << 26);
+  cudaMalloc(&out, 1 << 20);
+  cudaMalloc(&ind, 1 << 24);
+  ownRowLoad<<<4, 256>>>(in, out, 1024);
+  ownRowStore<<<4, 256>>>(in, ind, 1024);
+  columnWalk<<<4, 256>>>(in, out, 1024);
+  cudaDeviceSynchronize();
+  return 0;
+}
