@@ -59,7 +59,7 @@ TEST_CASE("records: the field list covers the records' members") {
                             // executed, not_executed, group, requests_per_launch,
                             // requests_basis, line_text, indirect_row_gather, record, field, loops,
                             // padding (the fix-it's edit, docs/fixes.md), block_reuse,
-                            // sectors_over_iterations
+                            // iteration_reuse
   CHECK(access.internal == 8);
   FieldCounter reuse;
   BlockReuse br;

@@ -73,6 +73,8 @@ TEST_CASE("values out of range or of the wrong kind are errors") {
   CHECK(contains(errorOf("MinEfficiency: 1.5\n"), "MinEfficiency must be between 0 and 1"));
   CHECK(contains(errorOf("MinEfficiency: high\n"), "MinEfficiency must be a number, not 'high'"));
   CHECK(contains(errorOf("MaxConflictDegree: 0.5\n"), "MaxConflictDegree must be 1 or more"));
+  CHECK(contains(errorOf("CheckOptions:\n  shared-bank-conflict.NoteUpToDegree: 0.5\n"),
+                 "NoteUpToDegree must be 1 or more"));
   CHECK(contains(errorOf("CheckOptions:\n  aos-field-access.Severity: warn\n"),
                  "must be note, warning or error, not 'warn'; did you mean 'warning'?"));
   CHECK(contains(errorOf("HeaderFilter: '(src'\n"), "is not a valid regular expression"));
@@ -164,6 +166,7 @@ TEST_CASE("the dump prints every setting and reads back to the same settings") {
   CHECK(contains(dump, "  - 'it''s/*'\n"));
   CHECK(contains(dump, "  misaligned-global-access.MinEfficiency: 0.95\n"));
   CHECK(contains(dump, "  shared-bank-conflict.MaxConflictDegree: 2\n"));
+  CHECK(contains(dump, "  shared-bank-conflict.NoteUpToDegree: 2\n"));
   CHECK(contains(dump, "  aos-field-access.Severity: note\n"));
   CHECK(contains(dump, "  uncoalesced-global-access.Severity: warning\n"));
   auto reread = parseConfig(dump, "dump");

@@ -63,6 +63,24 @@ TEST_CASE("thresholds: global, per rule, for efficiency and conflict degree") {
   CHECK(perRule->stats.belowThreshold == 1);
 }
 
+TEST_CASE("conflicts of two ways or less are notes, NoteUpToDegree moves the line") {
+  Run run;
+  const std::vector<Finding> c{candidate("shared-bank-conflict", "k.cu", 1, std::nullopt, 1.62),
+                               candidate("shared-bank-conflict", "k.cu", 2, std::nullopt, 2.0),
+                               candidate("shared-bank-conflict", "k.cu", 3, std::nullopt, 2.5)};
+  auto byDefault = run("", c);
+  REQUIRE(byDefault);
+  REQUIRE(byDefault->findings.size() == 3);
+  CHECK(byDefault->findings[0].severity == Severity::Note);
+  CHECK(byDefault->findings[1].severity == Severity::Note);
+  CHECK(byDefault->findings[2].severity == Severity::Warning);
+  CHECK(byDefault->findings[1].notes.back().find("2-way conflict at most doubles") != std::string::npos);
+
+  auto restored = run("CheckOptions:\n  shared-bank-conflict.NoteUpToDegree: 1\n", c);
+  REQUIRE(restored);
+  for (const Finding& f : restored->findings) CHECK(f.severity == Severity::Warning);
+}
+
 TEST_CASE("Checks disables rules, disabled findings are counted") {
   Run run;
   auto out = run("Checks: '*,-shared-*'\n", {candidate("shared-bank-conflict", "k.cu", 1, std::nullopt, 4.0),

@@ -369,7 +369,8 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
   } else {
     result.blockReuse = BlockReuse{};
   }
-  if (windowMatters && window.known() && listed > 1) result.sectorsOverIterations = window.sectorsPerRequest();
+  if (windowMatters && window.known() && listed > 1)
+    result.iterationReuse = IterationReuse{window.sectorsPerRequest(), window.linesPerRequest()};
   finishCases(result.figures.global);
   finishCases(result.figures.shared);
   return result;

@@ -57,8 +57,8 @@ struct LaneResult {
   double requestsPerIteration = 0;
   // Global loads: how the block's warps share the bytes, per iteration (records.h).
   BlockReuse blockReuse;
-  // Global accesses over several listed iterations: AccessSite::sectorsOverIterations.
-  double sectorsOverIterations = 0;
+  // Global accesses over several listed iterations: AccessSite::iterationReuse.
+  IterationReuse iterationReuse;
 };
 
 // Warp requests one launch executes: requestsPerIteration x blocks x the trips of every

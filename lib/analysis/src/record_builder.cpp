@@ -248,7 +248,7 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         site.assumptions = lr.assumptions;
         site.indirectRowGather = lr.indirectRowGather;
         site.blockReuse = lr.blockReuse;
-        site.sectorsOverIterations = lr.sectorsOverIterations;
+        site.iterationReuse = lr.iterationReuse;
         site.block = c.block;
         const LaunchRequests n = launchRequests(lr, s.loops, c, symbols, arch);
         site.launchRequests = n.requests;

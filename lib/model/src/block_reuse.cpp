@@ -93,6 +93,14 @@ bool IterationWindow::add(const Access& access, const Dim3& block, const Arch& a
   for (size_t w = 0; w < ids->size(); ++w) {
     if ((*ids)[w].empty()) continue;
     requests_ += 1;
+    // Sectors are sorted: count the line changes (a line holds cacheLineBytes / sectorBytes).
+    const int64_t perLine = arch.cacheLineBytes / arch.sectorBytes;
+    int64_t last = INT64_MIN;
+    for (const int64_t s : (*ids)[w])
+      if (const int64_t line = floorDiv(s, perLine); line != last) {
+        lines_ += 1;
+        last = line;
+      }
     std::vector<int64_t>& into = open_[w];
     into.insert(into.end(), (*ids)[w].begin(), (*ids)[w].end());
   }

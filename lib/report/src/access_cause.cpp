@@ -14,12 +14,13 @@ bool groupWastes(const AccessGroup& group) {
   return group.sectorsPerRequest > group.idealSectors + allowance + 1e-9;
 }
 
-bool servedAcrossIterations(const AccessSite& site) {
-  if (site.sectorsOverIterations <= 0 || !site.figures.global) return false;
+bool reusedAcrossIterations(const AccessSite& site) {
+  const double over = site.iterationReuse.sectorsPerRequest;
+  if (over <= 0 || !site.figures.global) return false;
   const model::GlobalFigures& g = site.figures.global->aligned;
-  if (g.sectorsPerRequest <= site.sectorsOverIterations + 1e-9) return false;  // nothing served again
+  if (g.sectorsPerRequest <= over + 1e-9) return false;  // nothing touched again
   const double allowance = std::max(1.0, g.idealSectors / 8);
-  return site.sectorsOverIterations <= g.idealSectors + allowance + 1e-9;
+  return over <= g.idealSectors + allowance + 1e-9;
 }
 
 bool servedWithItsGroup(const AccessSite& site) { return site.group.id >= 0 && !groupWastes(site.group); }

@@ -42,9 +42,10 @@ std::vector<const AccessSite*> groupMembers(const AccessSite& site, const Analys
 double coalescedSectors(const AccessSite& site, const model::Arch& arch);
 
 // A global access whose warps, counted once over a window of consecutive iterations
-// (AccessSite::sectorsOverIterations), touch no more sectors than the ideal and the sector an
+// (AccessSite::iterationReuse), touch no more sectors than the ideal and the sector an
 // unaligned run pays: the per-iteration waste is the thread's own next iterations' data.
-bool servedAcrossIterations(const AccessSite& site);
+// Whether the caches keep it that long is cache_reuse_level.h's question.
+bool reusedAcrossIterations(const AccessSite& site);
 
 // A field of a user record, or a piece of one copied whole (AccessSite::record, records.h).
 bool isRecordField(const AccessSite& site);

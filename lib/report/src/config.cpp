@@ -120,6 +120,11 @@ double Config::maxConflictDegree(std::string_view rule) const {
   return *values_.maxConflictDegree;
 }
 
+double Config::noteUpToDegree(std::string_view rule) const {
+  if (const std::string* v = optionValue(values_, rule, "NoteUpToDegree")) return std::stod(*v);
+  return kNoteUpToConflictDegree;
+}
+
 double Config::minDivergentShare(std::string_view rule) const {
   if (const std::string* v = optionValue(values_, rule, "MinDivergentShare")) return std::stod(*v);
   const Rule* r = findRule(rule);

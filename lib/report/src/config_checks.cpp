@@ -35,6 +35,7 @@ std::string checkOptionError(std::string_view key, std::string_view value) {
                             : option == "MinDivergentShare" ? minDivergentShareError(number)
                             : option == "MinOccupancy"      ? minOccupancyError(number)
                             : option == "MinReuse"          ? minReuseError(number)
+                            : option == "NoteUpToDegree"    ? noteUpToDegreeError(number)
                                                             : maxConflictDegreeError(number);
   return range.empty() ? "" : fmt::format("'{}': {}", key, range);
 }
@@ -66,6 +67,10 @@ std::string minOccupancyError(double value) {
 
 std::string minReuseError(double value) {
   return value >= 1 ? "" : fmt::format("MinReuse must be 1 or more, not {}", value);
+}
+
+std::string noteUpToDegreeError(double value) {
+  return value >= 1 ? "" : fmt::format("NoteUpToDegree must be 1 or more, not {}", value);
 }
 
 std::string maxConflictDegreeError(double value) {

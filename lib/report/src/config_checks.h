@@ -21,6 +21,7 @@ std::string ruleListError(std::string_view key, std::string_view list);
 std::string minEfficiencyError(double value);
 std::string minCostShareError(double value);
 std::string maxConflictDegreeError(double value);
+std::string noteUpToDegreeError(double value);
 std::string minDivergentShareError(double value);
 std::string minOccupancyError(double value);
 std::string minReuseError(double value);

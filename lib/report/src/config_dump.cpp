@@ -53,6 +53,7 @@ std::string dumpConfig(const Config& config) {
       if (option == "Severity") value = std::string(toString(config.severity(id)));
       if (option == "MinEfficiency") value = fmt::format("{}", config.minEfficiency(id));
       if (option == "MaxConflictDegree") value = fmt::format("{}", config.maxConflictDegree(id));
+      if (option == "NoteUpToDegree") value = fmt::format("{}", config.noteUpToDegree(id));
       if (option == "MinDivergentShare") value = fmt::format("{}", config.minDivergentShare(id));
       if (option == "MinOccupancy") value = fmt::format("{}", config.minOccupancy(id));
       if (option == "MinReuse") value = fmt::format("{}", config.minReuse(id));

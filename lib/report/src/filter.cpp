@@ -117,6 +117,16 @@ Result<FilterOutcome> filterFindings(std::vector<Finding> candidates, const Filt
       f.severity = *f.severityCap;
       if (!f.severityCapReason.empty()) f.notes.push_back(f.severityCapReason);
     }
+    // A conflict of two ways or less at most doubles the access's wavefronts, which matters only
+    // where the kernel is bound by shared-memory throughput (docs/findings.md, "Levels").
+    if (f.severity == Severity::Warning && f.conflictDegree && *f.conflictDegree <= c.noteUpToDegree(f.rule) + 1e-9) {
+      f.severity = Severity::Note;
+      f.notes.push_back(fmt::format("a note, not a warning: a {}-way conflict at most doubles the access's "
+                                    "wavefronts, which slows a kernel only where shared-memory throughput bounds it "
+                                    "(NoteUpToDegree {}; {}.NoteUpToDegree: 1 makes it a warning)",
+                                    detail::number(*f.conflictDegree), detail::number(c.noteUpToDegree(f.rule)),
+                                    f.rule));
+    }
     // Waste that is negligible next to the kernel's memory time is worth knowing, not gating on.
     if (f.severity == Severity::Warning && f.costShare && *f.costShare < c.minCostShare()) {
       f.severity = Severity::Note;

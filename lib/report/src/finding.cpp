@@ -29,7 +29,10 @@ bool findingBefore(const Finding& a, const Finding& b) {
 std::vector<std::string> optionNames(const Rule& rule) {
   std::vector<std::string> names{"Severity"};
   if (rule.gate() == Gate::Efficiency) names.push_back("MinEfficiency");
-  if (rule.gate() == Gate::ConflictDegree) names.push_back("MaxConflictDegree");
+  if (rule.gate() == Gate::ConflictDegree) {
+    names.push_back("MaxConflictDegree");
+    names.push_back("NoteUpToDegree");
+  }
   if (rule.gate() == Gate::DivergentShare) names.push_back("MinDivergentShare");
   if (rule.gate() == Gate::Occupancy) names.push_back("MinOccupancy");
   if (rule.gate() == Gate::Reuse) names.push_back("MinReuse");

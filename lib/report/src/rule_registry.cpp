@@ -4,7 +4,9 @@
 #include "coalesce/report/rule_registry.h"
 
 #include "cost.h"
+#include "cache_reuse_level.h"
 #include "launch_level.h"
+#include "orientation_level.h"
 #include "merge_findings.h"
 
 #include <algorithm>
@@ -129,6 +131,8 @@ std::vector<Finding> runRules(const AnalysisResult& analysis, const model::Arch&
   detail::addCosts(out, analysis, arch);
   std::vector<Finding> merged = mergeByPlace(std::move(out), analysis);
   detail::addCostNotes(merged, analysis, arch);
+  detail::capServedAcrossIterations(merged, analysis, arch);
+  detail::capMinorityOrientation(merged, analysis);
   detail::capUnlaunchedKernels(merged, analysis);
   return merged;
 }

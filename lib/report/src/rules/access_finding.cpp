@@ -1,11 +1,6 @@
 #include "access_finding.h"
 
-#include <fmt/format.h>
-
-#include "../access_cause.h"
-#include "../format.h"
 #include "../notes.h"
-#include "../what_if.h"
 
 namespace coalesce::report::detail {
 
@@ -18,16 +13,6 @@ Finding accessFinding(const Rule& rule, const AccessSite& site, const model::Arc
   f.notes = assumptionNotes(site, arch);
   f.lineText = site.lineText;
   f.access = site.id;
-  // Each thread's next iterations use the rest of the sectors this one fetches: true of the
-  // instruction, served by the caches over the loop (docs/findings.md, "Levels").
-  if (servedAcrossIterations(site)) {
-    f.severityCap = Severity::Note;
-    f.severityCapReason = fmt::format(
-        "a note, not a warning: counted once over each warp's next iterations (up to {} at a time), its sectors "
-        "come to {} per request where {} carry the bytes: each thread uses the rest of a sector in its next "
-        "iterations, which L1 serves for loads and L2 merges for stores",
-        kIterationWindow, number(site.sectorsOverIterations), number(globalFigures(site)->idealSectors));
-  }
   return f;
 }
 

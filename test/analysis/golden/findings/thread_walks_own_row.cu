@@ -1,8 +1,10 @@
 // Panel-3 findings judged false (docs/precision.md): each thread walks its own row, so the
 // bytes of a sector this iteration does not use are the same thread's next iterations'
 // (particlefilter's ind[i * countOnes + y], huffman's srcData[offset + i]): L1 serves the
-// loads, L2 merges the stores. The instruction's figure stays (32 sectors per request); the
-// finding is a note. A walk that moves a row per iteration is not served and stays a warning.
+// loads, L2 merges the stores, as long as the lines stay cached until the thread comes back:
+// a 16-thread block (32 warps of 16 lines per SM, 64 KB) fits the L1, a full SM of 256-thread
+// blocks (64 warps of 32 lines, 256 KB) does not and stays a warning. The instruction's figure
+// stays (32 sectors per request). A walk that moves a row per iteration is never served.
 // Minimal kernels written for this test.
 #include <cuda_runtime.h>
 
@@ -10,6 +12,13 @@ __global__ void ownRowLoad(const float* __restrict__ in, float* __restrict__ out
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   float sum = 0;
   for (int x = 0; x < 64; ++x) sum += in[i * 64 + x];  // finding: uncoalesced-global-access=note
+  out[i] = sum;  // finding: none
+}
+
+__global__ void ownRowLoadFullSm(const float* __restrict__ in, float* __restrict__ out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float sum = 0;
+  for (int x = 0; x < 64; ++x) sum += in[i * 64 + x];  // finding: uncoalesced-global-access=warning
   out[i] = sum;  // finding: none
 }
 
@@ -31,7 +40,8 @@ int main() {
   cudaMalloc(&in, 1 << 26);
   cudaMalloc(&out, 1 << 20);
   cudaMalloc(&ind, 1 << 24);
-  ownRowLoad<<<4, 256>>>(in, out, 1024);
+  ownRowLoad<<<64, 16>>>(in, out, 1024);
+  ownRowLoadFullSm<<<4096, 256>>>(in, out, 1 << 20);
   ownRowStore<<<4, 256>>>(in, ind, 1024);
   columnWalk<<<4, 256>>>(in, out, 1024);
   cudaDeviceSynchronize();

@@ -45,6 +45,9 @@ class IterationWindow {
   bool add(const Access& access, const Dim3& block, const Arch& arch);
   // Distinct sectors per warp request over the windows; 0 when nothing was added.
   double sectorsPerRequest() const;
+  // Distinct cache lines one warp request touches, averaged over the requests: the lines a
+  // warp must keep resident for its next iterations to hit them.
+  double linesPerRequest() const { return requests_ > 0 ? lines_ / requests_ : 0; }
   bool known() const { return known_; }
 
  private:
@@ -55,6 +58,7 @@ class IterationWindow {
   std::vector<std::vector<int64_t>> open_;  // per warp, the window's sectors so far
   double distinctSectors_ = 0;             // over closed windows
   double requests_ = 0;                    // warp requests with an active lane, every iteration
+  double lines_ = 0;                       // distinct cache lines of those requests, summed
 };
 
 }  // namespace coalesce::model

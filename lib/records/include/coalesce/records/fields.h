@@ -191,6 +191,12 @@ void describeFields(V& v, R& r) {
   v.field("block_sectors", r.blockSectors);
 }
 
+template <class V, RecordOf<IterationReuse> R>
+void describeFields(V& v, R& r) {
+  v.field("sectors_per_request", r.sectorsPerRequest);
+  v.field("lines_per_request", r.linesPerRequest);
+}
+
 template <class V, RecordOf<KernelOccupancy> R>
 void describeFields(V& v, R& r) {
   v.field("threads_per_block", r.threadsPerBlock);
@@ -236,7 +242,7 @@ void describeFields(V& v, R& r) {
   v.field("loops", r.loops, kInternalField);
   v.field("padding", r.padding, kInternalField);
   v.field("block_reuse", r.blockReuse, kInternalField);
-  v.field("sectors_over_iterations", r.sectorsOverIterations, kInternalField);
+  v.field("iteration_reuse", r.iterationReuse, kInternalField);
 }
 
 template <class V, RecordOf<LaneSplit> R>

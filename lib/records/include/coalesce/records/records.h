@@ -115,10 +115,21 @@ struct BlockReuse {
 };
 
 // Consecutive listed loop iterations whose sectors a warp is taken to touch once
-// (AccessSite::sectorsOverIterations): a 32-byte sector holds 8 four-byte elements, so a
-// thread walking its own run uses a sector over 8 iterations, a reuse distance short enough
-// for L1 (loads) and L2 (stores) to serve. Set by the analysis, said by the report.
+// (AccessSite::iterationReuse): a 32-byte sector holds 8 four-byte elements, so a thread
+// walking its own run uses a sector over 8 iterations. Set by the analysis, said by the report.
 inline constexpr int kIterationWindow = 8;
+
+// A global access in a loop, its warps' sectors counted once within windows of
+// kIterationWindow consecutive listed iterations (model::IterationWindow). When that is near
+// the ideal while the per-iteration figure is not, each thread's next iterations use the rest
+// of its sectors, and the caches serve them if the lines stay resident from one iteration to
+// the next: `linesPerRequest` is what each warp keeps (lib/report/src/access_cause.cpp weighs it
+// against the L1 and L2 capacity). All 0 when not computed (no loop, indirect, a probe).
+struct IterationReuse {
+  double sectorsPerRequest = 0;  // distinct sectors per warp request over the windows
+  double linesPerRequest = 0;    // distinct cache lines one warp request touches, per iteration
+  bool operator==(const IterationReuse&) const = default;
+};
 
 // One memory access in one kernel, for one block shape (the worst over the launches).
 struct AccessSite {
@@ -147,12 +158,7 @@ struct AccessSite {
   std::vector<int> loops;
   AccessGroup group;
   BlockReuse blockReuse;
-  // Global accesses in loops: distinct sectors per warp request when each warp's sectors are
-  // counted once within windows of consecutive listed iterations (kIterationWindow, above);
-  // 0 when not computed (no loop, indirect, a probe).
-  // Near the ideal while the per-iteration figure is not: each thread's next iterations use
-  // the rest of its sectors, which L1 (loads) and L2 (stores) serve.
-  double sectorsOverIterations = 0;
+  IterationReuse iterationReuse;  // global accesses in loops (above)
   // Warp requests one launch executes (warps with an active lane x blocks x loop trips), an
   // estimate for the cost of a finding; what it rests on, in one sentence.
   double launchRequests = 0;

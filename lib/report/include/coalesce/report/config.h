@@ -18,6 +18,11 @@ namespace coalesce::report {
 
 inline constexpr std::string_view kConfigFileName = ".coalesce-lint.yaml";
 
+// Default of every conflict rule's NoteUpToDegree (Config::noteUpToDegree): a 2-way conflict
+// costs one more shared-memory wavefront per request. Neither blind panel of public code
+// judged most of them worth a change (docs/precision.md).
+inline constexpr double kNoteUpToConflictDegree = 2.0;
+
 // One layer of settings: a value that is not set leaves the layer below in force.
 struct Options {
   std::optional<std::string> checks;            // glob list of enabled rules
@@ -59,6 +64,10 @@ class Config {
   Severity severity(std::string_view rule) const;
   double minEfficiency(std::string_view rule) const;
   double maxConflictDegree(std::string_view rule) const;
+  // Shared-memory conflicts up to this degree are notes, not warnings (docs/findings.md,
+  // "Levels"): one more wavefront per request, worth a change only where the kernel is bound
+  // by shared-memory throughput. 1 restores them.
+  double noteUpToDegree(std::string_view rule) const;
   double minCostShare() const { return *values_.minCostShare; }
   // No global value: the rule's option, else its default threshold, else 0 (any share).
   double minDivergentShare(std::string_view rule) const;
