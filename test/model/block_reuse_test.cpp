@@ -75,6 +75,8 @@ TEST_CASE("iteration window: a thread walking its own row uses each sector over 
   }
   // 32 sectors per warp per iteration, but the same 32 over each window of 8 iterations.
   CHECK(walk.sectorsPerRequest() == Approx(32.0 / 8));
+  // Each lane's sector lies in a line of its own: the warp keeps 32 lines for its next iterations.
+  CHECK(walk.linesPerRequest() == Approx(32.0));
 
   // The same lanes, each iteration a fresh row: nothing is touched again.
   IterationWindow fresh(8);
@@ -84,6 +86,15 @@ TEST_CASE("iteration window: a thread walking its own row uses each sector over 
     fresh.add(a, {256, 1, 1}, defaultArch());
   }
   CHECK(fresh.sectorsPerRequest() == Approx(32.0));
+
+  // Consecutive lanes: 128 bytes per warp, one line.
+  IterationWindow rows(8);
+  for (int x = 0; x < 4; ++x) {
+    Access a = affineLoad({4, 0, 0});
+    a.pattern.base.constant = 4 * 1024 * x;
+    rows.add(a, {256, 1, 1}, defaultArch());
+  }
+  CHECK(rows.linesPerRequest() == Approx(1.0));
 
   // An address only known as data: no figure.
   IterationWindow gather(8);

@@ -27,18 +27,17 @@ const std::vector<Arch>& knownArchs() {
     // Occupancy limits differ (Programming Guide, "Technical Specifications per Compute
     // Capability"; Occupancy Calculator for the allocation units and reserved memory).
     struct Limits {
-      int sm, maxWarps, maxBlocks, sharedPerSm, sharedPerBlock, reserved, sharedUnit, l1Shared, l2PerSm;
+      int sm, maxWarps, maxBlocks, sharedPerSm, sharedPerBlock, reserved, sharedUnit;
     };
     constexpr int kKb = 1024;
-    constexpr int kMb = 1024 * kKb;
-    for (const Limits& l : {Limits{70, 64, 32, 96 * kKb, 96 * kKb, 0, 256, 128 * kKb, 6 * kMb / 80},
-                            Limits{72, 64, 32, 96 * kKb, 96 * kKb, 0, 256, 128 * kKb, kMb / 2 / 8},
-                            Limits{75, 32, 16, 64 * kKb, 64 * kKb, 0, 256, 96 * kKb, 4 * kMb / 40},
-                            Limits{80, 64, 32, 164 * kKb, 163 * kKb, kKb, 128, 192 * kKb, 40 * kMb / 108},
-                            Limits{86, 48, 16, 100 * kKb, 99 * kKb, kKb, 128, 128 * kKb, 6 * kMb / 84},
-                            Limits{87, 48, 16, 164 * kKb, 163 * kKb, kKb, 128, 192 * kKb, 4 * kMb / 16},
-                            Limits{89, 48, 24, 100 * kKb, 99 * kKb, kKb, 128, 128 * kKb, 72 * kMb / 128},
-                            Limits{90, 64, 32, 228 * kKb, 227 * kKb, kKb, 128, 256 * kKb, 50 * kMb / 132}}) {
+    for (const Limits& l : {Limits{70, 64, 32, 96 * kKb, 96 * kKb, 0, 256},
+                            Limits{72, 64, 32, 96 * kKb, 96 * kKb, 0, 256},
+                            Limits{75, 32, 16, 64 * kKb, 64 * kKb, 0, 256},
+                            Limits{80, 64, 32, 164 * kKb, 163 * kKb, kKb, 128},
+                            Limits{86, 48, 16, 100 * kKb, 99 * kKb, kKb, 128},
+                            Limits{87, 48, 16, 164 * kKb, 163 * kKb, kKb, 128},
+                            Limits{89, 48, 24, 100 * kKb, 99 * kKb, kKb, 128},
+                            Limits{90, 64, 32, 228 * kKb, 227 * kKb, kKb, 128}}) {
       Arch a;
       a.sm = l.sm;
       a.maxWarpsPerSm = l.maxWarps;
@@ -47,8 +46,6 @@ const std::vector<Arch>& knownArchs() {
       a.maxSharedBytesPerBlock = l.sharedPerBlock;
       a.reservedSharedBytesPerBlock = l.reserved;
       a.sharedAllocationUnit = l.sharedUnit;
-      a.l1SharedBytesPerSm = l.l1Shared;
-      a.l2BytesPerSm = l.l2PerSm;
       archs.push_back(a);
     }
     return archs;

@@ -44,7 +44,7 @@ double coalescedSectors(const AccessSite& site, const model::Arch& arch);
 // A global access whose warps, counted once over a window of consecutive iterations
 // (AccessSite::iterationReuse), touch no more sectors than the ideal and the sector an
 // unaligned run pays: the per-iteration waste is the thread's own next iterations' data.
-// Whether the caches keep it that long is cache_reuse_level.h's question.
+// The caches serve those bytes, but the requests still move every sector (iteration_reuse_note.h).
 bool reusedAcrossIterations(const AccessSite& site);
 
 // A field of a user record, or a piece of one copied whole (AccessSite::record, records.h).

@@ -4,9 +4,10 @@
 #include "coalesce/report/rule_registry.h"
 
 #include "cost.h"
-#include "cache_reuse_level.h"
+#include "iteration_reuse_note.h"
 #include "launch_level.h"
 #include "orientation_level.h"
+#include "variant_level.h"
 #include "merge_findings.h"
 
 #include <algorithm>
@@ -131,8 +132,9 @@ std::vector<Finding> runRules(const AnalysisResult& analysis, const model::Arch&
   detail::addCosts(out, analysis, arch);
   std::vector<Finding> merged = mergeByPlace(std::move(out), analysis);
   detail::addCostNotes(merged, analysis, arch);
-  detail::capServedAcrossIterations(merged, analysis, arch);
+  detail::addIterationReuseNotes(merged, analysis);
   detail::capMinorityOrientation(merged, analysis);
+  detail::capVariantsFixedInFile(merged, analysis, arch);
   detail::capUnlaunchedKernels(merged, analysis);
   return merged;
 }

@@ -1,17 +1,18 @@
-// Panel-3 findings judged false (docs/precision.md): each thread walks its own row, so the
-// bytes of a sector this iteration does not use are the same thread's next iterations'
-// (particlefilter's ind[i * countOnes + y], huffman's srcData[offset + i]): L1 serves the
-// loads, L2 merges the stores, as long as the lines stay cached until the thread comes back:
-// a 16-thread block (32 warps of 16 lines per SM, 64 KB) fits the L1, a full SM of 256-thread
-// blocks (64 warps of 32 lines, 256 KB) does not and stays a warning. The instruction's figure
-// stays (32 sectors per request). A walk that moves a row per iteration is never served.
+// Panel 3 judged findings like these false (docs/precision.md): each thread walks its own row, so
+// the bytes of a sector this iteration does not use are the same thread's next iterations'
+// (particlefilter's ind[i * countOnes + y], huffman's srcData[offset + i]), and L1 serves the
+// loads, L2 merges the stores. Measured on the H200 (bench/cache_reuse/h200) the caches do serve
+// them (87 % L1 hits, DRAM traffic near the ideal), yet such a walk takes 2.9x to 4.0x the time of
+// the same rows read coalesced, 12x to 15x as stores: every request still moves 32 sectors. So
+// they stay warnings, with a note that says what the caches do and what it costs. A walk that
+// moves a row per iteration gets no such note.
 // Minimal kernels written for this test.
 #include <cuda_runtime.h>
 
 __global__ void ownRowLoad(const float* __restrict__ in, float* __restrict__ out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   float sum = 0;
-  for (int x = 0; x < 64; ++x) sum += in[i * 64 + x];  // finding: uncoalesced-global-access=note
+  for (int x = 0; x < 64; ++x) sum += in[i * 64 + x];  // finding: uncoalesced-global-access=warning
   out[i] = sum;  // finding: none
 }
 
@@ -24,7 +25,7 @@ __global__ void ownRowLoadFullSm(const float* __restrict__ in, float* __restrict
 
 __global__ void ownRowStore(const float* __restrict__ in, int* __restrict__ ind, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  for (int y = 0; y < 64; ++y) ind[i * 64 + y] = static_cast<int>(in[y]);  // finding: uncoalesced-global-access=note
+  for (int y = 0; y < 64; ++y) ind[i * 64 + y] = static_cast<int>(in[y]);  // finding: uncoalesced-global-access=warning
 }
 
 __global__ void columnWalk(const float* __restrict__ in, float* __restrict__ out, int n) {

@@ -46,14 +46,6 @@ struct Arch {
   int reservedSharedBytesPerBlock = 1024;  // the runtime's own shared memory per block
   int sharedAllocationUnit = 128;      // a block's shared memory is rounded up to this
 
-  // Cache capacities: whether a line a warp fetched is still cached when the same thread comes
-  // back for the rest of it in a later iteration (lib/report/src/cache_reuse_level.cpp). L1 and
-  // shared memory share one array per SM, and L1 gets what the shared-memory carveout leaves.
-  // The L2 is the GPU's, given per SM: its size over the SM count of the generation's largest
-  // part. Sources: NVIDIA's architecture whitepapers (V100, Turing, A100, GA102, AD102, H100).
-  int l1SharedBytesPerSm = 262144;  // 256 KB (sm_90)
-  int l2BytesPerSm = 397187;        // 50 MB over 132 SMs (H100 SXM, H200)
-
   // Bytes one shared-memory wavefront can deliver (banks x bank width).
   int sharedWavefrontBytes() const { return sharedBanks * bankWidthBytes; }
 

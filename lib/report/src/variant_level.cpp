@@ -1,0 +1,52 @@
+#include "variant_level.h"
+
+#include <algorithm>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "access_cause.h"
+
+namespace coalesce::report::detail {
+
+namespace {
+
+// The access does what its kind can do best: a global one touches no more sectors than its
+// bytes need (and the one an unaligned run pays), a shared one has no bank conflict.
+bool servedWell(const AccessSite& a, const model::Arch& arch) {
+  if (a.figures.global) {
+    const model::GlobalFigures& g = a.figures.global->aligned;
+    const double allowance = std::max(1.0, g.idealSectors / 8);
+    return g.sectorsPerRequest <= std::max(g.idealSectors + allowance, coalescedSectors(a, arch)) + 1e-9;
+  }
+  if (a.figures.shared) return a.figures.shared->aligned.conflictDegree <= 1.0 + 1e-9;
+  return false;
+}
+
+}  // namespace
+
+void capVariantsFixedInFile(std::vector<Finding>& findings, const AnalysisResult& analysis, const model::Arch& arch) {
+  for (Finding& f : findings) {
+    if (!f.access || *f.access < 0 || static_cast<size_t>(*f.access) >= analysis.accesses.size()) continue;
+    const AccessSite& site = analysis.accesses[static_cast<size_t>(*f.access)];
+    if (site.kernel.empty() || !site.executed) continue;
+    const AccessSite* fixed = nullptr;
+    for (const AccessSite& other : analysis.accesses) {
+      if (other.kernel == site.kernel || other.kernel.empty() || !other.executed) continue;
+      if (other.loc.file != site.loc.file || other.expression != site.expression) continue;
+      if (other.access.space != site.access.space || other.access.kind != site.access.kind) continue;
+      if (servedWell(other, arch)) {
+        fixed = &other;
+        break;
+      }
+    }
+    if (!fixed) continue;
+    f.severityCap = std::min(f.severityCap.value_or(Severity::Note), Severity::Note);
+    f.severityCapReason = fmt::format(
+        "a note, not a warning: kernel {} in the same file performs the same {} '{}' (line {}) without the problem, "
+        "a variant kept for comparison; if the program relies on this kernel, that one shows the fix",
+        fixed->kernel, toString(fixed->access.kind), fixed->expression, fixed->loc.line);
+  }
+}
+
+}  // namespace coalesce::report::detail

@@ -1,0 +1,18 @@
+// A finding whose access another kernel of the same file performs as written, without the
+// problem: the naive variant a sample or benchmark keeps beside its fixed one (a transpose
+// whose next kernel pads the tile, a naive store the coalesced kernel also writes). The same
+// expression is coalesced or conflict-free there, so the fix is in the file already; the
+// finding is a note that names that kernel (docs/findings.md, "Levels").
+#pragma once
+
+#include <vector>
+
+#include "coalesce/model/arch.h"
+#include "coalesce/records/records.h"
+#include "coalesce/report/finding.h"
+
+namespace coalesce::report::detail {
+
+void capVariantsFixedInFile(std::vector<Finding>& findings, const AnalysisResult& analysis, const model::Arch& arch);
+
+}  // namespace coalesce::report::detail

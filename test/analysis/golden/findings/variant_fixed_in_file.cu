@@ -1,0 +1,42 @@
+// A sample that keeps its naive kernel beside the fixed one: the same expression
+// `tile[threadIdx.x][threadIdx.y]` conflicts 32 ways in the unpadded tile and not at all in
+// the padded one, so the fix is in the file already and the naive kernel's finding is a note
+// naming the fixed kernel (lib/report/src/variant_level.cpp). A kernel whose conflict no other
+// kernel of the file avoids keeps its warning. Minimal kernels written for this test.
+#include <cuda_runtime.h>
+
+__global__ void transposeUnpadded(const float* __restrict__ in, float* __restrict__ out, int n) {
+  __shared__ float tile[32][32];
+  const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+  tile[threadIdx.y][threadIdx.x] = in[y * n + x];  // finding: none
+  __syncthreads();
+  const int tx = blockIdx.y * 32 + threadIdx.x, ty = blockIdx.x * 32 + threadIdx.y;
+  out[ty * n + tx] = tile[threadIdx.x][threadIdx.y];  // finding: shared-bank-conflict=note
+}
+
+__global__ void transposePadded(const float* __restrict__ in, float* __restrict__ out, int n) {
+  __shared__ float tile[32][33];
+  const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+  tile[threadIdx.y][threadIdx.x] = in[y * n + x];  // finding: none
+  __syncthreads();
+  const int tx = blockIdx.y * 32 + threadIdx.x, ty = blockIdx.x * 32 + threadIdx.y;
+  out[ty * n + tx] = tile[threadIdx.x][threadIdx.y];  // finding: none
+}
+
+__global__ void columnSums(float* __restrict__ out) {
+  __shared__ float cols[32][32];
+  cols[threadIdx.y][threadIdx.x] = static_cast<float>(threadIdx.x);  // finding: none
+  __syncthreads();
+  out[blockIdx.x * 32 + threadIdx.y] = cols[threadIdx.x][threadIdx.y + 0];  // finding: shared-bank-conflict=warning
+}
+
+int main() {
+  float *in, *out;
+  cudaMalloc(&in, 1 << 22);
+  cudaMalloc(&out, 1 << 22);
+  transposeUnpadded<<<dim3(32, 32), dim3(32, 32)>>>(in, out, 1024);
+  transposePadded<<<dim3(32, 32), dim3(32, 32)>>>(in, out, 1024);
+  columnSums<<<32, dim3(32, 32)>>>(out);
+  cudaDeviceSynchronize();
+  return 0;
+}
