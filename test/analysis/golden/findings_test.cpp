@@ -5,6 +5,7 @@
 // (`aos-field-access=warning`, several separated by spaces) or `none`; a finding on a line
 // that names nothing, or that does not name it, fails the test: a false finding that
 // returns fails here.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -176,4 +177,22 @@ TEST_CASE("findings/: the hot strided loop ranks first, and the cost says what i
       CHECK(f.message.find("(x, y, z)") != std::string::npos);
       CHECK(f.message.find("structure stride") != std::string::npos);
     }
+}
+
+TEST_CASE("findings/: a thread walking its own row keeps its warning and says what the caches do") {
+  const Analysed& r = analysed();
+  int walks = 0;
+  for (const report::Finding& f : r.shown) {
+    if (f.kernel != "ownRowLoad" && f.kernel != "ownRowStore" && f.kernel != "columnWalk") continue;
+    INFO(f.kernel << ": " << f.message);
+    CHECK(f.severity == report::Severity::Warning);
+    const bool noted = std::any_of(f.notes.begin(), f.notes.end(), [](const std::string& n) {
+      return n.find("uses the rest of these sectors in its next iterations") != std::string::npos;
+    });
+    // The two walks are served by the caches over the loop; the column walk moves a row per
+    // iteration, so nothing of its sectors comes back.
+    CHECK(noted == (f.kernel != "columnWalk"));
+    ++walks;
+  }
+  CHECK(walks == 3);
 }

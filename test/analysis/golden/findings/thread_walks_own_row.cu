@@ -16,13 +16,6 @@ __global__ void ownRowLoad(const float* __restrict__ in, float* __restrict__ out
   out[i] = sum;  // finding: none
 }
 
-__global__ void ownRowLoadFullSm(const float* __restrict__ in, float* __restrict__ out, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  float sum = 0;
-  for (int x = 0; x < 64; ++x) sum += in[i * 64 + x];  // finding: uncoalesced-global-access=warning
-  out[i] = sum;  // finding: none
-}
-
 __global__ void ownRowStore(const float* __restrict__ in, int* __restrict__ ind, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   for (int y = 0; y < 64; ++y) ind[i * 64 + y] = static_cast<int>(in[y]);  // finding: uncoalesced-global-access=warning
@@ -41,8 +34,7 @@ int main() {
   cudaMalloc(&in, 1 << 26);
   cudaMalloc(&out, 1 << 20);
   cudaMalloc(&ind, 1 << 24);
-  ownRowLoad<<<64, 16>>>(in, out, 1024);
-  ownRowLoadFullSm<<<4096, 256>>>(in, out, 1 << 20);
+  ownRowLoad<<<4, 256>>>(in, out, 1024);
   ownRowStore<<<4, 256>>>(in, ind, 1024);
   columnWalk<<<4, 256>>>(in, out, 1024);
   cudaDeviceSynchronize();
