@@ -135,3 +135,17 @@ TEST_CASE("cli: failures give one line and exit 2") {
     CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
   }
 }
+
+TEST_CASE("cli: --analyze in the verifier-only build is one line saying the analyzer is not built in") {
+  const auto r = cli({"--analyze", "--sources", data("programs/verify_demo.cu"), "--", "/bin/true"});
+  INFO(r.out);
+  CHECK(r.rc == kExitError);
+  CHECK(r.out.find("verifier-only build") != std::string::npos);
+  CHECK(r.out.find("--predictions P.json") != std::string::npos);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
+  // Without --analyze, --sources is a mistake, not ignored.
+  const auto s = cli({"--sources", data("programs/verify_demo.cu"), "--predictions",
+                      data("programs/verify_demo.predictions.json"), "--", "/bin/true"});
+  CHECK(s.rc == kExitError);
+  CHECK(s.out.find("add --analyze") != std::string::npos);
+}

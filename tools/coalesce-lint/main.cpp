@@ -21,9 +21,14 @@ namespace {
 
 // The analyzer as the verifier's source of predictions: the JSON it would print,
 // read back through the verifier's own reader, so both sides share one schema.
-std::optional<verify::Predictions> predict(const std::vector<std::string>& files, std::string& error) {
+// `verify --analyze` and `verify FILES` call it; with recorded launches it predicts each kernel
+// with the launch as it ran (as --launch-info does), for the per-configuration comparison.
+std::optional<verify::Predictions> predict(const verify::PredictInput& input, std::string& error) {
   analysis::AnalysisRequest request;
-  request.inputs = files;
+  request.inputs = input.files;
+  request.buildDir = input.buildDir;
+  if (!input.arch.empty()) request.gpuArch = input.arch;
+  request.recordedLaunches = cli::recordedLaunches(input.launches, "this run");
   const AnalysisResult analysis = analysis::analyze(request);
   for (const auto& f : analysis.files)
     if (f.status == Status::Failed) {

@@ -198,12 +198,53 @@ Measurements collect(const std::vector<std::string>& argv, const std::string& in
   return *m;
 }
 
+// What --analyze predicts on: --sources, the database of -p, or else the .cu FILES being verified.
+PredictInput analysisInput(const VerifyOptions& o) {
+  PredictInput in;
+  in.files = o.sources.empty() && o.buildDir.empty() ? o.files : o.sources;
+  in.buildDir = o.buildDir;
+  in.arch = o.arch;
+  return in;
+}
+
+// Checks the combination of --analyze, --sources, -p and --predictions before anything runs.
+void checkAnalyzeOptions(const VerifyOptions& o) {
+  if (!o.analyze) {
+    if (!o.sources.empty() || !o.buildDir.empty())
+      throw VerifyError("--sources and -p/--build-dir name what --analyze predicts on: add --analyze");
+    return;
+  }
+  if (!o.predictions.empty()) throw VerifyError("give either --predictions FILE or --analyze, not both");
+  if (!o.predict)
+    throw VerifyError("--analyze needs the analyzer, and this coalesce-lint is the verifier-only build (no LLVM): "
+                      "run `coalesce-lint --format=json SOURCES > P.json` where the analyzer is built, then "
+                      "verify --predictions P.json");
+  if (o.sources.empty() && o.buildDir.empty() && o.files.empty())
+    throw VerifyError("--analyze needs the program's sources: -p BUILD_DIR (a folder with compile_commands.json) "
+                      "or --sources FILE...");
+  for (const std::string& f : o.sources)
+    if (!fs::exists(f)) throw VerifyError("--sources " + f + ": no such file or folder");
+  if (!o.buildDir.empty()) {
+    std::error_code ec;
+    const bool isDir = fs::is_directory(o.buildDir, ec);
+    const fs::path db = isDir ? fs::path(o.buildDir) / "compile_commands.json" : fs::path(o.buildDir);
+    if (!fs::exists(db, ec))
+      throw VerifyError("-p " + o.buildDir + ": " + (isDir ? "no compile_commands.json in it" : "no such folder"));
+  }
+}
+
+// Whether the predictions come from the analyzer in this process (so it can predict again per
+// configuration, compare_configurations.cpp) rather than from a file.
+bool analyzerPredicts(const VerifyOptions& o) {
+  return o.predictions.empty() && o.predict && (o.analyze || !o.files.empty());
+}
+
 Predictions obtainPredictions(const VerifyOptions& o) {
   if (!o.predictions.empty()) return loadPredictions(o.predictions);
-  if (o.predict && !o.files.empty()) {
+  if (analyzerPredicts(o)) {
     std::string error;
-    auto p = o.predict(o.files, error);
-    if (!p) throw VerifyError("could not analyse the files: " + error);
+    auto p = o.predict(analysisInput(o), error);
+    if (!p) throw VerifyError("could not analyse the sources: " + error);
     return std::move(*p);
   }
   throw VerifyError("--predictions P.json is required (produce it with `coalesce-lint --format=json` on a CPU "
@@ -285,18 +326,21 @@ std::vector<Measurements> buildAndCollect(const VerifyOptions& o) {
 Measurements merge(const std::vector<Measurements>& all) {
   Measurements merged = all.front();
   for (size_t i = 1; i < all.size(); ++i) {
-    merged.instructions.insert(merged.instructions.end(), all[i].instructions.begin(), all[i].instructions.end());
-    merged.kernelLaunches += all[i].kernelLaunches;
-    merged.droppedRecords += all[i].droppedRecords;
-    merged.launchesMeasured += all[i].launchesMeasured;
-    merged.launchConfigs.insert(merged.launchConfigs.end(), all[i].launchConfigs.begin(), all[i].launchConfigs.end());
+    appendMeasurements(merged, all[i]);
     mergeResources(merged.kernelResources, all[i].kernelResources);
   }
   return merged;
 }
 
 int compareAndReport(const VerifyOptions& o, const Predictions& predictions, const Measurements& merged) {
-  const VerifyReport report = compare(predictions, merged);
+  CompareOptions options;
+  if (analyzerPredicts(o))
+    options.repredict = [&o](const LaunchConfig& launch, std::string& error) {
+      PredictInput in = analysisInput(o);
+      in.launches = {launch};
+      return o.predict(in, error);
+    };
+  const VerifyReport report = compare(predictions, merged, options);
   const int rc = exitCodeFor(report, o.allowNotFound);
   std::string text;
   if (o.format == "json") {
@@ -344,6 +388,7 @@ int runVerify(const VerifyOptions& o) {
                                       e.what()));
       }
     }
+    checkAnalyzeOptions(o);
     const Predictions predictions = obtainPredictions(o);
     const std::vector<Measurements> all = o.measurementFiles.empty() ? buildAndCollect(o) : loadRecorded(o);
     return compareAndReport(o, predictions, merge(all));

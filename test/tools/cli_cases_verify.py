@@ -1,0 +1,79 @@
+"""`coalesce-lint verify` in the full build (the verifier-only CLI is tested in test/verify/cli_test.cpp):
+--analyze, which predicts on the fly from --sources or a compilation database (issue #19), on the
+H200 recording of test/verify/data/programs/verify_demo.cu, so no GPU is needed.
+"""
+import json
+import os
+import shutil
+
+from cli_harness import SETTINGS, case, check, lint, write
+
+PROGRAMS = ("test", "verify", "data", "programs")
+
+
+def demo(tmp):
+    """verify_demo.cu copied into tmp, and the recorded measurements and listing beside it."""
+    src = os.path.join(SETTINGS.source_dir, *PROGRAMS)
+    shutil.copy(os.path.join(src, "verify_demo.cu"), tmp)
+    return (os.path.join(src, "verify_demo.measurements.json"), os.path.join(src, "verify_demo.sass.txt"))
+
+
+def one_error_line(run, rc, mention):
+    lines = [line for line in run.err.splitlines() if line.strip()]
+    check(run.rc == rc, f"exit code {run.rc}, expected {rc}", run)
+    check(len(lines) == 1, f"expected one line on stderr, got {len(lines)}", run)
+    check(mention in lines[0], f"stderr does not mention {mention!r}", run)
+
+
+@case("verify: --analyze --sources predicts as the analyzer's JSON would")
+def _(tmp):
+    measurements, sass = demo(tmp)
+    predicted = lint("-q", "--format=json", "-o", "p.json", "verify_demo.cu", cwd=tmp)
+    check(predicted.rc == 1, "verify_demo.cu has findings: exit 1", predicted)  # its wasteful kernels
+    given = lint("verify", "--predictions", "p.json", "--measurements", measurements, "--sass", sass, cwd=tmp)
+    analyzed = lint("verify", "--analyze", "--sources", "verify_demo.cu", "--measurements", measurements, "--sass",
+                    sass, cwd=tmp)
+    check(given.rc == 3, "the recording has one line the compiler removed: exit 3", given)
+    check(analyzed.rc == given.rc, f"exit codes differ: {analyzed.rc} vs {given.rc}", analyzed)
+    check("verify_demo.cu:" in analyzed.out and ": match" in analyzed.out, "no compared line", analyzed)
+    check(analyzed.out == given.out, "the report differs from the one on the analyzer's JSON", analyzed)
+
+
+@case("verify: --analyze -p reads the sources from compile_commands.json")
+def _(tmp):
+    measurements, sass = demo(tmp)
+    os.makedirs(os.path.join(tmp, "build"))
+    write(tmp, "build/compile_commands.json", json.dumps([{
+        "directory": tmp, "file": "verify_demo.cu",
+        "arguments": ["nvcc", "-lineinfo", "-O2", "-c", "verify_demo.cu", "-o", "build/verify_demo.o"]}]))
+    predicted = lint("-q", "--format=json", "-o", "p.json", "-p", "build", cwd=tmp)
+    check(predicted.rc == 1, "verify_demo.cu has findings: exit 1", predicted)  # its wasteful kernels
+    given = lint("verify", "--predictions", "p.json", "--measurements", measurements, "--sass", sass,
+                 "--format", "json", cwd=tmp)
+    analyzed = lint("verify", "--analyze", "-p", "build", "--measurements", measurements, "--sass", sass,
+                    "--format", "json", cwd=tmp)
+    check(analyzed.rc == given.rc, f"exit codes differ: {analyzed.rc} vs {given.rc}", analyzed)
+    report = analyzed.json()
+    check(report["summary"]["match"] >= 20, f"too few matches: {report['summary']}", analyzed)
+    check(report == given.json(), "the JSON report differs from the one on the analyzer's JSON", analyzed)
+
+
+@case("verify: --analyze without sources, with --predictions, or a bad -p is one error line, exit 2")
+def _(tmp):
+    measurements, _ = demo(tmp)
+    write(tmp, "p.json", '{"schema": "coalesce-lint/1", "accesses": []}')
+    one_error_line(lint("verify", "--analyze", "--", "./app", cwd=tmp), 2, "--analyze needs the program's sources")
+    one_error_line(lint("verify", "--analyze", "--predictions", "p.json", "--sources", "verify_demo.cu",
+                        "--measurements", measurements, cwd=tmp), 2, "not both")
+    one_error_line(lint("verify", "--sources", "verify_demo.cu", "--predictions", "p.json", "--measurements",
+                        measurements, cwd=tmp), 2, "add --analyze")
+    one_error_line(lint("verify", "--analyze", "-p", "nowhere", "--", "./app", cwd=tmp), 2, "-p nowhere")
+    os.makedirs(os.path.join(tmp, "empty"))
+    one_error_line(lint("verify", "--analyze", "-p", "empty", "--", "./app", cwd=tmp), 2,
+                   "no compile_commands.json")
+    one_error_line(lint("verify", "--analyze", "--sources", "absent.cu", "--", "./app", cwd=tmp), 2, "absent.cu")
+    # A source the analyzer cannot parse: named, and nothing is run.
+    write(tmp, "broken.cu", "__global__ void k( {\n")
+    one_error_line(lint("verify", "--analyze", "--sources", "broken.cu", "--measurements", measurements, cwd=tmp),
+                   2, "broken.cu")
+    check(sorted(os.listdir(tmp)) == ["broken.cu", "empty", "p.json", "verify_demo.cu"], "files were written", None)
