@@ -50,9 +50,14 @@ LaunchSampler::LaunchSampler(SamplingOptions options) : options_(std::move(optio
 
 LaunchConfig* LaunchSampler::find(const LaunchConfig& config, PerKernel& k) {
   const std::string key = configKey(config);
-  if (auto it = configIndex_.find(key); it != configIndex_.end()) return &configs_[it->second];
+  lastConfig_.reset();
+  if (auto it = configIndex_.find(key); it != configIndex_.end()) {
+    lastConfig_ = it->second;
+    return &configs_[it->second];
+  }
   if (k.configsKept >= kMaxConfigsKeptPerKernel) return nullptr;
   ++k.configsKept;
+  lastConfig_ = configs_.size();
   configIndex_[key] = configs_.size();
   configs_.push_back(config);
   configs_.back().launches = 0;
