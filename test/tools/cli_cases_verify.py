@@ -77,3 +77,25 @@ def _(tmp):
     one_error_line(lint("verify", "--analyze", "--sources", "broken.cu", "--measurements", measurements, cwd=tmp),
                    2, "broken.cu")
     check(sorted(os.listdir(tmp)) == ["broken.cu", "empty", "p.json", "verify_demo.cu"], "files were written", None)
+
+
+@case("verify: --analyze predicts each configuration of another block shape with its own launch")
+def _(tmp):
+    src = os.path.join(SETTINGS.source_dir, *PROGRAMS)
+    shutil.copy(os.path.join(src, "configs_demo.cu"), tmp)
+    measurements = os.path.join(src, "configs_demo.measurements.json")
+    # The H200 recording: columnStore ran with a 32x8 block (32 sectors per request) and an 8x32
+    # block (8); the analyzer predicts the source's worst shape, 32x8, and predicts 8x32 again.
+    run = lint("verify", "--analyze", "--sources", "configs_demo.cu", "--measurements", measurements,
+               "--format", "json", cwd=tmp)
+    check(run.rc == 0, f"every configuration matches with its own prediction: exit {run.rc}", run)
+    configs = run.json()["configurations"]
+    check([c["predicted_for"] for c in configs] == ["same-block", "repredicted"], f"{configs}", run)
+    line = configs[1]["lines"][0]
+    check(line["predicted"]["per_request"] == 8 and line["measured"]["per_request"] == 8 and
+          line["verdict"] == "match", f"the 8x32 configuration: {line}", run)
+    # With the analyzer's JSON instead, the 8x32 configuration is compared with the 32x8 prediction.
+    lint("-q", "--format=json", "-o", "p.json", "configs_demo.cu", cwd=tmp)
+    given = lint("verify", "--predictions", "p.json", "--measurements", measurements, "--format", "json", cwd=tmp)
+    check(given.rc == 1, "the 8x32 configuration mismatches the 32x8 prediction: exit 1", given)
+    check(given.json()["configurations"][1]["predicted_for"] == "other-shape", "not said to be another shape", given)

@@ -524,6 +524,10 @@ VerifyReport comparePooled(const Predictions& predictions, const Measurements& m
     report.notes.push_back(fmt::format("{} executed memory instruction(s) have no source line (build with "
                                        "-lineinfo)",
                                        noLine));
+  if (measurements.processes > 1)
+    report.notes.push_back(fmt::format("{} processes ran CUDA kernels under the collector (a program that starts "
+                                       "others, or several programs): their measurements are compared together",
+                                       measurements.processes));
   if (measurements.droppedRecords)
     report.notes.push_back(fmt::format("CUPTI dropped {} records", measurements.droppedRecords));
   for (const std::string& note : blockShapeNotes(predictions, measurements)) report.notes.push_back(note);

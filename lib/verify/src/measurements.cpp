@@ -75,6 +75,7 @@ std::string toJson(const Measurements& m) {
   if (!m.availableMetrics.empty()) head["available_metrics"] = m.availableMetrics;
   head["kernel_launches"] = m.kernelLaunches;
   head["dropped_records"] = m.droppedRecords;
+  if (m.processes > 1) head["processes"] = m.processes;
   if (!m.sampling.empty()) {
     head["sampling"] = m.sampling;
     head["launches_measured"] = m.launchesMeasured;
@@ -159,6 +160,7 @@ Measurements measurementsFromJson(const std::string& text) {
     if (j.contains("available_metrics")) m.availableMetrics = j["available_metrics"].get<std::vector<std::string>>();
     m.kernelLaunches = j.value("kernel_launches", uint64_t{0});
     m.droppedRecords = j.value("dropped_records", uint64_t{0});
+    m.processes = j.value("processes", uint64_t{1});
     m.sampling = j.value("sampling", "");
     m.launchesMeasured = j.value("launches_measured", m.kernelLaunches);
     if (j.contains("launch_configs"))

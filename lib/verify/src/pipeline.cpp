@@ -87,6 +87,26 @@ std::vector<std::string> listFiles(const std::string& dir, const std::string& su
   return out;
 }
 
+// The measurements each process of a run wrote: `out`.<pid> (COALESCE_VERIFY_PER_PROCESS), in
+// the order of their process ids; half-written ".tmp" files left out.
+std::vector<std::string> processFiles(const std::string& out) {
+  const fs::path base(out);
+  const std::string prefix = base.filename().string() + ".";
+  std::vector<std::pair<unsigned long, std::string>> found;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(base.parent_path(), ec)) {
+    const std::string n = e.path().filename().string();
+    if (n.rfind(prefix, 0) != 0) continue;
+    const std::string pid = n.substr(prefix.size());
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    found.emplace_back(std::stoul(pid), e.path().string());
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> paths;
+  for (auto& f : found) paths.push_back(std::move(f.second));
+  return paths;
+}
+
 std::string firstLines(const std::string& path, size_t n) {
   std::ifstream in(path);
   std::string line, out;
@@ -146,13 +166,14 @@ Measurements collect(const std::vector<std::string>& argv, const std::string& in
   const std::string cubins = fmt::format("{}/cubins_{}", work, index);
   std::error_code ec;
   fs::create_directory(cubins, ec);
-  fs::remove(out, ec);
+  for (const std::string& stale : processFiles(out)) fs::remove(stale, ec);
   RunOptions ro;
   ro.argv = argv;
   ro.timeoutSeconds = o.timeout;
   ro.stdoutToStderr = true;
   ro.extraEnv = {{"CUDA_INJECTION64_PATH", inject},
                  {"COALESCE_VERIFY_OUT", out},
+                 {"COALESCE_VERIFY_PER_PROCESS", "1"},
                  {"COALESCE_VERIFY_CUBIN_DIR", cubins},
                  {"COALESCE_VERIFY_QUIET", "1"},
                  {"COALESCE_VERIFY_SAMPLING", o.sample},
@@ -166,16 +187,27 @@ Measurements collect(const std::vector<std::string>& argv, const std::string& in
   if (r.timedOut)
     throw VerifyError(fmt::format("{} did not finish within {} s (--timeout) and was killed; no measurements",
                                   what, formatNumber(o.timeout, NumberStyle::Shortest)));
-  // A collector failure explains a crash better than the crash does.
+  // A collector failure explains a crash better than the crash does. Every process that ran
+  // CUDA wrote its own file; they are compared together.
   std::optional<Measurements> m;
-  if (fs::exists(out)) {
+  const std::vector<std::string> files = processFiles(out);
+  for (const std::string& file : files) {
     try {
-      m = loadMeasurements(out);
+      Measurements one = loadMeasurements(file);
+      if (!one.ok()) throw VerifyError(collectorFailure(one));
+      if (!m) m = std::move(one);
+      else {
+        appendMeasurements(*m, one);
+        m->processes += one.processes;
+        mergeResources(m->kernelResources, one.kernelResources);
+      }
+    } catch (const VerifyError&) {
+      throw;
     } catch (const std::exception& e) {
       if (r.succeeded()) throw VerifyError(e.what());
     }
   }
-  if (m && !m->ok()) throw VerifyError(collectorFailure(*m));
+
   if (r.signal)
     throw VerifyError(fmt::format("{} crashed (signal {}: {}); no measurements are used", what, r.signal,
                                   strsignal(r.signal)));

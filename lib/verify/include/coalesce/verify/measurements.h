@@ -130,6 +130,7 @@ struct Measurements {
   uint64_t kernelLaunches = 0;
   uint64_t droppedRecords = 0;
   uint64_t launchesMeasured = 0;  // launches that ran instrumented (all of them before sampling)
+  uint64_t processes = 1;         // processes whose measurements these are (written when above 1)
   std::string sampling;           // "config", "all" or empty (measurements from before sampling)
   std::vector<LaunchConfig> launchConfigs;
   std::vector<std::string> notes;
@@ -155,7 +156,8 @@ std::vector<std::string> kernelsMeasuredPerConfiguration(const Measurements& m);
 // counters only, and that configuration alone in launchConfigs (its sampling fields left empty).
 Measurements configurationView(const Measurements& m, uint32_t config);
 // `b` appended to `a` (two programs' measurements side by side), indices of b's config counters
-// shifted past a's instructions and configurations.
+// shifted past a's instructions and configurations. `processes` is left to the caller (one
+// program's processes are counted, separate programs are not).
 void appendMeasurements(Measurements& a, const Measurements& b);
 
 }  // namespace coalesce::verify
