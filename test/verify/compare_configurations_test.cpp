@@ -98,6 +98,12 @@ TEST_CASE("configurations: without the analyzer, the other shape is compared wit
   CHECK_THAT(text, Catch::Contains("  k.cu:3: global load [k]: sectors/request predicted 1 measured 8"));
   CHECK_THAT(text, Catch::Contains("note: kernel 'k(float*)' was measured in 2 configurations"));
   CHECK_THAT(text, Catch::EndsWith("3 lines: 2 match, 1 mismatch (with 2 configurations of 1 kernel compared apart)\n"));
+  // The HTML page lists them too, and the mismatch among the disagreements.
+  const std::string html = formatHtml(r, kExitMismatch);
+  CHECK_THAT(html, Catch::Contains("<h2>Configurations compared apart</h2>"));
+  CHECK_THAT(html, Catch::Contains("Configuration 2 of 2 of <code>k(float*)</code>: grid 64x1x1, block 32x8x1"));
+  CHECK_THAT(html, Catch::Contains("in configuration 2 of <code>k(float*)</code> (block 32x8x1): predicted 1"));
+  CHECK_THAT(html, Catch::Contains("<dt>Lines compared</dt><dd>3</dd>"));
 }
 
 TEST_CASE("configurations: with the analyzer, the other shape is predicted again with its launch") {
