@@ -33,4 +33,15 @@ step() { echo "\$ $*"; "$@"; echo "exit $?"; }
   cp /tmp/kp/annotated_0.json "$OUT/procs_demo.measurements.json"
   step "$CL" verify --timeout 120 --sample all --predictions procs_demo.predictions.json procs_demo.cu
   step "$CL" verify --timeout 60 --predictions verify_demo.predictions.json verify_demo.cu
+  # A program started by a shell, twice: each run forks, so four processes write measurements.
+  nvcc -lineinfo -O2 -arch=sm_90 -o /tmp/procs_demo procs_demo.cu
+  step "$CL" verify --timeout 120 --predictions procs_demo.predictions.json -- sh -c "/tmp/procs_demo && /tmp/procs_demo"
+  # Wall time, plain and verified (default sampling), of the forking, four-thread program.
+  for i in 1 2 3; do
+    t0=$EPOCHREALTIME; /tmp/procs_demo > /dev/null; t1=$EPOCHREALTIME
+    "$CL" verify --timeout 120 --predictions procs_demo.predictions.json -- /tmp/procs_demo > /dev/null 2>&1; rc=$?
+    t2=$EPOCHREALTIME
+    awk -v a="$t0" -v b="$t1" -v c="$t2" -v rc="$rc" \
+      'BEGIN { printf "procs_demo wall seconds: plain %.2f, verify %.2f (exit %s)\n", b - a, c - b, rc }'
+  done
 } >> "$L" 2>&1
