@@ -151,3 +151,17 @@ TEST_CASE("configurations: without config_counters the comparison is the pooled 
   CHECK(formatJson(r, 1) == formatJson(pooled, 1));
   CHECK(formatJson(r, 1).find("\"configurations\"") == std::string::npos);
 }
+
+TEST_CASE("configurations: executions in no configuration (past the list's cap) are noted, not compared") {
+  Measurements m = measured();
+  m.instructions[0].metrics[metric::kInstExecuted] += 7;  // launches whose configuration the list did not keep
+  const VerifyReport r = compare(predicted(), m);
+  bool noted = false;
+  for (const std::string& n : r.notes)
+    noted |= n.find("kernel 'k(float*)': 7 instruction executions were measured in launches of configurations past "
+                    "the 64") != std::string::npos;
+  CHECK(noted);
+  // Nothing is said when the configurations account for every execution.
+  for (const std::string& n : compare(predicted(), measured()).notes)
+    CHECK(n.find("past the 64") == std::string::npos);
+}

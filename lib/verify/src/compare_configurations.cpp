@@ -12,6 +12,7 @@
 #include <set>
 
 #include "coalesce/verify/compare.h"
+#include "coalesce/verify/launch_sampler.h"
 
 namespace coalesce::verify {
 
@@ -60,6 +61,20 @@ Measurements withoutKernels(const Measurements& m, const std::vector<std::string
 }
 
 std::string dims(const std::array<uint32_t, 3>& d) { return fmt::format("{}x{}x{}", d[0], d[1], d[2]); }
+
+// Executions of `kernel`'s instructions that are in no configuration's counters: launches of
+// configurations past the list's cap (64 per kernel), whose counters the collector pooled only.
+uint64_t executionsInNoConfiguration(const Measurements& m, const std::string& kernel) {
+  uint64_t pooled = 0, apart = 0;
+  for (const MeasuredInstruction& in : m.instructions)
+    if (in.function == kernel) pooled += in.get(metric::kInstExecuted);
+  for (const ConfigCounters& c : m.configCounters)
+    if (m.instructions[c.instruction].function == kernel) {
+      auto it = c.metrics.find(metric::kInstExecuted);
+      if (it != c.metrics.end()) apart += it->second;
+    }
+  return pooled > apart ? pooled - apart : 0;
+}
 
 // The block the predictions were made for, for `kernel`, or null when they do not say.
 const PredictedKernel* predictedBlock(const Predictions& p, const std::string& kernel) {
@@ -144,6 +159,11 @@ VerifyReport compare(const Predictions& predictions, const Measurements& measure
     report.notes.push_back(fmt::format("kernel '{}' was measured in {} configurations: each is compared with the "
                                        "prediction for it (below), not pooled",
                                        name, configs.size()));
+    if (const uint64_t lost = executionsInNoConfiguration(measurements, kernel))
+      report.notes.push_back(fmt::format("kernel '{}': {} instruction executions were measured in launches of "
+                                         "configurations past the {} the collector lists per kernel; they are in "
+                                         "no configuration and not compared",
+                                         name, lost, kMaxConfigsKeptPerKernel));
   }
   return report;
 }

@@ -7,10 +7,6 @@ namespace coalesce::verify {
 
 namespace {
 
-// Distinct configurations kept per kernel in the report: a kernel whose argument changes at every
-// launch (a time step, a pivot row) would otherwise grow the list without bound.
-constexpr uint64_t kMaxConfigsKeptPerKernel = 64;
-
 uint64_t envNumber(const char* name, uint64_t fallback) {
   const char* v = std::getenv(name);
   if (!v || !*v) return fallback;

@@ -15,6 +15,10 @@
 
 namespace coalesce::verify {
 
+// Distinct configurations kept per kernel in the report: a kernel whose argument changes at every
+// launch (a time step, a pivot row) would otherwise grow the list without bound.
+inline constexpr uint64_t kMaxConfigsKeptPerKernel = 64;
+
 struct SamplingOptions {
   bool all = false;                  // instrument every launch (the verifier's behaviour before sampling)
   std::string kernelRegex;           // only kernels whose mangled or demangled name this matches (search)
