@@ -99,3 +99,21 @@ def _(tmp):
     given = lint("verify", "--predictions", "p.json", "--measurements", measurements, "--format", "json", cwd=tmp)
     check(given.rc == 1, "the 8x32 configuration mismatches the 32x8 prediction: exit 1", given)
     check(given.json()["configurations"][1]["predicted_for"] == "other-shape", "not said to be another shape", given)
+    # --keep DIR keeps the predictions --analyze made: the first as the analyzer's JSON, then one per re-prediction.
+    kept = lint("verify", "--analyze", "--sources", "configs_demo.cu", "--measurements", measurements, "--keep", "kept",
+                cwd=tmp)
+    check(kept.rc == 0, f"exit {kept.rc}", kept)
+    check(sorted(os.listdir(os.path.join(tmp, "kept"))) == ["predictions.json", "predictions_repredicted_0.json"],
+          f"kept {os.listdir(os.path.join(tmp, 'kept'))}", kept)
+    with open(os.path.join(tmp, "kept", "predictions.json")) as f:
+        first = json.load(f)
+    with open(os.path.join(tmp, "p.json")) as f:
+        analyzer = json.load(f)
+    # The predictions only: verify runs no rules, so the kept file has no findings.
+    for key in ("kernels", "accesses", "branches", "barriers"):
+        check(first.get(key) == analyzer.get(key), f"kept {key} differ from the analyzer's JSON", kept)
+    check(first["findings"] == [], "verify runs no rules", kept)
+    with open(os.path.join(tmp, "kept", "predictions_repredicted_0.json")) as f:
+        again = json.load(f)
+    block = [k["block"] for k in again["kernels"] if k["name"] == "columnStore"][0]
+    check((block["x"], block["y"]) == (8, 32) and "recorded by verify" in block["detail"], f"block {block}", kept)

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <fstream>
 #include <sstream>
 
 #include "coalesce/analysis/analyze.h"
@@ -39,6 +40,13 @@ std::optional<verify::Predictions> predict(const verify::PredictInput& input, st
   rep.analysis = &analysis;
   std::ostringstream json;
   report::writeJson(json, rep);
+  if (!input.jsonPath.empty()) {
+    std::ofstream out(input.jsonPath);
+    if (!(out << json.str())) {
+      error = "cannot write " + input.jsonPath;
+      return std::nullopt;
+    }
+  }
   try {
     return verify::predictionsFromJson(json.str());
   } catch (const std::exception& e) {

@@ -275,7 +275,9 @@ Predictions obtainPredictions(const VerifyOptions& o) {
   if (!o.predictions.empty()) return loadPredictions(o.predictions);
   if (analyzerPredicts(o)) {
     std::string error;
-    auto p = o.predict(analysisInput(o), error);
+    PredictInput in = analysisInput(o);
+    if (!o.keep.empty()) in.jsonPath = (fs::path(makeWorkDir(o.keep)) / "predictions.json").string();
+    auto p = o.predict(in, error);
     if (!p) throw VerifyError("could not analyse the sources: " + error);
     return std::move(*p);
   }
@@ -367,9 +369,10 @@ Measurements merge(const std::vector<Measurements>& all) {
 int compareAndReport(const VerifyOptions& o, const Predictions& predictions, const Measurements& merged) {
   CompareOptions options;
   if (analyzerPredicts(o))
-    options.repredict = [&o](const LaunchConfig& launch, std::string& error) {
+    options.repredict = [&o, n = 0](const LaunchConfig& launch, std::string& error) mutable {
       PredictInput in = analysisInput(o);
       in.launches = {launch};
+      if (!o.keep.empty()) in.jsonPath = fmt::format("{}/predictions_repredicted_{}.json", o.keep, n++);
       return o.predict(in, error);
     };
   const VerifyReport report = compare(predictions, merged, options);

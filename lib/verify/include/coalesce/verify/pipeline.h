@@ -23,6 +23,7 @@ struct PredictInput {
   std::string buildDir;                // folder holding compile_commands.json (-p), or empty
   std::string arch;                    // sm_XX to analyse for, or empty for the analyzer's default
   std::vector<LaunchConfig> launches;  // recorded launches to predict with, or empty
+  std::string jsonPath;                // when set, the analyzer's JSON is also written there (--keep)
 };
 
 // Produces predictions when no predictions file is given (the analyzer, in the full build;
