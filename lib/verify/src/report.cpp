@@ -132,7 +132,12 @@ std::string formatConfigurationText(const ConfigurationComparison& c) {
   for (const LineComparison& line : c.lines) out += formatLineText(line, "  ");
   for (const BranchComparison& b : c.branches) {
     std::string text = formatBranchText(b);  // a line and its notes, each indented
-    for (size_t at = 0; at < text.size(); at = text.find('\n', at) + 1) text.insert(at, "  ");
+    for (size_t at = 0; at < text.size();) {
+      text.insert(at, "  ");
+      const size_t end = text.find('\n', at);
+      if (end == std::string::npos) break;
+      at = end + 1;
+    }
     out += text;
   }
   for (const std::string& n : c.notes) out += "  note: " + n + "\n";
