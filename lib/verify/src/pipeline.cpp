@@ -88,7 +88,8 @@ std::vector<std::string> listFiles(const std::string& dir, const std::string& su
 }
 
 // The measurements each process of a run wrote: `out`.<pid> (COALESCE_VERIFY_PER_PROCESS), in
-// the order of their process ids; half-written ".tmp" files left out.
+// the order of their process ids, half-written ".tmp" files left out; first `out` itself, where a
+// collector that predates per-process files (--inject an older one) wrote.
 std::vector<std::string> processFiles(const std::string& out) {
   const fs::path base(out);
   const std::string prefix = base.filename().string() + ".";
@@ -103,6 +104,7 @@ std::vector<std::string> processFiles(const std::string& out) {
   }
   std::sort(found.begin(), found.end());
   std::vector<std::string> paths;
+  if (fs::exists(out, ec)) paths.push_back(out);
   for (auto& f : found) paths.push_back(std::move(f.second));
   return paths;
 }
