@@ -23,6 +23,7 @@ import cli_cases_ci  # noqa: F401 (registers its cases)
 import cli_cases_fixes  # noqa: F401 (registers its cases)
 import cli_cases_inputs  # noqa: F401 (registers its cases)
 import cli_cases_options  # noqa: F401 (registers its cases)
+import cli_cases_verify  # noqa: F401 (registers its cases)
 from cli_harness import CASES, SETTINGS, CaseFailure
 
 

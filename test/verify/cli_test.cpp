@@ -135,3 +135,61 @@ TEST_CASE("cli: failures give one line and exit 2") {
     CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
   }
 }
+
+TEST_CASE("cli: --analyze in the verifier-only build is one line saying the analyzer is not built in") {
+  const auto r = cli({"--analyze", "--sources", data("programs/verify_demo.cu"), "--", "/bin/true"});
+  INFO(r.out);
+  CHECK(r.rc == kExitError);
+  CHECK(r.out.find("verifier-only build") != std::string::npos);
+  CHECK(r.out.find("--predictions P.json") != std::string::npos);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
+  // Without --analyze, --sources is a mistake, not ignored.
+  const auto s = cli({"--sources", data("programs/verify_demo.cu"), "--predictions",
+                      data("programs/verify_demo.predictions.json"), "--", "/bin/true"});
+  CHECK(s.rc == kExitError);
+  CHECK(s.out.find("add --analyze") != std::string::npos);
+}
+
+TEST_CASE("cli: the H200 recording of configs_demo.cu compares each block shape apart") {
+  const auto r = cli({"--predictions", data("programs/configs_demo.predictions.json"), "--measurements",
+                      data("programs/configs_demo.measurements.json")});
+  INFO(r.out);
+  // Predicted for 32x8 (32 sectors per request); the 8x32 launch measured 8: without the
+  // analyzer it is compared with the 32x8 prediction, said so, and is a mismatch.
+  CHECK(r.rc == kExitMismatch);
+  CHECK(r.out.find("configuration 1 of 2 of kernel 'columnStore(float*, int)': grid 8x32x1, block 32x8x1") !=
+        std::string::npos);
+  CHECK(r.out.find("sectors/request predicted 32 measured 32 (ideal 4/4; 1 instruction, 2048 requests): match") !=
+        std::string::npos);
+  CHECK(r.out.find("compared against a prediction made for another shape: 32x8x1 (launch), but this configuration "
+                   "ran with 8x32x1") != std::string::npos);
+  CHECK(r.out.find("sectors/request predicted 32 measured 8 (ideal 4/4; 1 instruction, 2048 requests): mismatch") !=
+        std::string::npos);
+  // `scale` ran ten times in one configuration: pooled, as before.
+  CHECK(r.out.find("configs_demo.cu:15: global load [scale]: sectors/request predicted 4 measured 4") !=
+        std::string::npos);
+  CHECK(r.out.find("4 lines: 3 match, 1 mismatch (with 2 configurations of 1 kernel compared apart)") !=
+        std::string::npos);
+}
+
+TEST_CASE("cli: the H200 recording of procs_demo.cu (a fork, four launching threads) compares both processes") {
+  const std::string out = uniqueTemp("coalesce_verify_procs", "json");
+  const auto r = cli({"--predictions", data("programs/procs_demo.predictions.json"), "--measurements",
+                      data("programs/procs_demo.measurements.json"), "--format", "json", "-o", out});
+  INFO(r.out);
+  CHECK(r.rc == kExitOk);
+  std::ifstream in(out);
+  const auto j = nlohmann::json::parse(in);
+  // The child's stride2 (8 sectors per request) and the parent's fill, measured in 16
+  // configurations (--max-configs) of the 100 its threads launched, each matching.
+  CHECK(j["summary"]["mismatch"] == 0);
+  CHECK(j["configurations"].size() == 16);
+  bool sawChild = false;
+  for (const auto& l : j["lines"])
+    if (l["kernels"][0] == "stride2" && l["kind"] == "load") sawChild = l["measured"]["per_request"] == 8.0;
+  CHECK(sawChild);
+  const std::string notes = j["notes"].dump();
+  CHECK(notes.find("2 processes ran CUDA kernels under the collector") != std::string::npos);
+  CHECK(notes.find("17 of 101 kernel launches measured") != std::string::npos);
+  std::remove(out.c_str());
+}

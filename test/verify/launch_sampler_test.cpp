@@ -104,3 +104,70 @@ TEST_CASE("measurements: launch configurations survive the JSON round trip") {
   REQUIRE(back.launchConfigs.size() == 1);
   CHECK(back.launchConfigs[0] == c);
 }
+
+TEST_CASE("sampler: each launch says which configuration it is, for the counters kept per configuration") {
+  LaunchSampler s{SamplingOptions{}};
+  s.onLaunch(launch("_Z1kPf", 64), "");
+  CHECK(s.lastConfigIndex() == std::optional<size_t>{0});
+  s.onLaunch(launch("_Z1kPf", 128), "");
+  CHECK(s.lastConfigIndex() == std::optional<size_t>{1});
+  s.onLaunch(launch("_Z1kPf", 64), "");
+  CHECK(s.lastConfigIndex() == std::optional<size_t>{0});
+  s.record(launch("_Z1gPf", 8), true);
+  CHECK(s.lastConfigIndex() == std::optional<size_t>{2});
+  // Past the per-kernel list's cap (64) a configuration has no index.
+  for (uint32_t g = 1000; g < 1100; ++g) s.onLaunch(launch("_Z1hPf", g), "");
+  CHECK_FALSE(s.lastConfigIndex().has_value());
+}
+
+namespace {
+Measurements twoConfigurations() {
+  Measurements m;
+  m.sampling = "config";
+  LaunchConfig a = launch("_Z1kPf", 8), b = launch("_Z1kPf", 16), g = launch("_Z1gPf", 8);
+  a.measured = b.measured = g.measured = true;
+  m.launchConfigs = {a, b, g};
+  for (const char* f : {"_Z1kPf", "_Z1gPf"}) {
+    MeasuredInstruction in;
+    in.function = f;
+    in.pc = 16;
+    in.file = "k.cu";
+    in.line = 3;
+    in.metrics = {{metric::kGlobalLd, 30}, {metric::kSectors, 150}};
+    m.instructions.push_back(in);
+  }
+  m.configCounters = {{0, 0, {{metric::kGlobalLd, 10}, {metric::kSectors, 10}}},
+                      {1, 0, {{metric::kGlobalLd, 20}, {metric::kSectors, 140}}}};
+  return m;
+}
+}  // namespace
+
+TEST_CASE("measurements: counters per configuration survive the JSON round trip and give one view each") {
+  const Measurements m = twoConfigurations();
+  const Measurements back = measurementsFromJson(toJson(m));
+  CHECK(back.configCounters == m.configCounters);
+  CHECK(kernelsMeasuredPerConfiguration(back) == std::vector<std::string>{"_Z1kPf"});
+  const Measurements second = configurationView(back, 1);
+  REQUIRE(second.instructions.size() == 1);
+  CHECK(second.instructions[0].function == "_Z1kPf");
+  CHECK(second.instructions[0].get(metric::kSectors) == 140);
+  REQUIRE(second.launchConfigs.size() == 1);
+  CHECK(second.launchConfigs[0].grid[0] == 16);
+  // Without config_counters the document is written as before (no new field).
+  Measurements pooled = m;
+  pooled.configCounters.clear();
+  CHECK(toJson(pooled).find("config_counters") == std::string::npos);
+  // An index past the lists is refused, naming the field.
+  std::string text = toJson(m);
+  text.replace(text.find("\"config\":1"), 10, "\"config\":7");
+  CHECK_THROWS_WITH(measurementsFromJson(text), Catch::Contains("config_counters"));
+}
+
+TEST_CASE("measurements: two programs side by side keep their counters per configuration") {
+  Measurements a = twoConfigurations();
+  appendMeasurements(a, twoConfigurations());
+  REQUIRE(a.configCounters.size() == 4);
+  CHECK(a.configCounters[2].config == 3);
+  CHECK(a.configCounters[2].instruction == 2);
+  CHECK(configurationView(a, 4).instructions.at(0).get(metric::kSectors) == 140);
+}

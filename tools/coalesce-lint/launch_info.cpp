@@ -45,15 +45,20 @@ std::vector<analysis::RecordedLaunch> readLaunchInfo(const std::string& path) {
     throw std::runtime_error("--launch-info " + path +
                              ": no launch configurations in it (measurements of a verifier older than its "
                              "launch sampling, or a program that launched no kernel)");
+  return recordedLaunches(m.launchConfigs, path);
+}
+
+std::vector<analysis::RecordedLaunch> recordedLaunches(const std::vector<verify::LaunchConfig>& configs,
+                                                       const std::string& source) {
   std::vector<analysis::RecordedLaunch> out;
-  for (const verify::LaunchConfig& c : m.launchConfigs) {
+  for (const verify::LaunchConfig& c : configs) {
     if (c.kernel.empty() || c.kernel.front() == '(') continue;  // graphs: no kernel of their own
     analysis::RecordedLaunch r;
     r.kernel = c.kernel;
     r.grid = {c.grid[0], c.grid[1], c.grid[2]};
     r.block = {c.block[0], c.block[1], c.block[2]};
     r.args = splitArguments(c);
-    r.source = path;
+    r.source = source;
     out.push_back(std::move(r));
   }
   return out;

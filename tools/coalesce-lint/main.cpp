@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <fstream>
 #include <sstream>
 
 #include "coalesce/analysis/analyze.h"
@@ -21,9 +22,14 @@ namespace {
 
 // The analyzer as the verifier's source of predictions: the JSON it would print,
 // read back through the verifier's own reader, so both sides share one schema.
-std::optional<verify::Predictions> predict(const std::vector<std::string>& files, std::string& error) {
+// `verify --analyze` and `verify FILES` call it; with recorded launches it predicts each kernel
+// with the launch as it ran (as --launch-info does), for the per-configuration comparison.
+std::optional<verify::Predictions> predict(const verify::PredictInput& input, std::string& error) {
   analysis::AnalysisRequest request;
-  request.inputs = files;
+  request.inputs = input.files;
+  request.buildDir = input.buildDir;
+  if (!input.arch.empty()) request.gpuArch = input.arch;
+  request.recordedLaunches = cli::recordedLaunches(input.launches, "this run");
   const AnalysisResult analysis = analysis::analyze(request);
   for (const auto& f : analysis.files)
     if (f.status == Status::Failed) {
@@ -34,6 +40,13 @@ std::optional<verify::Predictions> predict(const std::vector<std::string>& files
   rep.analysis = &analysis;
   std::ostringstream json;
   report::writeJson(json, rep);
+  if (!input.jsonPath.empty()) {
+    std::ofstream out(input.jsonPath);
+    if (!(out << json.str())) {
+      error = "cannot write " + input.jsonPath;
+      return std::nullopt;
+    }
+  }
   try {
     return verify::predictionsFromJson(json.str());
   } catch (const std::exception& e) {

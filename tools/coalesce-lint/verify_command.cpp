@@ -40,6 +40,11 @@ CLI::App* addVerifyCommand(CLI::App& app, int& exitCode, PredictFunction predict
       "with what the hardware measured");
   sub->add_option("--predictions", opts->predictions, "predictions JSON (schema coalesce-lint/1)")
       ->check(CLI::ExistingFile);
+  sub->add_flag("--analyze", opts->analyze,
+                "predict now with the built-in analyzer instead of reading --predictions: on --sources, or on "
+                "the sources of -p BUILD_DIR's compile_commands.json (not in the verifier-only build)");
+  sub->add_option("--sources", opts->sources, "with --analyze: the program's .cu files or folders");
+  sub->add_option("-p,--build-dir", opts->buildDir, "with --analyze: folder holding compile_commands.json");
   sub->add_option("files", opts->files, ".cu files to build with nvcc -lineinfo and run (each needs a main)");
   sub->add_option("--measurements", opts->measurementFiles,
                   "compare recorded measurements (from libcoalesce_verify_inject.so) instead of running")
@@ -70,6 +75,7 @@ CLI::App* addVerifyCommand(CLI::App& app, int& exitCode, PredictFunction predict
                   "per kernel, the most distinct configurations to measure (default 16)");
   sub->footer(
       "Run an unmodified program: coalesce-lint verify --predictions P.json -- ./app args\n"
+      "Or predict on the fly: coalesce-lint verify --analyze -p BUILD_DIR -- ./app args\n"
       "Exit: 0 confirmed, 1 mismatch, 2 could not verify, 3 predicted lines with no instruction.");
   sub->callback([opts, sub, &exitCode] {
     // CLI11 hands everything after "--" to the positional list and leaves "--" in

@@ -10,6 +10,8 @@
 //   COALESCE_VERIFY_CUBIN_DIR      if set, every loaded cubin is written there as module_<crc>.cubin
 //   COALESCE_VERIFY_LIST_METRICS=1 also record every SASS metric the chip offers
 //   COALESCE_VERIFY_QUIET=1        no progress line on stderr
+//   COALESCE_VERIFY_PER_PROCESS=1  write to $COALESCE_VERIFY_OUT.<pid> (each process of a program
+//                                  that starts others keeps its own file; the CLI sets it)
 //   COALESCE_VERIFY_SAMPLING, _KERNEL_REGEX, _LAUNCH_SKIP, _LAUNCH_COUNT, _MAX_CONFIGS: which
 //                                  launches are instrumented (coalesce/verify/launch_sampler.h);
 //                                  by default the first of each distinct configuration
@@ -18,7 +20,9 @@
 // patching instruments a kernel at its first launch inside an enabled range) and disabled
 // before the others, which then run unpatched and unsynchronised. Data is flushed after every
 // measured launch (the context is synchronised first), so a program that exits without
-// destroying its context loses nothing.
+// destroying its context loses nothing, and each flush is also kept under the launch's
+// configuration (config_counters, for kernels measured in several). Launches from several
+// threads are measured one at a time (State::launchMu); a fork()ed child writes nothing.
 #include <cupti.h>
 #include <cupti_pcsampling.h>
 #include <cupti_profiler_target.h>
@@ -26,6 +30,8 @@
 #include <cupti_target.h>
 #include <cuda.h>
 #include <cuda_runtime_api.h>
+#include <pthread.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
@@ -38,6 +44,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <algorithm>
 #include <unordered_map>
 #include <vector>
 
@@ -79,6 +86,9 @@ struct PcKey {
 
 struct PcData {
   std::map<uint64_t, uint64_t> values;  // metric id -> sum
+  // The same, per measured configuration (index into the sampler's configs()): written as
+  // config_counters for kernels measured in two or more configurations.
+  std::map<size_t, std::map<uint64_t, uint64_t>> byConfig;
   std::string file;
   unsigned line = 0;
   bool sourceResolved = false;
@@ -108,6 +118,12 @@ struct State {
   // driver level decides, and the runtime level no longer enables collection in advance.
   bool driverDecides = false;
   bool noteEnabled = false;
+  // Held from a launch's outermost enter callback to its exit on the thread that launches, so
+  // that launches from several threads are measured one at a time: enabling and pausing
+  // collection is per context, and a measured launch's counters are flushed after it completes.
+  std::recursive_mutex launchMu;
+  bool forkedChild = false;  // this process is a fork() of the one that loaded the collector
+  bool perProcess = false;   // COALESCE_VERIFY_PER_PROCESS=1: write to OUT.<pid>
 };
 
 State& state() {
@@ -123,6 +139,7 @@ struct CurrentLaunch {
   bool measure = false;
   bool haveConfig = false;
   cv::LaunchConfig config;
+  std::optional<size_t> configIndex;  // where its configuration is in the sampler's configs()
 };
 thread_local CurrentLaunch current;
 
@@ -339,7 +356,9 @@ void ensureEnabled(CUcontext ctx, const char* where) {
   s.noteEnabled = true;
 }
 
-void flush(CUcontext ctx) {
+// Adds the counters since the last flush to the totals, and to configuration `config`'s when
+// known (the counters are reset by each flush, so they belong to the launch just measured).
+void flush(CUcontext ctx, std::optional<size_t> config) {
   State& s = state();
   std::lock_guard<std::recursive_mutex> lock(s.mu);
   if (s.failed || !s.enabledContexts.count(ctx)) return;
@@ -363,7 +382,10 @@ void flush(CUcontext ctx) {
   for (auto& rec : data) {
     PcKey key{rec.cubinCrc, rec.functionName ? rec.functionName : "", rec.pcOffset};
     PcData& d = s.pcs[key];
-    for (size_t k = 0; k < dp.numOfInstances; ++k) d.values[rec.pInstanceValues[k].metricId] += rec.pInstanceValues[k].value;
+    for (size_t k = 0; k < dp.numOfInstances; ++k) {
+      d.values[rec.pInstanceValues[k].metricId] += rec.pInstanceValues[k].value;
+      if (config) d.byConfig[*config][rec.pInstanceValues[k].metricId] += rec.pInstanceValues[k].value;
+    }
     if (!d.sourceResolved) resolveSource(key, d);
     std::free(const_cast<char*>(rec.functionName));  // CUPTI allocates it for the caller
   }
@@ -373,17 +395,36 @@ void disable(CUcontext ctx) {
   State& s = state();
   std::lock_guard<std::recursive_mutex> lock(s.mu);
   if (!s.enabledContexts.count(ctx)) return;
-  flush(ctx);
+  flush(ctx, std::nullopt);  // normally nothing: each measured launch was flushed when it completed
   CUpti_SassMetricsDisable_Params p = {CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
   p.ctx = ctx;
   if (cuptiSassMetricsDisable(&p) == CUPTI_SUCCESS) s.result.droppedRecords += p.numOfDroppedRecords;
   s.enabledContexts.erase(ctx);
 }
 
+std::map<std::string, uint64_t> namedMetrics(const std::map<uint64_t, uint64_t>& values) {
+  State& s = state();
+  std::map<std::string, uint64_t> out;
+  for (const auto& [id, v] : values) {
+    auto it = s.metricNames.find(id);
+    out[it == s.metricNames.end() ? "metric_" + std::to_string(id) : it->second] += v;
+  }
+  return out;
+}
+
 void buildInstructions() {
   State& s = state();
   s.result.instructions.clear();
+  s.result.configCounters.clear();
+  // Kernels measured in two or more configurations: their counters are also written per configuration.
+  std::map<std::string, std::set<size_t>> configsOf;
+  for (const auto& [key, d] : s.pcs)
+    for (const auto& [config, values] : d.byConfig) configsOf[key.function].insert(config);
   for (const auto& [key, d] : s.pcs) {
+    if (configsOf[key.function].size() >= 2)
+      for (const auto& [config, values] : d.byConfig)
+        s.result.configCounters.push_back(
+            {static_cast<uint32_t>(config), static_cast<uint32_t>(s.result.instructions.size()), namedMetrics(values)});
     cv::MeasuredInstruction in;
     in.moduleCrc = key.crc;
     in.function = key.function;
@@ -391,34 +432,43 @@ void buildInstructions() {
     in.pc = key.pc;
     in.file = d.file;
     in.line = d.line;
-    for (const auto& [id, v] : d.values) {
-      auto it = s.metricNames.find(id);
-      in.metrics[it == s.metricNames.end() ? "metric_" + std::to_string(id) : it->second] += v;
-    }
+    in.metrics = namedMetrics(d.values);
     s.result.instructions.push_back(std::move(in));
   }
+  std::stable_sort(s.result.configCounters.begin(), s.result.configCounters.end(),
+                   [](const cv::ConfigCounters& a, const cv::ConfigCounters& b) { return a.config < b.config; });
+}
+
+// Where this process writes: $COALESCE_VERIFY_OUT, or with COALESCE_VERIFY_PER_PROCESS=1 (what
+// the CLI sets) $COALESCE_VERIFY_OUT.<pid>, so that every process of a program that starts
+// others (a script, a launcher, an MPI-style fan-out) keeps its own measurements.
+std::string outputPath() {
+  State& s = state();
+  return s.perProcess ? s.outPath + "." + std::to_string(::getpid()) : s.outPath;
 }
 
 void writeResult() {
   State& s = state();
   std::lock_guard<std::recursive_mutex> lock(s.mu);
-  if (s.written || s.outPath.empty()) return;
+  // A fork()ed child holds a copy of its parent's counters, which the parent writes itself.
+  if (s.written || s.outPath.empty() || s.forkedChild) return;
   buildInstructions();
   if (s.sampler) {
     s.result.sampling = s.sampleAll ? "all" : "config";
     s.result.launchesMeasured = s.sampler->measured();
     s.result.launchConfigs = s.sampler->configs();
   }
-  const std::string tmp = s.outPath + ".tmp";
+  const std::string out = outputPath();
+  const std::string tmp = out + ".tmp";
   {
     std::ofstream f(tmp);
     if (!f) {
-      std::fprintf(stderr, "coalesce-verify: error: cannot write %s\n", s.outPath.c_str());
+      std::fprintf(stderr, "coalesce-verify: error: cannot write %s\n", out.c_str());
       return;
     }
     f << cv::toJson(s.result);
   }
-  std::rename(tmp.c_str(), s.outPath.c_str());
+  std::rename(tmp.c_str(), out.c_str());
   s.written = true;
 }
 
@@ -561,6 +611,7 @@ void pauseCollection(CUcontext ctx) {
 
 void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* cbdata) {
   State& s = state();
+  if (s.forkedChild) return;  // CUDA is not usable after fork(); leave whatever the child does alone
   if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
     const auto* rd = static_cast<const CUpti_ResourceData*>(cbdata);
     if (id == CUPTI_CBID_RESOURCE_MODULE_LOADED) onModuleLoaded(rd);
@@ -581,6 +632,7 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, 
   if (info->callbackSite == CUPTI_API_ENTER) {
     const int depth = launchDepth++;
     if (depth == 0) {
+      s.launchMu.lock();  // released at this launch's outermost exit, below
       current = CurrentLaunch{};
       std::lock_guard<std::recursive_mutex> lock(s.mu);
       // Until the driver level is known to decide, enable in advance (measure, as before sampling).
@@ -598,11 +650,16 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, 
     if (s.failed || !s.sampler) return;
     current.decided = true;
     current.measure = s.sampler->onLaunch(*config, cv::demangledName(config->kernel));
+    current.configIndex = s.sampler->lastConfigIndex();
     if (current.measure) ensureEnabled(ctx, "kernel launch");
     else pauseCollection(ctx);
     return;
   }
   if (--launchDepth != 0) return;
+  struct Release {
+    std::recursive_mutex& mu;
+    ~Release() { mu.unlock(); }
+  } release{s.launchMu};
   bool measured = false;
   {
     std::lock_guard<std::recursive_mutex> lock(s.mu);
@@ -613,16 +670,18 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, 
       cv::LaunchConfig c = current.haveConfig ? current.config : cv::LaunchConfig{};
       if (c.kernel.empty()) c.kernel = info->symbolName ? info->symbolName : "(unknown)";
       s.sampler->record(c, measured);
+      current.configIndex = s.sampler->lastConfigIndex();
     }
   }
   if (!measured) return;
   // Counters are only complete once the kernel has finished.
   cuCtxSynchronize();
-  flush(ctx);
+  flush(ctx, current.configIndex);
 }
 
 void atExit() {
   State& s = state();
+  if (s.forkedChild) return;  // before locking: the fork may have copied a lock another thread held
   std::lock_guard<std::recursive_mutex> lock(s.mu);
   if (!s.failed && s.pcs.empty() && s.result.kernelLaunches == 0)
     s.result.notes.push_back("no kernel was launched");
@@ -630,7 +689,7 @@ void atExit() {
   if (!s.quiet && !s.failed)
     std::fprintf(stderr, "coalesce-verify: %zu instructions from %llu of %llu kernel launches written to %s\n",
                  s.result.instructions.size(), static_cast<unsigned long long>(s.result.launchesMeasured),
-                 static_cast<unsigned long long>(s.result.kernelLaunches), s.outPath.c_str());
+                 static_cast<unsigned long long>(s.result.kernelLaunches), outputPath().c_str());
 }
 
 }  // namespace
@@ -648,7 +707,12 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   if (const char* d = std::getenv("COALESCE_VERIFY_CUBIN_DIR")) s.cubinDir = d;
   if (const char* l = std::getenv("COALESCE_VERIFY_LIST_METRICS")) s.listMetrics = std::strcmp(l, "0") != 0;
   if (const char* q = std::getenv("COALESCE_VERIFY_QUIET")) s.quiet = std::strcmp(q, "0") != 0;
+  if (const char* p = std::getenv("COALESCE_VERIFY_PER_PROCESS")) s.perProcess = std::strcmp(p, "0") != 0;
   std::atexit(atExit);
+  // A child of fork() cannot use the parent's CUDA context (CUDA does not support it) and must
+  // not write the parent's counters as its own; a child that execs a CUDA program loads a fresh
+  // collector, which writes its own file (per process, above).
+  pthread_atfork(nullptr, nullptr, [] { state().forkedChild = true; });
   try {
     const cv::SamplingOptions sampling = cv::SamplingOptions::fromEnvironment();
     s.sampleAll = sampling.all;

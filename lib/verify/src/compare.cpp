@@ -208,13 +208,26 @@ std::string_view toString(Basis b) {
   return "?";
 }
 
-size_t VerifyReport::count(Verdict v) const {
+size_t ConfigurationComparison::count(Verdict v) const {
   return static_cast<size_t>(std::count_if(lines.begin(), lines.end(), [v](auto& l) { return l.verdict == v; }));
 }
 
-size_t VerifyReport::count(BranchVerdict v) const {
+size_t ConfigurationComparison::count(BranchVerdict v) const {
   return static_cast<size_t>(
       std::count_if(branches.begin(), branches.end(), [v](auto& b) { return b.verdict == v; }));
+}
+
+size_t VerifyReport::count(Verdict v) const {
+  size_t n = static_cast<size_t>(std::count_if(lines.begin(), lines.end(), [v](auto& l) { return l.verdict == v; }));
+  for (const ConfigurationComparison& c : configurations) n += c.count(v);
+  return n;
+}
+
+size_t VerifyReport::count(BranchVerdict v) const {
+  size_t n = static_cast<size_t>(
+      std::count_if(branches.begin(), branches.end(), [v](auto& b) { return b.verdict == v; }));
+  for (const ConfigurationComparison& c : configurations) n += c.count(v);
+  return n;
 }
 
 int exitCodeFor(const VerifyReport& report, bool allowNotFound) {
@@ -400,7 +413,8 @@ void judge(LineComparison& lc, const CompareOptions& opt) {
 
 }  // namespace
 
-VerifyReport compare(const Predictions& predictions, const Measurements& measurements, const CompareOptions& opt) {
+VerifyReport comparePooled(const Predictions& predictions, const Measurements& measurements,
+                           const CompareOptions& opt) {
   VerifyReport report;
   report.device = measurements.device;
   // Predicted files, in order of appearance.
@@ -510,6 +524,10 @@ VerifyReport compare(const Predictions& predictions, const Measurements& measure
     report.notes.push_back(fmt::format("{} executed memory instruction(s) have no source line (build with "
                                        "-lineinfo)",
                                        noLine));
+  if (measurements.processes > 1)
+    report.notes.push_back(fmt::format("{} processes ran CUDA kernels under the collector (a program that starts "
+                                       "others, or several programs): their measurements are compared together",
+                                       measurements.processes));
   if (measurements.droppedRecords)
     report.notes.push_back(fmt::format("CUPTI dropped {} records", measurements.droppedRecords));
   for (const std::string& note : blockShapeNotes(predictions, measurements)) report.notes.push_back(note);

@@ -7,10 +7,6 @@ namespace coalesce::verify {
 
 namespace {
 
-// Distinct configurations kept per kernel in the report: a kernel whose argument changes at every
-// launch (a time step, a pivot row) would otherwise grow the list without bound.
-constexpr uint64_t kMaxConfigsKeptPerKernel = 64;
-
 uint64_t envNumber(const char* name, uint64_t fallback) {
   const char* v = std::getenv(name);
   if (!v || !*v) return fallback;
@@ -50,9 +46,14 @@ LaunchSampler::LaunchSampler(SamplingOptions options) : options_(std::move(optio
 
 LaunchConfig* LaunchSampler::find(const LaunchConfig& config, PerKernel& k) {
   const std::string key = configKey(config);
-  if (auto it = configIndex_.find(key); it != configIndex_.end()) return &configs_[it->second];
+  lastConfig_.reset();
+  if (auto it = configIndex_.find(key); it != configIndex_.end()) {
+    lastConfig_ = it->second;
+    return &configs_[it->second];
+  }
   if (k.configsKept >= kMaxConfigsKeptPerKernel) return nullptr;
   ++k.configsKept;
+  lastConfig_ = configs_.size();
   configIndex_[key] = configs_.size();
   configs_.push_back(config);
   configs_.back().launches = 0;

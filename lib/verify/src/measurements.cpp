@@ -75,6 +75,7 @@ std::string toJson(const Measurements& m) {
   if (!m.availableMetrics.empty()) head["available_metrics"] = m.availableMetrics;
   head["kernel_launches"] = m.kernelLaunches;
   head["dropped_records"] = m.droppedRecords;
+  if (m.processes > 1) head["processes"] = m.processes;
   if (!m.sampling.empty()) {
     head["sampling"] = m.sampling;
     head["launches_measured"] = m.launchesMeasured;
@@ -117,7 +118,21 @@ std::string toJson(const Measurements& m) {
     text += i ? ",\n  " : "\n  ";
     text += o.dump();
   }
-  text += m.instructions.empty() ? "]\n}\n" : "\n ]\n}\n";
+  text += m.instructions.empty() ? "]" : "\n ]";
+  if (!m.configCounters.empty()) {
+    text += ",\n \"config_counters\": [";
+    for (size_t i = 0; i < m.configCounters.size(); ++i) {
+      const ConfigCounters& c = m.configCounters[i];
+      ordered_json o;
+      o["config"] = c.config;
+      o["instruction"] = c.instruction;
+      o["metrics"] = c.metrics;
+      text += i ? ",\n  " : "\n  ";
+      text += o.dump();
+    }
+    text += "\n ]";
+  }
+  text += "\n}\n";
   return text;
 }
 
@@ -145,6 +160,7 @@ Measurements measurementsFromJson(const std::string& text) {
     if (j.contains("available_metrics")) m.availableMetrics = j["available_metrics"].get<std::vector<std::string>>();
     m.kernelLaunches = j.value("kernel_launches", uint64_t{0});
     m.droppedRecords = j.value("dropped_records", uint64_t{0});
+    m.processes = j.value("processes", uint64_t{1});
     m.sampling = j.value("sampling", "");
     m.launchesMeasured = j.value("launches_measured", m.kernelLaunches);
     if (j.contains("launch_configs"))
@@ -187,10 +203,70 @@ Measurements measurementsFromJson(const std::string& text) {
         m.instructions.push_back(std::move(in));
       }
     }
+    if (j.contains("config_counters"))
+      for (const json& o : j["config_counters"]) {
+        ConfigCounters c;
+        c.config = o.at("config").get<uint32_t>();
+        c.instruction = o.at("instruction").get<uint32_t>();
+        if (c.config >= m.launchConfigs.size() || c.instruction >= m.instructions.size())
+          throw std::runtime_error("measurements: config_counters names configuration " + std::to_string(c.config) +
+                                   " or instruction " + std::to_string(c.instruction) + ", which do not exist");
+        if (o.contains("metrics")) c.metrics = o["metrics"].get<std::map<std::string, uint64_t>>();
+        m.configCounters.push_back(std::move(c));
+      }
   } catch (const json::exception& e) {
     throw std::runtime_error(std::string("measurements: unexpected field type: ") + e.what());
   }
   return m;
+}
+
+std::vector<std::string> kernelsMeasuredPerConfiguration(const Measurements& m) {
+  std::map<uint32_t, bool> configsWithCounters;
+  for (const ConfigCounters& c : m.configCounters) configsWithCounters[c.config] = true;
+  std::map<std::string, size_t> perKernel;
+  std::vector<std::string> order;
+  for (const auto& [config, _] : configsWithCounters) {
+    const std::string& k = m.launchConfigs[config].kernel;
+    if (perKernel[k]++ == 0) order.push_back(k);
+  }
+  std::vector<std::string> out;
+  for (const std::string& k : order)
+    if (perKernel[k] >= 2) out.push_back(k);
+  return out;
+}
+
+Measurements configurationView(const Measurements& m, uint32_t config) {
+  Measurements v;
+  v.status = m.status;
+  v.device = m.device;
+  v.metricsCollected = m.metricsCollected;
+  v.kernelResources = m.kernelResources;
+  if (config < m.launchConfigs.size()) {
+    v.launchConfigs.push_back(m.launchConfigs[config]);
+    v.kernelLaunches = m.launchConfigs[config].launches;
+  }
+  for (const ConfigCounters& c : m.configCounters) {
+    if (c.config != config) continue;
+    MeasuredInstruction in = m.instructions[c.instruction];
+    in.metrics = c.metrics;
+    v.instructions.push_back(std::move(in));
+  }
+  return v;
+}
+
+void appendMeasurements(Measurements& a, const Measurements& b) {
+  const auto instructionBase = static_cast<uint32_t>(a.instructions.size());
+  const auto configBase = static_cast<uint32_t>(a.launchConfigs.size());
+  a.instructions.insert(a.instructions.end(), b.instructions.begin(), b.instructions.end());
+  a.launchConfigs.insert(a.launchConfigs.end(), b.launchConfigs.begin(), b.launchConfigs.end());
+  for (ConfigCounters c : b.configCounters) {
+    c.config += configBase;
+    c.instruction += instructionBase;
+    a.configCounters.push_back(std::move(c));
+  }
+  a.kernelLaunches += b.kernelLaunches;
+  a.droppedRecords += b.droppedRecords;
+  a.launchesMeasured += b.launchesMeasured;
 }
 
 Measurements loadMeasurements(const std::string& path) {

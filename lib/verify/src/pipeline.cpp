@@ -87,6 +87,28 @@ std::vector<std::string> listFiles(const std::string& dir, const std::string& su
   return out;
 }
 
+// The measurements each process of a run wrote: `out`.<pid> (COALESCE_VERIFY_PER_PROCESS), in
+// the order of their process ids, half-written ".tmp" files left out; first `out` itself, where a
+// collector that predates per-process files (--inject an older one) wrote.
+std::vector<std::string> processFiles(const std::string& out) {
+  const fs::path base(out);
+  const std::string prefix = base.filename().string() + ".";
+  std::vector<std::pair<unsigned long, std::string>> found;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(base.parent_path(), ec)) {
+    const std::string n = e.path().filename().string();
+    if (n.rfind(prefix, 0) != 0) continue;
+    const std::string pid = n.substr(prefix.size());
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    found.emplace_back(std::stoul(pid), e.path().string());
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> paths;
+  if (fs::exists(out, ec)) paths.push_back(out);
+  for (auto& f : found) paths.push_back(std::move(f.second));
+  return paths;
+}
+
 std::string firstLines(const std::string& path, size_t n) {
   std::ifstream in(path);
   std::string line, out;
@@ -146,13 +168,14 @@ Measurements collect(const std::vector<std::string>& argv, const std::string& in
   const std::string cubins = fmt::format("{}/cubins_{}", work, index);
   std::error_code ec;
   fs::create_directory(cubins, ec);
-  fs::remove(out, ec);
+  for (const std::string& stale : processFiles(out)) fs::remove(stale, ec);
   RunOptions ro;
   ro.argv = argv;
   ro.timeoutSeconds = o.timeout;
   ro.stdoutToStderr = true;
   ro.extraEnv = {{"CUDA_INJECTION64_PATH", inject},
                  {"COALESCE_VERIFY_OUT", out},
+                 {"COALESCE_VERIFY_PER_PROCESS", "1"},
                  {"COALESCE_VERIFY_CUBIN_DIR", cubins},
                  {"COALESCE_VERIFY_QUIET", "1"},
                  {"COALESCE_VERIFY_SAMPLING", o.sample},
@@ -166,16 +189,27 @@ Measurements collect(const std::vector<std::string>& argv, const std::string& in
   if (r.timedOut)
     throw VerifyError(fmt::format("{} did not finish within {} s (--timeout) and was killed; no measurements",
                                   what, formatNumber(o.timeout, NumberStyle::Shortest)));
-  // A collector failure explains a crash better than the crash does.
+  // A collector failure explains a crash better than the crash does. Every process that ran
+  // CUDA wrote its own file; they are compared together.
   std::optional<Measurements> m;
-  if (fs::exists(out)) {
+  const std::vector<std::string> files = processFiles(out);
+  for (const std::string& file : files) {
     try {
-      m = loadMeasurements(out);
+      Measurements one = loadMeasurements(file);
+      if (!one.ok()) throw VerifyError(collectorFailure(one));
+      if (!m) m = std::move(one);
+      else {
+        appendMeasurements(*m, one);
+        m->processes += one.processes;
+        mergeResources(m->kernelResources, one.kernelResources);
+      }
+    } catch (const VerifyError&) {
+      throw;
     } catch (const std::exception& e) {
       if (r.succeeded()) throw VerifyError(e.what());
     }
   }
-  if (m && !m->ok()) throw VerifyError(collectorFailure(*m));
+
   if (r.signal)
     throw VerifyError(fmt::format("{} crashed (signal {}: {}); no measurements are used", what, r.signal,
                                   strsignal(r.signal)));
@@ -198,12 +232,55 @@ Measurements collect(const std::vector<std::string>& argv, const std::string& in
   return *m;
 }
 
+// What --analyze predicts on: --sources, the database of -p, or else the .cu FILES being verified.
+PredictInput analysisInput(const VerifyOptions& o) {
+  PredictInput in;
+  in.files = o.sources.empty() && o.buildDir.empty() ? o.files : o.sources;
+  in.buildDir = o.buildDir;
+  in.arch = o.arch;
+  return in;
+}
+
+// Checks the combination of --analyze, --sources, -p and --predictions before anything runs.
+void checkAnalyzeOptions(const VerifyOptions& o) {
+  if (!o.analyze) {
+    if (!o.sources.empty() || !o.buildDir.empty())
+      throw VerifyError("--sources and -p/--build-dir name what --analyze predicts on: add --analyze");
+    return;
+  }
+  if (!o.predictions.empty()) throw VerifyError("give either --predictions FILE or --analyze, not both");
+  if (!o.predict)
+    throw VerifyError("--analyze needs the analyzer, and this coalesce-lint is the verifier-only build (no LLVM): "
+                      "run `coalesce-lint --format=json SOURCES > P.json` where the analyzer is built, then "
+                      "verify --predictions P.json");
+  if (o.sources.empty() && o.buildDir.empty() && o.files.empty())
+    throw VerifyError("--analyze needs the program's sources: -p BUILD_DIR (a folder with compile_commands.json) "
+                      "or --sources FILE...");
+  for (const std::string& f : o.sources)
+    if (!fs::exists(f)) throw VerifyError("--sources " + f + ": no such file or folder");
+  if (!o.buildDir.empty()) {
+    std::error_code ec;
+    const bool isDir = fs::is_directory(o.buildDir, ec);
+    const fs::path db = isDir ? fs::path(o.buildDir) / "compile_commands.json" : fs::path(o.buildDir);
+    if (!fs::exists(db, ec))
+      throw VerifyError("-p " + o.buildDir + ": " + (isDir ? "no compile_commands.json in it" : "no such folder"));
+  }
+}
+
+// Whether the predictions come from the analyzer in this process (so it can predict again per
+// configuration, compare_configurations.cpp) rather than from a file.
+bool analyzerPredicts(const VerifyOptions& o) {
+  return o.predictions.empty() && o.predict && (o.analyze || !o.files.empty());
+}
+
 Predictions obtainPredictions(const VerifyOptions& o) {
   if (!o.predictions.empty()) return loadPredictions(o.predictions);
-  if (o.predict && !o.files.empty()) {
+  if (analyzerPredicts(o)) {
     std::string error;
-    auto p = o.predict(o.files, error);
-    if (!p) throw VerifyError("could not analyse the files: " + error);
+    PredictInput in = analysisInput(o);
+    if (!o.keep.empty()) in.jsonPath = (fs::path(makeWorkDir(o.keep)) / "predictions.json").string();
+    auto p = o.predict(in, error);
+    if (!p) throw VerifyError("could not analyse the sources: " + error);
     return std::move(*p);
   }
   throw VerifyError("--predictions P.json is required (produce it with `coalesce-lint --format=json` on a CPU "
@@ -285,18 +362,22 @@ std::vector<Measurements> buildAndCollect(const VerifyOptions& o) {
 Measurements merge(const std::vector<Measurements>& all) {
   Measurements merged = all.front();
   for (size_t i = 1; i < all.size(); ++i) {
-    merged.instructions.insert(merged.instructions.end(), all[i].instructions.begin(), all[i].instructions.end());
-    merged.kernelLaunches += all[i].kernelLaunches;
-    merged.droppedRecords += all[i].droppedRecords;
-    merged.launchesMeasured += all[i].launchesMeasured;
-    merged.launchConfigs.insert(merged.launchConfigs.end(), all[i].launchConfigs.begin(), all[i].launchConfigs.end());
+    appendMeasurements(merged, all[i]);
     mergeResources(merged.kernelResources, all[i].kernelResources);
   }
   return merged;
 }
 
 int compareAndReport(const VerifyOptions& o, const Predictions& predictions, const Measurements& merged) {
-  const VerifyReport report = compare(predictions, merged);
+  CompareOptions options;
+  if (analyzerPredicts(o))
+    options.repredict = [&o, n = 0](const LaunchConfig& launch, std::string& error) mutable {
+      PredictInput in = analysisInput(o);
+      in.launches = {launch};
+      if (!o.keep.empty()) in.jsonPath = fmt::format("{}/predictions_repredicted_{}.json", o.keep, n++);
+      return o.predict(in, error);
+    };
+  const VerifyReport report = compare(predictions, merged, options);
   const int rc = exitCodeFor(report, o.allowNotFound);
   std::string text;
   if (o.format == "json") {
@@ -344,6 +425,7 @@ int runVerify(const VerifyOptions& o) {
                                       e.what()));
       }
     }
+    checkAnalyzeOptions(o);
     const Predictions predictions = obtainPredictions(o);
     const std::vector<Measurements> all = o.measurementFiles.empty() ? buildAndCollect(o) : loadRecorded(o);
     return compareAndReport(o, predictions, merge(all));

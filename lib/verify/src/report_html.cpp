@@ -137,7 +137,9 @@ std::string summarySection(const VerifyReport& r, int exitCode) {
   if (!r.device.name.empty())
     out += fmt::format("<dt>Device</dt><dd>{} (sm_{}{})</dd>", escape(r.device.name), r.device.sm,
                        r.device.chip.empty() ? "" : ", " + escape(r.device.chip));
-  out += fmt::format("<dt>Lines compared</dt><dd>{}</dd>", r.lines.size());
+  size_t lines = r.lines.size();
+  for (const ConfigurationComparison& c : r.configurations) lines += c.lines.size();
+  out += fmt::format("<dt>Lines compared</dt><dd>{}</dd>", lines);
   for (Verdict v : {Verdict::Match, Verdict::Mismatch, Verdict::WithinRange, Verdict::NotFound, Verdict::Unpredicted,
                     Verdict::Unchecked})
     if (r.count(v)) out += fmt::format("<dt>{}</dt><dd>{}</dd>", verdictBadge(v, ""), r.count(v));
@@ -169,6 +171,14 @@ std::string disagreementsSection(const VerifyReport& r, const Views& views) {
                            placeLink(views, c.predicted.file, c.predicted.line), escape(c.predicted.condition),
                            branchPredicted(c), branchMeasured(c),
                            verdictBadge(c.verdict, std::string(toString(c.basis))), notesList(c.notes));
+  for (const ConfigurationComparison& c : r.configurations)
+    for (const LineComparison& l : c.lines)
+      if (disagrees(l.verdict))
+        items += fmt::format("<li>{} {} in configuration {} of <code>{}</code> (block {}x{}x{}): predicted {} {} per "
+                             "request, measured {}: {}{}</li>",
+                             escape(fmt::format("{}:{}", l.file, l.line)), classText(l), c.ordinal, escape(c.kernel),
+                             c.config.block[0], c.config.block[1], c.config.block[2], predictedText(l), unitOf(l),
+                             measuredText(l), verdictBadge(l.verdict, lineBasis(l)), notesList(l.notes));
   return "<section id=\"disagreements\"><h2>Disagreements</h2>" +
          (items.empty() ? std::string("<p>None: every compared line and branch agrees or could not be checked.</p>")
                         : "<ul>" + items + "</ul>") +
@@ -217,6 +227,40 @@ std::string branchesTable(const VerifyReport& r, const Views& views) {
                        notesList(c.notes));
   }
   return out + "</tbody></table></section>\n";
+}
+
+// Kernels measured in several configurations (compare_configurations.cpp): per configuration, its
+// launch, what its prediction was made for, and its lines. Places are plain text: the source views
+// mark the pooled lines only.
+std::string configurationsSection(const VerifyReport& r) {
+  if (r.configurations.empty()) return "";
+  std::string out = "<section id=\"configurations\"><h2>Configurations compared apart</h2>\n";
+  for (const ConfigurationComparison& c : r.configurations) {
+    const LaunchConfig& l = c.config;
+    out += fmt::format("<h3>Configuration {} of {} of <code>{}</code>: grid {}x{}x{}, block {}x{}x{}, {} bytes "
+                       "dynamic shared memory, {} launch{}</h3>\n<p>{}</p>\n",
+                       c.ordinal, c.ofKernel, escape(c.kernel), l.grid[0], l.grid[1], l.grid[2], l.block[0],
+                       l.block[1], l.block[2], l.sharedBytes, l.launches, l.launches == 1 ? "" : "es",
+                       escape(c.predictedForDetail));
+    out += "<table class=\"t\"><thead><tr><th>Place</th><th>Access</th><th>Predicted</th><th>Measured</th>"
+           "<th>Verdict</th><th>Notes</th></tr></thead><tbody>\n";
+    for (const LineComparison& line : c.lines)
+      out += fmt::format("<tr{}><td>{}</td><td class=\"nw\">{}</td><td class=\"num\">{}</td>"
+                         "<td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>\n",
+                         disagrees(line.verdict) ? " class=\"dis\"" : "",
+                         escape(fmt::format("{}:{}", line.file, line.line)), classText(line), predictedText(line),
+                         measuredText(line), verdictBadge(line.verdict, lineBasis(line)), notesList(line.notes));
+    for (const BranchComparison& b : c.branches)
+      out += fmt::format("<tr{}><td>{}</td><td>branch <code>{}</code></td><td>{}</td><td>{}</td><td>{}</td>"
+                         "<td>{}</td></tr>\n",
+                         disagrees(b.verdict) ? " class=\"dis\"" : "",
+                         escape(fmt::format("{}:{}", b.predicted.file, b.predicted.line)),
+                         escape(b.predicted.condition), branchPredicted(b), branchMeasured(b),
+                         verdictBadge(b.verdict, b.basis == BranchBasis::None ? "" : std::string(toString(b.basis))),
+                         notesList(b.notes));
+    out += "</tbody></table>" + notesList(c.notes) + "\n";
+  }
+  return out + "</section>\n";
 }
 
 // What the pictures of one page share: the model's geometry for the device measured, every
@@ -352,11 +396,13 @@ std::string formatHtml(const VerifyReport& r, int exitCode, const SourceText& re
   body += "</p></header>\n<nav><a href=\"#summary\">Summary</a><a href=\"#disagreements\">Disagreements</a>"
           "<a href=\"#lines\">Lines</a>";
   if (!r.branches.empty()) body += "<a href=\"#branches\">Branches</a>";
+  if (!r.configurations.empty()) body += "<a href=\"#configurations\">Configurations</a>";
   body += "<a href=\"#sources\">Sources</a></nav>\n<main>\n";
   body += summarySection(r, exitCode);
   body += disagreementsSection(r, views);
   body += linesTable(r, views);
   body += branchesTable(r, views);
+  body += configurationsSection(r);
   body += "<section id=\"sources\"><h2>Sources</h2>\n";
   // The model's sizes for the device measured; the default architecture without one.
   Pictures pictures{model::archForSm(r.device.sm).value_or(model::defaultArch()), {},

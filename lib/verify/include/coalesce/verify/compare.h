@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -91,9 +92,41 @@ struct LineComparison {
   std::vector<std::string> notes;
 };
 
+// Predictions made again with one recorded launch (its block, grid and arguments), for a
+// configuration whose block differs from the one the predictions were made for; nullopt and
+// `error` (one line) when the analysis failed. Set by the pipeline when the analyzer is built in.
+using Repredict = std::function<std::optional<Predictions>(const LaunchConfig& launch, std::string& error)>;
+
 struct CompareOptions {
   double relativeTolerance = 1e-3;  // |measured - predicted| <= tol * max(1, |predicted|)
   BranchCompareOptions branches;
+  Repredict repredict;  // empty: a configuration of another shape is compared with the predictions as given
+};
+
+// What the prediction a configuration was compared with was made for.
+enum class PredictedFor {
+  SameBlock,    // the predictions' block is the one this configuration ran with
+  Repredicted,  // predicted again with this launch (CompareOptions::repredict)
+  OtherShape,   // made for another block shape, and not predicted again
+  Unknown,      // the predictions do not say which block they were made for
+};
+std::string_view toString(PredictedFor p);
+
+// One measured configuration of a kernel the collector measured in two or more (the
+// measurements' config_counters): its lines and branches compared with the prediction made
+// for it, apart from the kernel's other configurations.
+struct ConfigurationComparison {
+  uint32_t index = 0;  // into the measurements' launchConfigs
+  LaunchConfig config;
+  std::string kernel;  // demangled, or the mangled name when it is not a C++ name
+  size_t ordinal = 1, ofKernel = 1;  // configuration `ordinal` of `ofKernel` measured for its kernel
+  PredictedFor predictedFor = PredictedFor::Unknown;
+  std::string predictedForDetail;  // one sentence: which block, and where it came from
+  std::vector<LineComparison> lines;
+  std::vector<BranchComparison> branches;
+  std::vector<std::string> notes;
+  size_t count(Verdict v) const;
+  size_t count(BranchVerdict v) const;
 };
 
 struct VerifyReport {
@@ -101,13 +134,23 @@ struct VerifyReport {
   DeviceInfo device;
   std::vector<std::string> notes;  // run-level remarks (instructions outside predicted files...)
   std::vector<BranchComparison> branches;  // one per predicted branch (divergence.h)
-  size_t count(Verdict v) const;
+  // Kernels measured in two or more configurations, compared per configuration; their lines
+  // and branches are then not in `lines` and `branches` (which pool every launch).
+  std::vector<ConfigurationComparison> configurations;
+  size_t count(Verdict v) const;  // in `lines` and in every configuration
   size_t count(BranchVerdict v) const;
   bool anyMismatch() const { return count(Verdict::Mismatch) != 0; }
 };
 
+// Every kernel's instructions pooled over its measured launches; then, for each kernel the
+// measurements keep apart per configuration (config_counters), each configuration compared on
+// its own (compare_configurations.cpp) and left out of the pooled lines.
 VerifyReport compare(const Predictions& predictions, const Measurements& measurements,
                      const CompareOptions& options = {});
+// The pooled comparison alone, config_counters ignored (what compare() did before it told
+// configurations apart).
+VerifyReport comparePooled(const Predictions& predictions, const Measurements& measurements,
+                           const CompareOptions& options = {});
 
 // Exit codes of `coalesce-lint verify`.
 inline constexpr int kExitOk = 0;          // every predicted line confirmed

@@ -15,6 +15,10 @@
 
 namespace coalesce::verify {
 
+// Distinct configurations kept per kernel in the report: a kernel whose argument changes at every
+// launch (a time step, a pivot row) would otherwise grow the list without bound.
+inline constexpr uint64_t kMaxConfigsKeptPerKernel = 64;
+
 struct SamplingOptions {
   bool all = false;                  // instrument every launch (the verifier's behaviour before sampling)
   std::string kernelRegex;           // only kernels whose mangled or demangled name this matches (search)
@@ -40,6 +44,10 @@ class LaunchSampler {
 
   // Every distinct configuration seen, in first-seen order, with its launch count.
   const std::vector<LaunchConfig>& configs() const { return configs_; }
+  // Where the last launch given to onLaunch() or record() is in configs(); nullopt when its
+  // configuration was not kept (over the per-kernel cap). The collector tags the counters of a
+  // measured launch with it (the measurements' config_counters).
+  std::optional<size_t> lastConfigIndex() const { return lastConfig_; }
   uint64_t measured() const { return measured_; }
   uint64_t unmeasured() const { return unmeasured_; }
 
@@ -56,6 +64,7 @@ class LaunchSampler {
   std::map<std::string, size_t> configIndex_;  // key -> index into configs_
   std::vector<LaunchConfig> configs_;
   uint64_t measured_ = 0, unmeasured_ = 0;
+  std::optional<size_t> lastConfig_;
 };
 
 // The key that tells two configurations apart: kernel, grid, block, shared bytes, argument bytes.

@@ -109,6 +109,17 @@ struct KernelResources {
   bool operator==(const KernelResources&) const = default;
 };
 
+// One instruction's counters in one measured configuration: the collector keeps them apart for
+// every kernel it measured in two or more configurations (the comparison per configuration,
+// compare.h). `config` indexes Measurements::launchConfigs, `instruction` Measurements::instructions,
+// whose own metrics are the sums over every measured launch.
+struct ConfigCounters {
+  uint32_t config = 0;
+  uint32_t instruction = 0;
+  std::map<std::string, uint64_t> metrics;
+  bool operator==(const ConfigCounters&) const = default;
+};
+
 struct Measurements {
   std::string status = "ok";  // "ok" or "error"
   ErrorKind errorKind = ErrorKind::None;
@@ -119,12 +130,14 @@ struct Measurements {
   uint64_t kernelLaunches = 0;
   uint64_t droppedRecords = 0;
   uint64_t launchesMeasured = 0;  // launches that ran instrumented (all of them before sampling)
+  uint64_t processes = 1;         // processes whose measurements these are (written when above 1)
   std::string sampling;           // "config", "all" or empty (measurements from before sampling)
   std::vector<LaunchConfig> launchConfigs;
   std::vector<std::string> notes;
   // Per kernel, from the cubins (empty when no cuobjdump or no kept cubin; written only then).
   std::vector<KernelResources> kernelResources;
   std::vector<MeasuredInstruction> instructions;
+  std::vector<ConfigCounters> configCounters;  // written as `config_counters`, only when not empty
 
   bool ok() const { return status == "ok"; }
 };
@@ -135,5 +148,16 @@ std::string toJson(const Measurements& m);
 // measurements document.
 Measurements measurementsFromJson(const std::string& text);
 Measurements loadMeasurements(const std::string& path);
+
+// Kernels (mangled names) with counters kept apart for two or more measured configurations, in
+// the order their first configuration appears in launchConfigs.
+std::vector<std::string> kernelsMeasuredPerConfiguration(const Measurements& m);
+// What one configuration measured: the instructions of its kernel with that configuration's
+// counters only, and that configuration alone in launchConfigs (its sampling fields left empty).
+Measurements configurationView(const Measurements& m, uint32_t config);
+// `b` appended to `a` (two programs' measurements side by side), indices of b's config counters
+// shifted past a's instructions and configurations. `processes` is left to the caller (one
+// program's processes are counted, separate programs are not).
+void appendMeasurements(Measurements& a, const Measurements& b);
 
 }  // namespace coalesce::verify

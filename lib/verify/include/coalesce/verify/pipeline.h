@@ -10,17 +10,33 @@
 #include <string>
 #include <vector>
 
+#include "coalesce/verify/measurements.h"
 #include "coalesce/verify/predictions.h"
 
 namespace coalesce::verify {
 
-// Produces predictions for the given .cu files when no predictions file is given (the
-// analyzer, in the full build). Returns nullopt and sets `error` (one line) on failure.
-using PredictFunction =
-    std::function<std::optional<Predictions>(const std::vector<std::string>& files, std::string& error)>;
+// What the analyzer is asked to predict on: files, or a compilation database's sources, and
+// optionally launches the collector recorded (their block, grid and arguments replace what the
+// analysis finds or guesses, as `coalesce-lint --launch-info` does).
+struct PredictInput {
+  std::vector<std::string> files;      // .cu/.cuh files or folders
+  std::string buildDir;                // folder holding compile_commands.json (-p), or empty
+  std::string arch;                    // sm_XX to analyse for, or empty for the analyzer's default
+  std::vector<LaunchConfig> launches;  // recorded launches to predict with, or empty
+  std::string jsonPath;                // when set, the analyzer's JSON is also written there (--keep)
+};
+
+// Produces predictions when no predictions file is given (the analyzer, in the full build;
+// tools/coalesce-lint/main.cpp). Returns nullopt and sets `error` (one line) on failure.
+using PredictFunction = std::function<std::optional<Predictions>(const PredictInput& input, std::string& error)>;
 
 struct VerifyOptions {
   std::string predictions;                    // predictions JSON; else `predict` is asked
+  // --analyze: predict now with `predict`, on `sources` or the database in `buildDir` (or on
+  // `files` when neither is given). Refused in the verifier-only build (no `predict`).
+  bool analyze = false;
+  std::vector<std::string> sources;
+  std::string buildDir;
   std::vector<std::string> files;             // .cu files to build and run
   std::vector<std::string> command;           // an unmodified program and its arguments
   std::vector<std::string> measurementFiles;  // compare recorded measurements instead of running
