@@ -10,6 +10,7 @@
 #include "coalesce/model/access_model.h"
 #include "format.h"
 #include "html_parts.h"
+#include "rules/branch_remap.h"
 #include "rules/interleaved_reduction.h"
 #include "what_if.h"
 
@@ -17,6 +18,7 @@ namespace coalesce::report::detail {
 
 namespace {
 
+using html::blockPathsPicture;
 using html::branchPicture;
 using html::costliestWarp;
 using html::escape;
@@ -141,25 +143,58 @@ std::optional<LaneSplit> sequentialAddressingSplit(const LaneSplit& split, const
   return fixed;
 }
 
-std::string branchFixFigure(const HtmlContext& ctx, const BranchSite& site) {
-  const int64_t warps = std::max<int64_t>(1, model::warpCount(site.block.dim, ctx.arch));
+// The interleaved reduction's fix (sequential addressing), drawn on the split warp.
+std::string sequentialAddressingFigure(const HtmlContext& ctx, const BranchSite& site) {
   int64_t active = 0;
-  std::optional<LaneSplit> fixed;
-  if (interleavedReductionLoop(site, ctx.analysis, warps))
-    fixed = sequentialAddressingSplit(site.split, site.block.dim, ctx.arch, active);
-  if (!fixed)
+  const std::optional<LaneSplit> fixed = sequentialAddressingSplit(site.split, site.block.dim, ctx.arch, active);
+  const auto p = fixed ? branchPicture(*fixed, site.kind) : std::nullopt;
+  if (!p)
     return figure("<b>After the fix</b>",
-                  "<p>No picture: the fix the note names (branch on the warp index, a select, or sorting the work) "
-                  "depends on how the work is reorganised, which the records do not say; only the interleaved "
-                  "reduction's fix (sequential addressing) is computed.</p>");
-  const auto p = branchPicture(*fixed, site.kind);
-  if (!p) return "";
+                  "<p>No picture: the split warp has no lane on the true side to count the threads that take the "
+                  "branch.</p>");
   std::string caption = fmt::format(
       "<b>After the fix</b> (sequential addressing, <code>if (tid &lt; s)</code>): warp {}, on the pass where {} of "
       "the block's {} threads take the branch, now the first {}",
       site.split.warp, active, site.block.dim.volume(), active);
   caption += "<br>" + escape(p->summary) + "; at most one warp of the block splits per pass";
   return figure(caption, ctx.pictures->svg(*p));
+}
+
+// The remap fix (rules/branch_remap.h): the block of the pass the split was seen on, as
+// written and with the threads that take each path made contiguous; the counts over every
+// pass are the records' (the fix note quotes them).
+std::string remapFigures(const HtmlContext& ctx, const BranchSite& site) {
+  const BranchRemap remap = branchRemap(site);
+  if (!remap.computed) return figure("<b>After the fix</b>", "<p>No picture: " + escape(remap.whyNot) + ".</p>");
+  const LaneSplit& split = site.split;
+  const auto written = blockPathsPicture(split.byWarp, split.blockValues, site.kind);
+  const std::vector<std::string> remapped = remappedBlock(split, site.kind);
+  const auto fixed = blockPathsPicture(remapped, split.blockValues, site.kind);
+  if (!written || !fixed)
+    return figure("<b>After the fix</b>",
+                  fmt::format("<p>No picture: the block of the pass shown is not recorded (it takes more than {} "
+                              "values); over every pass, {} of {} warp requests would split instead of {}.</p>",
+                              LaneSplit::kMaxBlockPaths, remap.after, site.warpRequests, remap.before));
+  const std::string pass =
+      site.loops.empty() ? "" : fmt::format(", the {} iteration listed", ordinal(split.iteration + 1));
+  const std::string writtenCaption =
+      fmt::format("<b>The block as written</b> (block ({}, {}, {}){}): {} warps split on this pass<br>{}", split.blockX,
+                  split.blockY, split.blockZ, pass, splitWarps(split.byWarp), escape(written->summary));
+  const char* how = site.kind == BranchKind::Loop     ? "work sorted by trip count"
+                    : site.kind == BranchKind::Switch ? "threads grouped by case"
+                                                      : "the threads that take it made the first ones";
+  const std::string fixCaption = fmt::format(
+      "<b>After the fix</b> (the work remapped, {}): the same threads reach it; {} warp{} split on this pass; over "
+      "every pass the analysis lists, {} of {} warp requests split instead of {}<br>{}",
+      how, splitWarps(remapped), splitWarps(remapped) == 1 ? "" : "s", remap.after, site.warpRequests, remap.before,
+      escape(fixed->summary));
+  return figure(writtenCaption, ctx.pictures->svg(*written)) + figure(fixCaption, ctx.pictures->svg(*fixed));
+}
+
+std::string branchFixFigure(const HtmlContext& ctx, const BranchSite& site) {
+  const int64_t warps = std::max<int64_t>(1, model::warpCount(site.block.dim, ctx.arch));
+  if (interleavedReductionLoop(site, ctx.analysis, warps)) return sequentialAddressingFigure(ctx, site);
+  return remapFigures(ctx, site);
 }
 
 // A branch finding: the warp the analysis saw split, one row per path it runs.
