@@ -59,6 +59,20 @@ std::string figure(const std::string& caption, const std::string& content) {
   return "<figure><figcaption>" + caption + "</figcaption>" + content + "</figure>";
 }
 
+// Why an access finding has no fix picture (Finding::fix unset), given its picture as written.
+std::string noFixPictureReason(const Finding& f, const std::string& written) {
+  if (written.find("<svg") == std::string::npos)
+    return "the access as written has no lanes to draw (left), so its fix has none either";
+  if (f.reuse)
+    return "the fix (a __shared__ tile) leaves the lanes of each warp's load as they are: it removes the re-reads of "
+           "the same bytes by the block's other warps, which the fix note counts per block, not the lanes of one warp";
+  const bool claimsFix =
+      std::any_of(f.notes.begin(), f.notes.end(), [](const std::string& n) { return n.rfind("fix:", 0) == 0; });
+  if (!claimsFix) return "the rule found no change of the lanes that the model says does better (the notes say what it checked)";
+  return "the fix note's figure does not come from a changed access the model re-evaluated, so there is nothing to "
+         "draw";
+}
+
 std::string pictures(const HtmlContext& ctx, const Finding& f, const AccessSite& site) {
   const int64_t warp = costliestWarp(site.access, site.block.dim, ctx.arch);
   std::string from(toString(site.block.source));
@@ -92,9 +106,7 @@ std::string pictures(const HtmlContext& ctx, const Finding& f, const AccessSite&
       fixed = figure(fixCaption, "<p>no lanes to draw</p>");
     }
   } else {
-    fixed = figure("<b>After the fix</b>",
-                   "<p>No picture: the rule checked no change of the lanes that the model says does better (see the "
-                   "fix note).</p>");
+    fixed = figure("<b>After the fix</b>", "<p>No picture: " + noFixPictureReason(f, written) + ".</p>");
   }
   return fmt::format("<details class=\"pic\"{}><summary>Warp picture: as written and after the fix</summary>"
                      "<div class=\"pics\">{}{}</div></details>",
@@ -249,10 +261,15 @@ std::string barrierPictures(const HtmlContext& ctx, const BarrierSite& site) {
                      figure(fixCaption, ctx.pictures->svg(*fixed)));
 }
 
-std::string recordPhrase(const Finding& f) {
-  if (f.branch) return "a branch condition: its figure is the share of warp requests whose active lanes disagree";
-  if (f.barrier) return "a barrier and the guards around it";
-  return "the kernel's pointer parameters";
+// Why a finding that is not about an access, or whose record has no lanes, has no picture.
+std::string noPictureReason(const Finding& f) {
+  if (f.branch) return "this finding is about a branch condition whose record holds no split warp to draw";
+  if (f.barrier) return "this finding is about a barrier whose record holds no threads to draw";
+  if (f.occupancy)
+    return "this finding is about the kernel's occupancy (how many of its warps an SM holds), which no warp's "
+           "lanes show; the fix note gives the block shape or shared memory that raises it";
+  return "this finding is about the kernel's pointer parameters; its fix (__restrict__) changes no lane's address, "
+         "so there is no warp to draw before or after it";
 }
 
 }  // namespace
@@ -283,7 +300,7 @@ std::string findingBox(const HtmlContext& ctx, size_t index) {
            f.barrier && *f.barrier >= 0 && static_cast<size_t>(*f.barrier) < barriers.size())
     drawn = barrierPictures(ctx, barriers[static_cast<size_t>(*f.barrier)]);
   if (drawn.empty())
-    drawn = "<p class=\"muted\">No warp picture: this finding is about " + std::string(recordPhrase(f)) + ".</p>";
+    drawn = "<p class=\"muted\">No warp picture: " + noPictureReason(f) + ".</p>";
   out += drawn;
   return out + "</div>";
 }
