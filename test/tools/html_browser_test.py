@@ -129,7 +129,10 @@ DRAWN = {
     # barrier_divergent.cu: the threads that reach the barrier, as written and after the fix.
     "examples": ["threads reach the barrier", "<b>After the fix</b> (the barrier moved out of the branch",
                  # reduction_interleaved_divergent.cu: the split after sequential addressing.
-                 "<b>After the fix</b> (sequential addressing"],
+                 "<b>After the fix</b> (sequential addressing",
+                 # divergence_parity.cu: the block remapped, the first threads taking the branch;
+                 # warp_shuffle_reduction.cu's leader lanes: why no fix is drawn.
+                 "<b>After the fix</b> (the work remapped", "No picture: one lane of every warp takes one side"],
     # The verify page of the analyzer's predictions: a predicted warp beside the measured figure.
     "verify-drawn": ["<b>Predicted</b> <code>", "<b>Measured</b>: ", '<svg class="w"'],
 }
