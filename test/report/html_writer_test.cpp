@@ -391,7 +391,7 @@ TEST_CASE("html report: a branch's remap fix drawn as the block with the threads
   tail.divergentRequests = 4;
   tail.warpRequests = 4;
   tail.split.byWarp.assign(8, std::string(32, '-'));
-  for (int t = 0; t < 100; ++t) tail.split.byWarp[static_cast<size_t>(t / 32)][static_cast<size_t>(t % 32)] = t % 3 == 0 ? 'b' : 'a';
+  for (size_t t = 0; t < 100; ++t) tail.split.byWarp[t / 32][t % 32] = t % 3 == 0 ? 'b' : 'a';
   a.branches.push_back(tail);
   BranchSite leader = b;  // if (lane == 0): no fix claimed, and the box says why
   leader.id = 2;

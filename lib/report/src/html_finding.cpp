@@ -62,13 +62,14 @@ std::string figure(const std::string& caption, const std::string& content) {
 // Why an access finding has no fix picture (Finding::fix unset), given its picture as written.
 std::string noFixPictureReason(const Finding& f, const std::string& written) {
   if (written.find("<svg") == std::string::npos)
-    return "the access as written has no lanes to draw (left), so its fix has none either";
+    return "the access as written has no lanes to draw, so its fix has none either";
   if (f.reuse)
     return "the fix (a __shared__ tile) leaves the lanes of each warp's load as they are: it removes the re-reads of "
            "the same bytes by the block's other warps, which the fix note counts per block, not the lanes of one warp";
   const bool claimsFix =
       std::any_of(f.notes.begin(), f.notes.end(), [](const std::string& n) { return n.rfind("fix:", 0) == 0; });
-  if (!claimsFix) return "the rule found no change of the lanes that the model says does better (the notes say what it checked)";
+  if (!claimsFix)
+    return "the rule found no change of the lanes that the model says does better (the notes say what it checked)";
   return "the fix note's figure does not come from a changed access the model re-evaluated, so there is nothing to "
          "draw";
 }
@@ -189,16 +190,18 @@ std::string remapFigures(const HtmlContext& ctx, const BranchSite& site) {
                               LaneSplit::kMaxBlockPaths, remap.after, site.warpRequests, remap.before));
   const std::string pass =
       site.loops.empty() ? "" : fmt::format(", the {} iteration listed", ordinal(split.iteration + 1));
+  const int64_t splitAsWritten = splitWarps(split.byWarp), splitRemapped = splitWarps(remapped);
   const std::string writtenCaption =
-      fmt::format("<b>The block as written</b> (block ({}, {}, {}){}): {} warps split on this pass<br>{}", split.blockX,
-                  split.blockY, split.blockZ, pass, splitWarps(split.byWarp), escape(written->summary));
+      fmt::format("<b>The block as written</b> (block ({}, {}, {}){}): {} warp{} split on this pass<br>{}",
+                  split.blockX, split.blockY, split.blockZ, pass, splitAsWritten, splitAsWritten == 1 ? "" : "s",
+                  escape(written->summary));
   const char* how = site.kind == BranchKind::Loop     ? "work sorted by trip count"
                     : site.kind == BranchKind::Switch ? "threads grouped by case"
                                                       : "the threads that take it made the first ones";
   const std::string fixCaption = fmt::format(
       "<b>After the fix</b> (the work remapped, {}): the same threads reach it; {} warp{} split on this pass; over "
       "every pass the analysis lists, {} of {} warp requests split instead of {}<br>{}",
-      how, splitWarps(remapped), splitWarps(remapped) == 1 ? "" : "s", remap.after, site.warpRequests, remap.before,
+      how, splitRemapped, splitRemapped == 1 ? "" : "s", remap.after, site.warpRequests, remap.before,
       escape(fixed->summary));
   return figure(writtenCaption, ctx.pictures->svg(*written)) + figure(fixCaption, ctx.pictures->svg(*fixed));
 }
