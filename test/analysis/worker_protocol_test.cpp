@@ -98,7 +98,8 @@ AnalysisResult everything() {
   b.divergentRequests = 17;
   b.onlyPartialWarps = true;
   b.assumptions = {"a"};
-  b.split = {3, 1, 2, 5, 7, {"-9000000000", "4"}, {-1, 0, 1, 1}};
+  b.split = {3, 1, 2, 5, 7, {"-9000000000", "4"}, {-1, 0, 1, 1}, {"-9000000000", "4", "7"}, {"-ab?", "cc--"}};
+  b.remappedDivergentRequests = 9876543210;
   r.branches.push_back(b);
 
   BarrierSite s;

@@ -67,12 +67,12 @@ TEST_CASE("records: the field list covers the records' members") {
   CHECK(reuse.all == 5);  // known, requested_bytes, distinct_bytes, warp_sectors, block_sectors
   BranchSite b;
   describeFields(branch, b);
-  CHECK(branch.all == 19);  // ... line_text, loops, modulus_loops, split
-  CHECK(branch.internal == 4);
+  CHECK(branch.all == 20);  // ... line_text, loops, modulus_loops, split, remapped_divergent_requests
+  CHECK(branch.internal == 5);
   FieldCounter split;
   LaneSplit l;
   describeFields(split, l);
-  CHECK(split.all == 7);  // warp, block_x, block_y, block_z, iteration, values, lanes
+  CHECK(split.all == 9);  // warp, block_x, block_y, block_z, iteration, values, lanes, block_values, by_warp
   BarrierSite s;
   describeFields(barrier, s);
   CHECK(barrier.all == 15);  // ... line_text, loops, reach_by_warp, reach_iteration

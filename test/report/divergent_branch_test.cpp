@@ -3,6 +3,8 @@
 // range checks and the block's partial last warp.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "control_flow_util.h"
 #include "report_test_util.h"
 
@@ -55,7 +57,9 @@ struct ReductionLoop {
 }  // namespace
 
 TEST_CASE("divergent-branch: if (threadIdx.x % 2) splits every warp") {
-  const auto found = branchFindings({makeBranch("threadIdx.x % 2", 8, 8)});
+  BranchSite parity = makeBranch("threadIdx.x % 2", 8, 8);
+  parity.remappedDivergentRequests = 0;  // 128 threads take it: warps 0-3, contiguous
+  const auto found = branchFindings({parity});
   REQUIRE(found.size() == 1);
   const Finding& f = found.front();
   CHECK(f.severity == report::Severity::Note);  // the rule's default level (docs/precision.md)
@@ -69,10 +73,45 @@ TEST_CASE("divergent-branch: if (threadIdx.x % 2) splits every warp") {
   CHECK(*f.divergentShare == Approx(1.0));
   CHECK(f.notes.front() ==
         "split warps counted exactly over every warp of block 256x1x1 (launch: launch at main.cu:40)");
-  CHECK(anyNoteContains(f, "threadIdx.x / 32"));
+  // The remap fix, with the analysis's count of the warps it leaves split (branch_remap.h).
+  CHECK(anyNoteContains(f, "fix: remap the work so that the threads taking the branch are contiguous"));
+  CHECK(anyNoteContains(f, "0 of 8 warp requests split instead of 8"));
   CHECK(anyNoteContains(f, "cond ? a : b"));
-  CHECK(anyNoteContains(f, "sort or bucket the work"));
   CHECK_FALSE(anyNoteContains(f, "sequential addressing"));
+}
+
+TEST_CASE("divergent-branch: no fix is claimed where the remap is unknown, a warp leader's, or no better") {
+  const auto fixNotes = [](const Finding& f) {
+    return std::count_if(f.notes.begin(), f.notes.end(), [](const std::string& n) { return n.rfind("fix:", 0) == 0; });
+  };
+  // Some lane's value unknown: the analysis could not count the remap (-1).
+  const auto unknown = branchFindings({makeBranch("x[i] > t", 8, 8)});
+  REQUIRE(unknown.size() == 1);
+  CHECK(fixNotes(unknown[0]) == 0);
+  CHECK(anyNoteContains(unknown[0], "no fix computed: the condition depends, for some lanes, on values not known"));
+  // `if (lane == 0)`: one lane per warp, the warp's leader.
+  BranchSite leader = makeBranch("lane == 0", 8, 8);
+  leader.remappedDivergentRequests = 1;
+  leader.split.blockValues = {"0", "1"};
+  leader.split.byWarp.assign(8, "b" + std::string(31, 'a'));
+  const auto led = branchFindings({leader});
+  REQUIRE(led.size() == 1);
+  CHECK(fixNotes(led[0]) == 0);
+  CHECK(anyNoteContains(led[0], "no fix computed: one lane of every warp takes one side"));
+  // Two lanes per warp are no leader: the remap is claimed.
+  BranchSite pair = leader;
+  pair.split.byWarp.assign(8, "bb" + std::string(30, 'a'));
+  const auto paired = branchFindings({pair});
+  REQUIRE(paired.size() == 1);
+  CHECK(fixNotes(paired[0]) == 1);
+  CHECK(anyNoteContains(paired[0], "1 of 8 warp requests split instead of 8"));
+  // A remap that splits as many warps is no fix.
+  BranchSite same = makeBranch("threadIdx.x % 4", 8, 8, {256, 1, 1}, 20, BranchKind::Switch);
+  same.remappedDivergentRequests = 8;
+  const auto kept = branchFindings({same});
+  REQUIRE(kept.size() == 1);
+  CHECK(fixNotes(kept[0]) == 0);
+  CHECK(anyNoteContains(kept[0], "no fix computed: grouping the threads by path would still split 8 of 8"));
 }
 
 TEST_CASE("divergent-branch: warp-aligned conditions and data-dependent ones are quiet") {
@@ -149,7 +188,7 @@ TEST_CASE("divergent-branch: the interleaved reduction names sequential addressi
 TEST_CASE("divergent-branch: the reduction fix needs a modulus by the loop's variable, a loop, and shared memory") {
   auto generic = [](const std::vector<Finding>& found) {
     REQUIRE(found.size() == 1);
-    return !anyNoteContains(found[0], "sequential addressing") && anyNoteContains(found[0], "threadIdx.x / 32");
+    return !anyNoteContains(found[0], "sequential addressing") && anyNoteContains(found[0], "no fix computed");
   };
   ReductionLoop constantDivisor;
   constantDivisor.condition = "tid % 2 == 0";

@@ -50,6 +50,9 @@ void addControlFlow(AnalysisResult& r, const std::string& file, const BlockShape
     b.evaluated = b.threadDependent = true;
     b.warpRequests = 8;
     b.divergentRequests = divergent;
+    // Both conditions are known for every thread: remapped so that the threads taking the
+    // branch are contiguous (128 of a 256-thread block, or the first 64), no warp splits.
+    b.remappedDivergentRequests = 0;
     r.branches.push_back(std::move(b));
   };
   branch(40, "threadIdx.x % 2", 8);

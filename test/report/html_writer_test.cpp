@@ -357,8 +357,74 @@ TEST_CASE("html report: an interleaved reduction's fix drawn as sequential addre
   CHECK(contains(page, "on the pass where 128 of the block's 256 threads take the branch, now the first 128"));
   CHECK(contains(page, "the whole warp runs one path: 32 lanes true; at most one warp of the block splits per pass"));
   CHECK(count(page, "<b>After the fix</b> (sequential addressing") == 1);
-  // The generic fix (branch on the warp index, a select, sorting) is not computed: said so.
-  CHECK(count(page, "No picture: the fix the note names (branch on the warp index") == 1);
+  // Outside a loop the fix is the remap, which needs the analysis's count: without it (-1,
+  // values not known) the box says why nothing is drawn.
+  CHECK(count(page, "No picture: the condition depends, for some lanes, on values not known statically") == 1);
+}
+
+TEST_CASE("html report: a branch's remap fix drawn as the block with the threads that take it first") {
+  AnalysisResult a;
+  BranchSite b;  // if (threadIdx.x % 2) in a 256-thread block, seen on warp 0 of block (1, 0, 0)
+  b.loc = {"k.cu", 3, 5};
+  b.kernel = "k";
+  b.condition = "threadIdx.x % 2";
+  b.threadDependent = b.evaluated = true;
+  b.block.dim = {256, 1, 1};
+  b.block.source = BlockSource::Launch;
+  b.warpRequests = 8;
+  b.divergentRequests = 8;
+  b.remappedDivergentRequests = 0;
+  b.split.warp = 0;
+  b.split.blockX = 1;
+  b.split.values = b.split.blockValues = {"0", "1"};
+  std::string parity;
+  for (int lane = 0; lane < 32; ++lane) {
+    b.split.lanes.push_back(lane % 2);
+    parity += lane % 2 ? 'b' : 'a';
+  }
+  b.split.byWarp.assign(8, parity);
+  a.branches.push_back(b);
+  BranchSite tail = b;  // threads 0-99 reach `if (t % 3 == 0)`: 34 of them take it
+  tail.id = 1;
+  tail.condition = "t % 3 == 0";
+  tail.remappedDivergentRequests = 1;
+  tail.divergentRequests = 4;
+  tail.warpRequests = 4;
+  tail.split.byWarp.assign(8, std::string(32, '-'));
+  for (size_t t = 0; t < 100; ++t) tail.split.byWarp[t / 32][t % 32] = t % 3 == 0 ? 'b' : 'a';
+  a.branches.push_back(tail);
+  BranchSite leader = b;  // if (lane == 0): no fix claimed, and the box says why
+  leader.id = 2;
+  leader.condition = "lane == 0";
+  leader.remappedDivergentRequests = 1;
+  leader.split.byWarp.assign(8, "b" + std::string(31, 'a'));
+  a.branches.push_back(leader);
+  report::Report r;
+  r.analysis = &a;
+  for (int id : {0, 1, 2}) {
+    report::Finding f;
+    f.rule = "divergent-branch";
+    f.loc = b.loc;
+    f.branch = id;
+    f.message = "splits warps";
+    r.findings.push_back(f);
+  }
+  const std::string page = htmlOf(r, memoryReader({}));
+  // Parity: every warp splits as written; the first 128 threads take it after the remap.
+  CHECK(contains(page, "<b>The block as written</b> (block (1, 0, 0)): 8 warps split on this pass"));
+  CHECK(contains(page, "128 threads true, 128 threads false; 8 of 8 warps run more than one path"));
+  CHECK(contains(page, "0 warps split on this pass; over every pass the analysis lists, 0 of 8 warp requests split "
+                       "instead of 8"));
+  CHECK(contains(page, "128 threads true, 128 threads false; 0 of 8 warps run more than one path"));
+  CHECK(contains(page, ">w 0-7</text>"));  // identical warps share a row
+  // The tail: threads 0-33 take it, warp 1 holds the boundary; warps 4-7 reach nothing.
+  CHECK(contains(page, "34 threads true, 66 threads false; 4 of 8 warps run more than one path"));
+  CHECK(contains(page, "34 threads true, 66 threads false; 1 of 8 warps run more than one path"));
+  CHECK(contains(page, "1 warp split on this pass; over every pass the analysis lists, 1 of 4 warp requests split "
+                       "instead of 4"));
+  // The leader: no picture, and why.
+  CHECK(count(page, "No picture: one lane of every warp takes one side") == 1);
+  CHECK(count(page, "<b>After the fix</b> (the work remapped") == 2);
 }
 
 TEST_CASE("html report: a barrier finding drawn as the threads that reach it and after the fix") {

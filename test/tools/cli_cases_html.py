@@ -66,9 +66,12 @@ def _(tmp):
     n = findings_in_summary(r)
     check(n > 20 and shape.findings == n, f"{shape.findings} finding boxes for {n} findings", r)
     check(all(f"f{i}" in shape.ids for i in range(n)), "a finding without its anchor", r)
-    # Every access finding: the warp as written and after the fix, two figures in a <details>.
-    check(shape.pictures > 0 and shape.figures == 2 * shape.pictures,
-          f"{shape.figures} figures for {shape.pictures} pictured findings", r)
+    # Every access finding: the warp as written and after the fix, two figures in a <details>;
+    # a branch with the remap fix a third, its block as written (divergence_parity.cu).
+    remapped = text.count("<b>The block as written</b>")
+    check(remapped >= 1, "no divergent branch drawn with its block remapped", r)
+    check(shape.pictures > 0 and shape.figures == 2 * shape.pictures + remapped,
+          f"{shape.figures} figures for {shape.pictures} pictured findings ({remapped} remapped blocks)", r)
     check(shape.svgs >= shape.pictures, f"{shape.svgs} SVG pictures for {shape.pictures} findings", r)
     for rule in ("uncoalesced-global-access", "shared-bank-conflict", "aos-field-access", "divergent-branch"):
         check(f"<code>{rule}</code>" in text, f"no {rule} finding on the page", r)

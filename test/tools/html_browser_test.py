@@ -14,7 +14,8 @@ pictures are found in one tall screenshot of the page instead.
     html_browser_test.py --binary build/tools/coalesce-lint/coalesce-lint --source-dir . [--keep DIR]
 
 Exit 77 (ctest: skipped) when no Chromium or no PIL (Debian's python3-pil) is installed; --keep
-DIR keeps the pages and the screenshots (docs/images/ holds them).
+DIR keeps the pages and the screenshots, and writes the crops docs/images/ holds (index, a
+source view with a branch's remap fix, a warp with its fix, the verify page of test/gpu_redteam/).
 """
 import argparse
 import os
@@ -128,7 +129,10 @@ DRAWN = {
     # barrier_divergent.cu: the threads that reach the barrier, as written and after the fix.
     "examples": ["threads reach the barrier", "<b>After the fix</b> (the barrier moved out of the branch",
                  # reduction_interleaved_divergent.cu: the split after sequential addressing.
-                 "<b>After the fix</b> (sequential addressing"],
+                 "<b>After the fix</b> (sequential addressing",
+                 # divergence_parity.cu: the block remapped, the first threads taking the branch;
+                 # warp_shuffle_reduction.cu's leader lanes: why no fix is drawn.
+                 "<b>After the fix</b> (the work remapped", "No picture: one lane of every warp takes one side"],
     # The verify page of the analyzer's predictions: a predicted warp beside the measured figure.
     "verify-drawn": ["<b>Predicted</b> <code>", "<b>Measured</b>: ", '<svg class="w"'],
 }
@@ -181,14 +185,53 @@ def check_picture_screenshot(png):
     return min(lanes), min(sectors)
 
 
+def save_small(image, path):
+    """A PNG for docs/images/: a palette of 128 colours keeps it small (under ~300 KB)."""
+    from PIL import Image
+    image.quantize(colors=128, method=Image.Quantize.MEDIANCUT).save(path, optimize=True)
+
+
 def keep_crops(index_png, picture_png, rows, folder):
     """The screenshots docs/images/ shows: the top of the index, a finding with its pictures."""
     from PIL import Image
-    Image.open(index_png).convert("RGB").crop((0, 0, WINDOW[0], 1000)).save(
-        os.path.join(folder, "html-report-index.png"), optimize=True)
+    save_small(Image.open(index_png).convert("RGB").crop((0, 0, WINDOW[0], 1000)),
+               os.path.join(folder, "html-report-index.png"))
     top = max(0, rows[0] - 330)
-    Image.open(picture_png).convert("RGB").crop((0, top, WINDOW[0], top + 900)).save(
-        os.path.join(folder, "html-report-warp.png"), optimize=True)
+    save_small(Image.open(picture_png).convert("RGB").crop((0, top, WINDOW[0], top + 900)),
+               os.path.join(folder, "html-report-warp.png"))
+
+
+def keep_source_crop(browser, examples_page, work, folder):
+    """The source view of divergence_parity.cu on the examples' page, with its finding and the
+    remap fix drawn: found as the first row of a picture's false lanes (orange) in a tall
+    screenshot (the index's orange badges are too narrow to count)."""
+    from PIL import Image
+    tall = os.path.join(work, "examples-tall.png")
+    browser.screenshot(examples_page, tall, 16000)
+    image = Image.open(tall).convert("RGB")
+    orange = rows_with(image, ORANGE, 200)
+    check(orange, f"{tall}: no branch picture with false lanes (orange) on the examples' page")
+    top = max(0, orange[0] - 850)
+    save_small(image.crop((0, top, WINDOW[0], top + 1550)), os.path.join(folder, "html-report-source.png"))
+
+
+def keep_verify_crop(binary, src, browser, work, folder):
+    """The verify page of test/gpu_redteam/ against its recorded H200 measurements
+    (test/verify/data/redteam/), as test/verify/redteam_recorded.py compares them."""
+    from PIL import Image
+    data = os.path.join(src, "test", "verify", "data", "redteam")
+    with open(os.path.join(data, "programs.txt")) as f:
+        inputs = [line.strip() for line in f if line.strip()]
+    predictions = os.path.join(work, "redteam.predictions.json")
+    lint(binary, ["--format=json", "-q", "--no-cache", "-o", predictions, *inputs], src)
+    page = os.path.join(work, "redteam-verify.html")
+    measurements = sorted(os.path.join(data, n) for n in os.listdir(data) if n.startswith("measurements_"))
+    lint(binary, ["verify", "--predictions", predictions, "--measurements", *measurements, "--format", "html", "-o",
+                  page], src)
+    png = os.path.join(work, "redteam-verify.png")
+    browser.screenshot(page, png)
+    save_small(Image.open(png).convert("RGB").crop((0, 0, WINDOW[0], 1000)),
+               os.path.join(folder, "html-report-verify.png"))
 
 
 def main():
@@ -252,6 +295,8 @@ def main():
             for path in [*pages.values(), index_png, picture_png, verify_png]:
                 shutil.copy(path, a.keep)
             keep_crops(index_png, picture_png, rows, a.keep)
+            keep_source_crop(browser, pages["examples"], work, a.keep)
+            keep_verify_crop(binary, src, browser, work, a.keep)
         print(f"PASS: {len(pages)} pages open without console messages; the index and the warp pictures render")
         return 0
     except Failure as e:

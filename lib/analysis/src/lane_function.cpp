@@ -8,6 +8,7 @@
 #include <array>
 #include <bit>
 #include <cstdio>
+#include <functional>
 #include <numeric>
 #include <memory>
 #include <set>
@@ -87,7 +88,7 @@ LaneSplit splitOf(int64_t warp, const int64_t blockIdx[3], int iteration,
     if (v) distinct.push_back(*v);
   std::sort(distinct.begin(), distinct.end());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  LaneSplit s{warp, blockIdx[0], blockIdx[1], blockIdx[2], iteration, {}, {}};
+  LaneSplit s{warp, blockIdx[0], blockIdx[1], blockIdx[2], iteration, {}, {}, {}, {}};
   for (int64_t v : distinct) s.values.push_back(std::to_string(v));
   for (const auto& v : perLane)
     s.lanes.push_back(v ? static_cast<int>(std::lower_bound(distinct.begin(), distinct.end(), *v) - distinct.begin())
@@ -105,8 +106,56 @@ std::vector<std::pair<std::array<int64_t, 3>, int64_t>> edgeBlocks(const model::
 bool namesBlock(const ExprRef& e) { return containsOp(e, Op::BlockIdx) || containsOp(e, Op::GridDim); }
 bool anyNamesBlock(const std::vector<ExprRef>& exprs) { return std::any_of(exprs.begin(), exprs.end(), namesBlock); }
 
+// The block at one iteration for the picture of the remap fix (LaneSplit::byWarp): per
+// thread its value (nullopt: no value), `unknown` marking the reaching threads whose value is
+// not known. Empty when the block takes more values than LaneSplit::kMaxBlockPaths.
+void blockPaths(LaneSplit& split, const std::vector<std::optional<int64_t>>& values, const std::vector<bool>& unknown,
+                int64_t warps, const model::Arch& arch) {
+  std::vector<int64_t> distinct;
+  for (const auto& v : values)
+    if (v) distinct.push_back(*v);
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  if (distinct.size() > LaneSplit::kMaxBlockPaths) return;
+  for (int64_t v : distinct) split.blockValues.push_back(std::to_string(v));
+  for (int64_t w = 0; w < warps; ++w) {
+    std::string lanes;
+    for (int64_t k = 0; k < arch.warpSize; ++k) {
+      const auto i = static_cast<size_t>(w * arch.warpSize + k);
+      if (i >= values.size()) lanes += '-';
+      else if (unknown[i]) lanes += '?';
+      else if (!values[i]) lanes += '-';
+      else lanes += static_cast<char>('a' + (std::lower_bound(distinct.begin(), distinct.end(), *values[i]) -
+                                             distinct.begin()));
+    }
+    split.byWarp.push_back(std::move(lanes));
+  }
+}
+
+// The warps that would split on this pass if the work were remapped so that the threads
+// reaching the branch with the same value are contiguous, in their linear order: the first
+// k of them on the true side (byValue: the values in increasing order). A warp splits when
+// two neighbours in that order, on different sides of a boundary, fall in it.
+int64_t remappedSplitWarps(const std::vector<std::optional<int64_t>>& values, bool byValue, const model::Arch& arch) {
+  std::vector<int64_t> reaching, sorted;  // linear ids of the reaching threads; their values
+  for (size_t i = 0; i < values.size(); ++i)
+    if (values[i]) {
+      reaching.push_back(static_cast<int64_t>(i));
+      sorted.push_back(*values[i]);
+    }
+  // The true side first for a condition (the fix "the first k threads take it").
+  if (byValue) std::sort(sorted.begin(), sorted.end());
+  else std::sort(sorted.begin(), sorted.end(), std::greater<>());
+  std::set<int64_t> split;
+  for (size_t r = 1; r < sorted.size(); ++r)
+    if (sorted[r] != sorted[r - 1] && reaching[r] / arch.warpSize == reaching[r - 1] / arch.warpSize)
+      split.insert(reaching[r] / arch.warpSize);
+  return static_cast<int64_t>(split.size());
+}
+
 // One block's warps against a condition: warp requests that reach it, and those whose lanes
-// disagree (by truth, or by value for a switch).
+// disagree (by truth, or by value for a switch); and those that would still disagree after the
+// remap fix (remappedSplitWarps).
 ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw, Evaluator& ev,
                                   const model::Arch& arch, bool byValue) {
   ConditionFigures out;
@@ -124,33 +173,52 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
     for (const auto& g : raw.guards) guards.push_back(ev.atIteration(g, combo, rep));
     const std::vector<bool> active = ev.activeMask(guards, rep);
     const ThreadProgram program(cond, rep);
+    // Every thread of the block first (the remap and the block's picture need them all).
+    std::vector<std::optional<int64_t>> values(static_cast<size_t>(d.volume()));
+    std::vector<bool> unknown(values.size(), false);
+    bool anyUnknown = false;
+    for (int64_t linear = 0; linear < d.volume(); ++linear) {
+      const auto i = static_cast<size_t>(linear);
+      if (!active[i]) continue;
+      const model::ThreadIdx t = model::threadFromLinear(d, linear);
+      auto v = program.run(t.x, t.y, t.z);
+      if (!v) {
+        unknown[i] = anyUnknown = true;
+        continue;
+      }
+      values[i] = byValue ? *v : static_cast<int64_t>(*v != 0);
+    }
+    if (anyUnknown) {
+      out.evaluated = false;
+      out.remapKnown = false;
+    }
+    bool splitHere = false;
     for (int64_t w = 0; w < warps; ++w) {
+      const int64_t begin = w * arch.warpSize, end = std::min(d.volume(), (w + 1) * arch.warpSize);
       std::optional<int64_t> first;
       bool any = false, split = false;
-      std::vector<std::optional<int64_t>> values;  // per lane, kept for the first split warp
-      for (int64_t linear = w * arch.warpSize; linear < std::min(d.volume(), (w + 1) * arch.warpSize); ++linear) {
-        values.emplace_back();
-        if (!active[static_cast<size_t>(linear)]) continue;
+      for (int64_t linear = begin; linear < end; ++linear) {
+        const auto i = static_cast<size_t>(linear);
+        if (!active[i]) continue;
         any = true;
-        const model::ThreadIdx t = model::threadFromLinear(d, linear);
-        auto v = program.run(t.x, t.y, t.z);
-        if (!v) {
-          out.evaluated = false;
-          continue;
-        }
-        const int64_t value = byValue ? *v : static_cast<int64_t>(*v != 0);
-        values.back() = value;
-        if (!first) first = value;
-        else if (*first != value) split = true;
+        if (!values[i]) continue;
+        if (!first) first = values[i];
+        else if (*first != *values[i]) split = true;
       }
       if (!any) continue;
       ++out.warpRequests;
       if (split) {
         ++out.divergentRequests;
         if (!(partialLast && w == warps - 1)) out.onlyPartialWarps = false;
-        if (out.split.warp < 0) out.split = splitOf(w, ev.blockIdx, iteration, values);
+        if (out.split.warp < 0) {
+          out.split = splitOf(w, ev.blockIdx, iteration,
+                              std::vector<std::optional<int64_t>>(values.begin() + begin, values.begin() + end));
+          splitHere = true;
+        }
       }
     }
+    if (splitHere) blockPaths(out.split, values, unknown, warps, arch);
+    if (!anyUnknown) out.remappedDivergentRequests += remappedSplitWarps(values, byValue, arch);
   }
   return out;
 }
@@ -191,6 +259,8 @@ ConditionFigures evaluateCondition(const ExprRef& condition, const RawAccess& gu
         grid.threadDependent = grid.threadDependent || f.threadDependent;
         grid.warpRequests += f.warpRequests * count;
         grid.divergentRequests += f.divergentRequests * count;
+        grid.remappedDivergentRequests += f.remappedDivergentRequests * count;
+        grid.remapKnown = grid.remapKnown && f.remapKnown;
         if (f.divergentRequests > 0 && !f.onlyPartialWarps) grid.onlyPartialWarps = false;
         if (grid.split.warp < 0) grid.split = f.split;
       }

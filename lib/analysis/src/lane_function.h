@@ -109,6 +109,10 @@ struct ConditionFigures {
   bool onlyPartialWarps = true;  // all divergent warps are the block's partial last warp
   std::vector<std::string> assumptions;
   LaneSplit split;               // the first warp found split, for pictures
+  // Warp requests that would still split after the remap fix (BranchSite::remappedDivergentRequests);
+  // meaningful only when remapKnown (every lane's value known on every pass).
+  int64_t remappedDivergentRequests = 0;
+  bool remapKnown = true;
 };
 // `condition`, guarded by `raw.guards`; raw.offset is ignored.
 // byValue: lanes split when their values differ (switch), not only their truth (if).

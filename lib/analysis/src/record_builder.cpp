@@ -300,6 +300,7 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         site.onlyPartialWarps = f.onlyPartialWarps;
         site.assumptions = f.assumptions;
         site.split = f.split;
+        site.remappedDivergentRequests = f.remapKnown ? f.remappedDivergentRequests : -1;
       }
     }
     out.branches.push_back(std::move(site));

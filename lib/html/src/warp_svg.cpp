@@ -244,6 +244,70 @@ std::optional<WarpPicture> reachPicture(const std::vector<std::string>& reachByW
   return out;
 }
 
+std::optional<WarpPicture> blockPathsPicture(const std::vector<std::string>& byWarp,
+                                             const std::vector<std::string>& values, BranchKind kind) {
+  if (byWarp.empty() || values.empty()) return std::nullopt;
+  const size_t lanes = byWarp.front().size();
+  constexpr double kTop = 16, kRowH = 20;
+  // A path's colour: the row it has in branchPicture (a condition's true side first).
+  const auto colourOf = [&](size_t value) {
+    return kind == BranchKind::Switch ? value % kPathColours : values.size() - 1 - value;
+  };
+  const auto nameOf = [&](size_t value) {
+    return kind == BranchKind::Switch ? "= " + values[value] : values[value] == "0" ? std::string("false") : "true";
+  };
+  std::string centred, rowNames, unknown;
+  std::vector<std::string> filled(kPathColours);
+  for (size_t k = 0; k < lanes; ++k)
+    if (labelled(k, lanes))
+      centred += text(kLeft + static_cast<double>(k) * kLaneStep + kBox / 2, kTop - 4, std::to_string(k));
+  std::vector<size_t> perPath(values.size(), 0);
+  size_t rows = 0, unknowns = 0, splitWarps = 0;
+  for (size_t w = 0; w < byWarp.size();) {
+    size_t end = w + 1;  // identical warps share a row, as in reachPicture
+    while (end < byWarp.size() && byWarp[end] == byWarp[w]) ++end;
+    const std::string& row = byWarp[w];
+    const size_t copies = end - w;
+    const double y = kTop + static_cast<double>(rows) * kRowH;
+    rowNames += text(2, y + 12, copies == 1 ? fmt::format("w {}", w) : fmt::format("w {}-{}", w, end - 1));
+    char first = 0;
+    bool split = false;
+    for (size_t k = 0; k < row.size(); ++k) {
+      const double x = kLeft + static_cast<double>(k) * kLaneStep;
+      const char lane = row[k];
+      if (lane == '?') {
+        unknown += rectPath(x, y, kBox, kBox);
+        unknowns += copies;
+      } else if (lane >= 'a' && static_cast<size_t>(lane - 'a') < values.size()) {
+        const auto value = static_cast<size_t>(lane - 'a');
+        filled[colourOf(value)] += rectPath(x, y, kBox, kBox);
+        perPath[value] += copies;
+        if (!first) first = lane;
+        else if (lane != first) split = true;
+      }
+    }
+    if (split) splitWarps += copies;
+    ++rows;
+    w = end;
+  }
+  WarpPicture out;
+  std::vector<std::string> counts;
+  for (size_t v = values.size(); v-- > 0;) {
+    const size_t value = kind == BranchKind::Switch ? values.size() - 1 - v : v;  // true first; cases in order
+    counts.push_back(fmt::format("{} thread{} {}", perPath[value], perPath[value] == 1 ? "" : "s",
+                                 nameOf(value)));
+  }
+  for (size_t i = 0; i < counts.size(); ++i) out.summary += (i ? ", " : "") + counts[i];
+  if (unknowns) out.summary += fmt::format(", {} unknown", unknowns);
+  out.summary += fmt::format("; {} of {} warps run more than one path", splitWarps, byWarp.size());
+  std::string content = path("c4", unknown);
+  for (int c = 0; c < kPathColours; ++c) content += path(fmt::format("c{}", c), filled[static_cast<size_t>(c)]);
+  out.content = content + rowNames + group("m", centred);
+  out.width = kLeft + static_cast<double>(lanes) * kLaneStep + kRight;
+  out.height = kTop + static_cast<double>(rows) * kRowH + 4;
+  return out;
+}
+
 std::string PictureSymbols::svg(const WarpPicture& picture) {
   auto [it, inserted] = ids_.try_emplace(picture.content, ids_.size());
   if (inserted) order_.push_back(&it->first);

@@ -10,6 +10,7 @@
 #include "coalesce/model/access_model.h"
 #include "format.h"
 #include "html_parts.h"
+#include "rules/branch_remap.h"
 #include "rules/interleaved_reduction.h"
 #include "what_if.h"
 
@@ -17,6 +18,7 @@ namespace coalesce::report::detail {
 
 namespace {
 
+using html::blockPathsPicture;
 using html::branchPicture;
 using html::costliestWarp;
 using html::escape;
@@ -57,6 +59,21 @@ std::string figure(const std::string& caption, const std::string& content) {
   return "<figure><figcaption>" + caption + "</figcaption>" + content + "</figure>";
 }
 
+// Why an access finding has no fix picture (Finding::fix unset), given its picture as written.
+std::string noFixPictureReason(const Finding& f, const std::string& written) {
+  if (written.find("<svg") == std::string::npos)
+    return "the access as written has no lanes to draw, so its fix has none either";
+  if (f.reuse)
+    return "the fix (a __shared__ tile) leaves the lanes of each warp's load as they are: it removes the re-reads of "
+           "the same bytes by the block's other warps, which the fix note counts per block, not the lanes of one warp";
+  const bool claimsFix =
+      std::any_of(f.notes.begin(), f.notes.end(), [](const std::string& n) { return n.rfind("fix:", 0) == 0; });
+  if (!claimsFix)
+    return "the rule found no change of the lanes that the model says does better (the notes say what it checked)";
+  return "the fix note's figure does not come from a changed access the model re-evaluated, so there is nothing to "
+         "draw";
+}
+
 std::string pictures(const HtmlContext& ctx, const Finding& f, const AccessSite& site) {
   const int64_t warp = costliestWarp(site.access, site.block.dim, ctx.arch);
   std::string from(toString(site.block.source));
@@ -90,9 +107,7 @@ std::string pictures(const HtmlContext& ctx, const Finding& f, const AccessSite&
       fixed = figure(fixCaption, "<p>no lanes to draw</p>");
     }
   } else {
-    fixed = figure("<b>After the fix</b>",
-                   "<p>No picture: the rule checked no change of the lanes that the model says does better (see the "
-                   "fix note).</p>");
+    fixed = figure("<b>After the fix</b>", "<p>No picture: " + noFixPictureReason(f, written) + ".</p>");
   }
   return fmt::format("<details class=\"pic\"{}><summary>Warp picture: as written and after the fix</summary>"
                      "<div class=\"pics\">{}{}</div></details>",
@@ -141,25 +156,60 @@ std::optional<LaneSplit> sequentialAddressingSplit(const LaneSplit& split, const
   return fixed;
 }
 
-std::string branchFixFigure(const HtmlContext& ctx, const BranchSite& site) {
-  const int64_t warps = std::max<int64_t>(1, model::warpCount(site.block.dim, ctx.arch));
+// The interleaved reduction's fix (sequential addressing), drawn on the split warp.
+std::string sequentialAddressingFigure(const HtmlContext& ctx, const BranchSite& site) {
   int64_t active = 0;
-  std::optional<LaneSplit> fixed;
-  if (interleavedReductionLoop(site, ctx.analysis, warps))
-    fixed = sequentialAddressingSplit(site.split, site.block.dim, ctx.arch, active);
-  if (!fixed)
+  const std::optional<LaneSplit> fixed = sequentialAddressingSplit(site.split, site.block.dim, ctx.arch, active);
+  const auto p = fixed ? branchPicture(*fixed, site.kind) : std::nullopt;
+  if (!p)
     return figure("<b>After the fix</b>",
-                  "<p>No picture: the fix the note names (branch on the warp index, a select, or sorting the work) "
-                  "depends on how the work is reorganised, which the records do not say; only the interleaved "
-                  "reduction's fix (sequential addressing) is computed.</p>");
-  const auto p = branchPicture(*fixed, site.kind);
-  if (!p) return "";
+                  "<p>No picture: the split warp has no lane on the true side to count the threads that take the "
+                  "branch.</p>");
   std::string caption = fmt::format(
       "<b>After the fix</b> (sequential addressing, <code>if (tid &lt; s)</code>): warp {}, on the pass where {} of "
       "the block's {} threads take the branch, now the first {}",
       site.split.warp, active, site.block.dim.volume(), active);
   caption += "<br>" + escape(p->summary) + "; at most one warp of the block splits per pass";
   return figure(caption, ctx.pictures->svg(*p));
+}
+
+// The remap fix (rules/branch_remap.h): the block of the pass the split was seen on, as
+// written and with the threads that take each path made contiguous; the counts over every
+// pass are the records' (the fix note quotes them).
+std::string remapFigures(const HtmlContext& ctx, const BranchSite& site) {
+  const BranchRemap remap = branchRemap(site);
+  if (!remap.computed) return figure("<b>After the fix</b>", "<p>No picture: " + escape(remap.whyNot) + ".</p>");
+  const LaneSplit& split = site.split;
+  const auto written = blockPathsPicture(split.byWarp, split.blockValues, site.kind);
+  const std::vector<std::string> remapped = remappedBlock(split, site.kind);
+  const auto fixed = blockPathsPicture(remapped, split.blockValues, site.kind);
+  if (!written || !fixed)
+    return figure("<b>After the fix</b>",
+                  fmt::format("<p>No picture: the block of the pass shown is not recorded (it takes more than {} "
+                              "values); over every pass, {} of {} warp requests would split instead of {}.</p>",
+                              LaneSplit::kMaxBlockPaths, remap.after, site.warpRequests, remap.before));
+  const std::string pass =
+      site.loops.empty() ? "" : fmt::format(", the {} iteration listed", ordinal(split.iteration + 1));
+  const int64_t splitAsWritten = splitWarps(split.byWarp), splitRemapped = splitWarps(remapped);
+  const std::string writtenCaption =
+      fmt::format("<b>The block as written</b> (block ({}, {}, {}){}): {} warp{} split on this pass<br>{}",
+                  split.blockX, split.blockY, split.blockZ, pass, splitAsWritten, splitAsWritten == 1 ? "" : "s",
+                  escape(written->summary));
+  const char* how = site.kind == BranchKind::Loop     ? "work sorted by trip count"
+                    : site.kind == BranchKind::Switch ? "threads grouped by case"
+                                                      : "the threads that take it made the first ones";
+  const std::string fixCaption = fmt::format(
+      "<b>After the fix</b> (the work remapped, {}): the same threads reach it; {} warp{} split on this pass; over "
+      "every pass the analysis lists, {} of {} warp requests split instead of {}<br>{}",
+      how, splitRemapped, splitRemapped == 1 ? "" : "s", remap.after, site.warpRequests, remap.before,
+      escape(fixed->summary));
+  return figure(writtenCaption, ctx.pictures->svg(*written)) + figure(fixCaption, ctx.pictures->svg(*fixed));
+}
+
+std::string branchFixFigure(const HtmlContext& ctx, const BranchSite& site) {
+  const int64_t warps = std::max<int64_t>(1, model::warpCount(site.block.dim, ctx.arch));
+  if (interleavedReductionLoop(site, ctx.analysis, warps)) return sequentialAddressingFigure(ctx, site);
+  return remapFigures(ctx, site);
 }
 
 // A branch finding: the warp the analysis saw split, one row per path it runs.
@@ -214,10 +264,15 @@ std::string barrierPictures(const HtmlContext& ctx, const BarrierSite& site) {
                      figure(fixCaption, ctx.pictures->svg(*fixed)));
 }
 
-std::string recordPhrase(const Finding& f) {
-  if (f.branch) return "a branch condition: its figure is the share of warp requests whose active lanes disagree";
-  if (f.barrier) return "a barrier and the guards around it";
-  return "the kernel's pointer parameters";
+// Why a finding that is not about an access, or whose record has no lanes, has no picture.
+std::string noPictureReason(const Finding& f) {
+  if (f.branch) return "this finding is about a branch condition whose record holds no split warp to draw";
+  if (f.barrier) return "this finding is about a barrier whose record holds no threads to draw";
+  if (f.occupancy)
+    return "this finding is about the kernel's occupancy (how many of its warps an SM holds), which no warp's "
+           "lanes show; the fix note gives the block shape or shared memory that raises it";
+  return "this finding is about the kernel's pointer parameters; its fix (__restrict__) changes no lane's address, "
+         "so there is no warp to draw before or after it";
 }
 
 }  // namespace
@@ -248,7 +303,7 @@ std::string findingBox(const HtmlContext& ctx, size_t index) {
            f.barrier && *f.barrier >= 0 && static_cast<size_t>(*f.barrier) < barriers.size())
     drawn = barrierPictures(ctx, barriers[static_cast<size_t>(*f.barrier)]);
   if (drawn.empty())
-    drawn = "<p class=\"muted\">No warp picture: this finding is about " + std::string(recordPhrase(f)) + ".</p>";
+    drawn = "<p class=\"muted\">No warp picture: " + noPictureReason(f) + ".</p>";
   out += drawn;
   return out + "</div>";
 }

@@ -102,6 +102,15 @@ model::Access withContiguousLanes(const model::Access& access, const model::Dim3
   return withLanes(access, {b, b * block.x, b * block.x * block.y});
 }
 
+std::optional<model::Access> withContiguousThreads(const model::Access& access) {
+  if (access.pattern.kind != model::PatternKind::Enumerated) return std::nullopt;
+  model::Access out = access;
+  std::vector<std::optional<int64_t>>& offsets = out.pattern.threadOffsets;
+  for (size_t linear = 0; linear < offsets.size(); ++linear)
+    if (offsets[linear]) offsets[linear] = static_cast<int64_t>(linear) * access.bytesPerLane;
+  return out;
+}
+
 bool isIdeal(const model::GlobalFigures& f) { return f.sectorsPerRequest <= f.idealSectors + 1e-9; }
 
 std::optional<FixedAccess> fixIfBetter(const model::Access& fixed, const model::Dim3& block,

@@ -42,6 +42,12 @@ std::optional<model::Access> withPaddedSharedRow(const model::Access& access, co
 // "sort the indices" describe.
 model::Access withContiguousLanes(const model::Access& access, const model::Dim3& block);
 
+// Enumerated lanes with each thread that runs the access on the element of its linear id
+// (the base kept, the threads that run it unchanged): "let consecutive threads access
+// consecutive elements" for an index the lanes enumerate (`2 * s * tid` in a loop over s).
+// nullopt for other patterns.
+std::optional<model::Access> withContiguousThreads(const model::Access& access);
+
 bool isIdeal(const model::GlobalFigures& f);
 
 // The fix's access for Finding::fix when the model gives it fewer sectors (wavefronts) per

@@ -277,16 +277,31 @@ struct Pictures {
 // offset, guards or enumerated offsets, which the prediction may rest on).
 std::string predictedFigure(const LineComparison& l, const PredictedAccess& a, Pictures& pictures) {
   const model::PatternKind kind = a.lanes.kind;
-  if ((kind != model::PatternKind::Affine && kind != model::PatternKind::Uniform) || !a.block || a.bytes <= 0)
-    return "";
+  const std::string what = a.expression.empty() ? classText(l) : "<code>" + escape(a.expression) + "</code>";
+  const auto noPicture = [&](const std::string& why) {
+    return fmt::format("<figure><figcaption><b>Predicted</b> {}</figcaption><p>No picture: {}.</p></figure>", what,
+                       why);
+  };
+  if (a.pattern.empty())
+    return noPicture("the predictions file gives no lane pattern for this access (the analyzer's JSON report gives "
+                     "its pattern, lane_strides and block)");
+  if (kind == model::PatternKind::Indirect)
+    return noPicture("the address goes through loaded indices (a gather): there are no lanes to draw, only the "
+                     "range of the prediction");
+  if (kind == model::PatternKind::Enumerated)
+    return noPicture("the lanes were enumerated per thread, and the predictions file does not carry their offsets");
+  if (kind != model::PatternKind::Affine && kind != model::PatternKind::Uniform)
+    return noPicture("the address could not be followed statically");
+  if (!a.block || a.bytes <= 0)
+    return noPicture("the predictions file gives no block shape or width for this access (the analyzer's JSON "
+                     "report gives them)");
   const model::Access access{a.space, a.kind, a.bytes, a.lanes};
   const model::AccessFigures f = model::analyzeAccess(access, *a.block, pictures.arch);
   std::optional<double> drawn;
   if (a.space == model::Space::Global && f.global) drawn = f.global->aligned.sectorsPerRequest;
   if (a.space == model::Space::Shared && f.shared) drawn = f.shared->aligned.wavefronts;
   const std::optional<double> predicted = a.perRequest();
-  const std::string what = a.expression.empty() ? classText(l) : "<code>" + escape(a.expression) + "</code>";
-  if (!drawn || !predicted) return "";
+  if (!drawn || !predicted) return noPicture("the predictions give no figure per request to draw it against");
   if (std::abs(*drawn - *predicted) > 1e-6 * std::max(1.0, std::abs(*predicted)))
     return fmt::format("<figure><figcaption><b>Predicted</b> {}</figcaption><p>No picture: the lanes the predictions "
                        "file gives (bytes per thread index, no base offset, every lane active) make {} {} per "

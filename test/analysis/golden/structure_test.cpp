@@ -160,3 +160,45 @@ int main() { split<<<64, 256>>>(nullptr); }
   CHECK(branchOn(r, "s < blockDim.x").split.warp == -1);
   CHECK(branchOn(r, "s < blockDim.x").split.lanes.empty());
 }
+
+TEST_CASE("structure: the block a branch splits, and the warps it would split with the work remapped") {
+  const AnalysisResult r = analyseOne(R"(
+__global__ void split(const float* in, float* out) {
+  unsigned tid = threadIdx.x;
+  for (unsigned s = 1; s < blockDim.x; s *= 2)
+    if (tid % (2 * s) == 0) out[tid] += 1.0f;
+  if (tid >= 16) {
+    if (tid & 1) out[tid] = 2.0f;
+  }
+  switch (tid % 3) {
+    case 0: out[tid] = 3.0f; break;
+    default: break;
+  }
+  if (in[tid] > 0.0f) out[tid] = 4.0f;
+}
+int main() { split<<<64, 256>>>(nullptr, nullptr); }
+)");
+  REQUIRE(r.files.size() == 1);
+  REQUIRE(r.files[0].status == Status::Analysed);
+  // Threads 16-255 reach `tid & 1`; the 120 odd ones take it. Remapped, threads 16-135 take
+  // it: only warp 4 (threads 128-159) holds both sides.
+  const BranchSite& inner = branchOn(r, "tid & 1");
+  CHECK(inner.divergentRequests == 8);
+  CHECK(inner.remappedDivergentRequests == 1);
+  CHECK(inner.split.blockValues == std::vector<std::string>{"0", "1"});
+  REQUIRE(inner.split.byWarp.size() == 8);
+  CHECK(inner.split.byWarp[0] == std::string(16, '-') + "abababababababab");
+  CHECK(inner.split.byWarp[7] == "abababababababababababababababab");
+  // The interleaved step: 128, 64, ..., 1 threads take it on the 8 passes; contiguous, the
+  // passes of 16 threads or fewer split one warp each.
+  const BranchSite& step = branchOn(r, "tid % (2 * s) == 0");
+  CHECK(step.remappedDivergentRequests == 5);
+  CHECK(step.split.byWarp.size() == 8);
+  CHECK(step.split.byWarp[0].substr(0, 4) == "baba");
+  // A switch: 86, 85 and 85 threads on its values; grouped, warps 2 and 5 hold a boundary.
+  const BranchSite& bySwitch = branchOn(r, "tid % 3");
+  CHECK(bySwitch.split.blockValues == std::vector<std::string>{"0", "1", "2"});
+  CHECK(bySwitch.remappedDivergentRequests == 2);
+  // On loaded data nothing is known: no remap figure.
+  CHECK(branchOn(r, "in[tid] > 0.0f").remappedDivergentRequests == -1);
+}

@@ -7,6 +7,7 @@
 #include "coalesce/model/geometry.h"
 
 #include "../format.h"
+#include "branch_remap.h"
 #include "control_finding.h"
 #include "interleaved_reduction.h"
 
@@ -36,10 +37,21 @@ std::string costPhrase(const BranchSite& b) {
                      b.kind == BranchKind::Switch ? "every case its lanes take" : "both paths");
 }
 
-std::string genericFix() {
-  return "fix: make the condition uniform over each warp, e.g. branch on the warp index (threadIdx.x / 32) so "
-         "that whole warps take one side; turn a short branch into a select (r = cond ? a : b, predicated, "
-         "no jump); or sort or bucket the work beforehand so that the threads of a warp take the same path";
+// The remap fix with its figures (branch_remap.h), or why no fix is claimed.
+std::string remapFix(const BranchSite& b) {
+  const BranchRemap remap = branchRemap(b);
+  if (!remap.computed) return "no fix computed: " + remap.whyNot;
+  const char* how = b.kind == BranchKind::Loop
+                        ? "give the threads their work sorted by trip count, so that on each pass the threads still "
+                          "looping are the first of those that reach the condition"
+                    : b.kind == BranchKind::Switch
+                        ? "remap the work so that the threads taking the same case are contiguous (grouped by the "
+                          "value switched on)"
+                        : "remap the work so that the threads taking the branch are contiguous (on each pass, the "
+                          "first k of the threads that reach it take it, k as now)";
+  return fmt::format("fix: {}: {} of {} warp requests split instead of {}; a short branch can instead become a "
+                     "select (r = cond ? a : b, no jump)",
+                     how, remap.after, b.warpRequests, remap.before);
 }
 
 std::string sequentialAddressingFix(const BranchSite& b, const BranchSite& loop, int64_t passes) {
@@ -92,7 +104,7 @@ std::optional<Finding> DivergentBranch::checkBranch(const BranchSite& b, const R
                       "split count is a lower bound");
   std::optional<BranchSite> loop;
   if (ctx.analysis) loop = interleavedReductionLoop(b, *ctx.analysis, warps);
-  f.notes.push_back(loop ? sequentialAddressingFix(b, *loop, passes) : genericFix());
+  f.notes.push_back(loop ? sequentialAddressingFix(b, *loop, passes) : remapFix(b));
   return f;
 }
 

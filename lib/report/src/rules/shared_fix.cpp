@@ -53,6 +53,14 @@ SharedFix sharedFix(const AccessSite& site, const model::Arch& arch) {
   if (a.pattern.kind == model::PatternKind::Affine) {
     ideal = sharedOf(withUnitStrideX(a), site.block.dim, arch);
     fixed = fixIfBetter(withUnitStrideX(a), site.block.dim, f, arch, "consecutive threads on consecutive elements");
+  } else if (const auto contiguous = withContiguousThreads(a)) {
+    // The record's lanes are those of the first iteration listed; the figures average every
+    // iteration, so the fix's figure is quoted only when it is the ideal the figures give.
+    const model::SharedFigures c = sharedOf(*contiguous, site.block.dim, arch);
+    if (c.wavefronts <= f.idealWavefronts + 1e-9) {
+      fixed = fixIfBetter(*contiguous, site.block.dim, f, arch, "each thread on the element of its index");
+      if (fixed) ideal = c;
+    }
   }
   return {checkedFix("let consecutive threads access consecutive elements, or swizzle the index", f, ideal),
           std::move(fixed), std::nullopt};

@@ -38,6 +38,13 @@ std::optional<WarpPicture> branchPicture(const LaneSplit& split, BranchKind kind
 // square when it does not, purple when unknown. nullopt when there are no warps.
 std::optional<WarpPicture> reachPicture(const std::vector<std::string>& reachByWarp);
 
+// The threads of a block on a branch (LaneSplit::byWarp, `values` its blockValues): one row
+// per warp (runs of identical warps as one row), each lane in the colour of its path (the row
+// colours of branchPicture: a condition's true side blue, its false side orange), blank when it
+// does not reach the branch, purple when its value is unknown. nullopt when there are no warps.
+std::optional<WarpPicture> blockPathsPicture(const std::vector<std::string>& byWarp,
+                                             const std::vector<std::string>& values, BranchKind kind);
+
 // The pictures of one page, each drawing written once: many findings of a tree draw the same
 // warp (a kernel copied across files, a template's instantiations), so each <svg> in a
 // finding is a <use> of a <symbol> kept at the end of the page, which keeps the page of a

@@ -254,6 +254,8 @@ void describeFields(V& v, R& r) {
   v.field("iteration", r.iteration);
   v.field("values", r.values);
   v.field("lanes", r.lanes);
+  v.field("block_values", r.blockValues);
+  v.field("by_warp", r.byWarp);
 }
 
 template <class V, RecordOf<BranchSite> R>
@@ -275,6 +277,7 @@ void describeFields(V& v, R& r) {
   v.field("loops", r.loops, kInternalField);
   v.field("modulus_loops", r.modulusLoops, kInternalField);
   v.field("split", r.split, kInternalField);
+  v.field("remapped_divergent_requests", r.remappedDivergentRequests, kInternalField);
 }
 
 template <class V, RecordOf<BarrierSite> R>

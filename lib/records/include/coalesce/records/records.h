@@ -195,6 +195,14 @@ struct LaneSplit {
   // Per lane, its value's index in `values`; -1 for a lane that does not reach the branch.
   // (Strings and ints: what every encoder of fields.h reads and writes.)
   std::vector<int> lanes;
+  // The whole block at the same iteration, for the picture of the remap fix
+  // (docs/html-report.md): the values the condition takes in the block, in increasing order,
+  // and per warp one character per lane: 'a' + the value's index in `blockValues`, '-' for no
+  // thread or a thread that does not reach the branch, '?' for one whose value is not known.
+  // Both empty when the block takes more than kMaxBlockPaths values.
+  static constexpr size_t kMaxBlockPaths = 26;
+  std::vector<std::string> blockValues;
+  std::vector<std::string> byWarp;
   bool operator==(const LaneSplit&) const = default;
 };
 
@@ -221,6 +229,11 @@ struct BranchSite {
   // loop over s): the interleaved-reduction step of docs/rules/divergent-branch.md.
   std::vector<int> modulusLoops;
   LaneSplit split;  // the first warp found split, in the block shape of `block`
+  // Warp requests that would still split if, on every pass (block and listed iteration), the
+  // work were remapped so that the threads reaching the branch with the same value are
+  // contiguous: the first k of them take the true side (a switch: its values in increasing
+  // order). -1: not known (some lane's value is not known statically).
+  int64_t remappedDivergentRequests = -1;
   bool operator==(const BranchSite&) const = default;
 };
 
