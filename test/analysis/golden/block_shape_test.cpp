@@ -218,3 +218,136 @@ void host(float* p) {
   CHECK(k.block.dim == model::Dim3{128, 1, 1});
   CHECK(mentions(k, "its launches use 2 block shapes (128x1x1, 256x1x1)"));
 }
+
+// ---- what the kernel implies when no launch gives the block (kernel_implied_block.h) ----
+
+TEST_CASE("block shapes: a shared tile indexed by threadIdx gives the shape the kernel implies") {
+  const AnalysisResult r = analyseOne(R"(
+#define TILE 16
+__global__ void tiled(float* out, const float* in, int n) {
+  __shared__ float tile[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  tile[ty][tx] = in[(blockIdx.y * TILE + ty) * n + blockIdx.x * TILE + tx];
+  __syncthreads();
+  out[(blockIdx.x * TILE + ty) * n + blockIdx.y * TILE + tx] = tile[tx][ty];
+}
+// The CUDA samples' transpose: a padded tile, TILE_DIM wide, BLOCK_ROWS rows stepped by a loop.
+#define TILE_DIM 32
+#define BLOCK_ROWS 8
+__global__ void transposeCoalesced(float* odata, const float* idata, int width, int height) {
+  __shared__ float tile[TILE_DIM][TILE_DIM + 1];
+  int x = blockIdx.x * TILE_DIM + threadIdx.x;
+  int y = blockIdx.y * TILE_DIM + threadIdx.y;
+  for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS) tile[threadIdx.y + j][threadIdx.x] = idata[(y + j) * width + x];
+  __syncthreads();
+  for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS) odata[(y + j) * width + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+// No evidence: the plain guess, as before.
+__global__ void plain(float* p) { p[threadIdx.y * 64 + threadIdx.x] = 0.0f; }
+)");
+  REQUIRE(r.files.size() == 1);
+  const KernelRecord& t = kernelNamed(r, "tiled");
+  CHECK(t.block.dim == model::Dim3{16, 16, 1});
+  CHECK(t.block.source == BlockSource::KernelImplied);
+  CHECK(mentions(t, "no launch found: the kernel implies a 16x16x1 block"));
+  CHECK(mentions(t, "`tile` is indexed by threadIdx.x along 16 elements"));
+  const KernelRecord& c = kernelNamed(r, "transposeCoalesced");
+  CHECK(c.block.dim == model::Dim3{32, 8, 1});
+  CHECK(c.block.source == BlockSource::KernelImplied);
+  CHECK(mentions(c, "along 33 elements, less its padding of 1"));
+  CHECK(mentions(c, "`j`, added to a threadIdx.y index, steps by 8"));
+  const KernelRecord& p = kernelNamed(r, "plain");
+  CHECK(p.block.dim == model::Dim3{32, 8, 1});
+  CHECK(p.block.source == BlockSource::Assumed);
+  CHECK(mentions(p, "no launch found: assumes a 32x8 block"));
+}
+
+TEST_CASE("block shapes: blockDim comparisons, block-stride loops and threadIdx bounds") {
+  const AnalysisResult r = analyseOne(R"(
+__global__ void checked(float* p) {
+  if (blockDim.x != 64) return;
+  p[threadIdx.x] = 0.0f;
+}
+__global__ void strided(float* p, int n) {
+  for (int i = threadIdx.x; i < n; i += 128) p[blockIdx.x * n + i] = 0.0f;
+}
+__global__ void bigReduce(float* p) {
+  __shared__ float s[1024];
+  s[threadIdx.x] = p[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x < 512) s[threadIdx.x] += s[threadIdx.x + 512];
+}
+// A guard at or under the guess says nothing the guess does not.
+__global__ void smallGuard(float* p) {
+  if (threadIdx.x < 32) p[threadIdx.x] = 0.0f;
+}
+// A tile only the guarded threads index does not bound the block.
+__global__ void guardedTile(float* p) {
+  __shared__ float head[64];
+  if (threadIdx.x < 64) head[threadIdx.x] = p[threadIdx.x];
+  p[threadIdx.x + 64] = head[0];
+}
+// Compiled for one template argument only: the other side's comparison is not read.
+template <int B> __global__ void pruned(float* p) {
+  if (B >= 1024) {
+    if (threadIdx.x < 512) p[threadIdx.x] = 0.0f;
+  }
+  p[threadIdx.x] = 1.0f;
+}
+template __global__ void pruned<128>(float*);
+)");
+  REQUIRE(r.files.size() == 1);
+  const KernelRecord& c = kernelNamed(r, "checked");
+  CHECK(c.block.dim == model::Dim3{64, 1, 1});
+  CHECK(c.block.source == BlockSource::KernelImplied);
+  CHECK(mentions(c, "the kernel compares blockDim.x with 64"));
+  const KernelRecord& s = kernelNamed(r, "strided");
+  CHECK(s.block.dim == model::Dim3{128, 1, 1});
+  CHECK(mentions(s, "a loop starting at threadIdx.x steps by 128"));
+  const KernelRecord& b = kernelNamed(r, "bigReduce");
+  CHECK(b.block.dim == model::Dim3{1024, 1, 1});
+  CHECK(b.block.source == BlockSource::KernelImplied);
+  CHECK(kernelNamed(r, "smallGuard").block.source == BlockSource::Assumed);
+  CHECK(kernelNamed(r, "smallGuard").block.dim == model::Dim3{256, 1, 1});
+  CHECK(kernelNamed(r, "guardedTile").block.source == BlockSource::Assumed);
+  CHECK(kernelNamed(r, "pruned<128>").block.source == BlockSource::Assumed);
+}
+
+TEST_CASE("block shapes: __launch_bounds__ completes a 2D shape, a launch always wins") {
+  const AnalysisResult r = analyseOne(R"(
+__global__ void __launch_bounds__(256) bounded(float* p) {
+  __shared__ float row[16][17];
+  row[threadIdx.y][threadIdx.x] = p[threadIdx.y * 16 + threadIdx.x];
+  p[threadIdx.x] = row[threadIdx.x][threadIdx.y];
+}
+__global__ void __launch_bounds__(128) boundOnly(float* p) { p[threadIdx.y * 32 + threadIdx.x] = 0.0f; }
+__global__ void onlyX(float* p) {
+  __shared__ float cols[8][8];
+  for (int k = 0; k < 8; ++k) cols[k][threadIdx.x] = p[threadIdx.y * 8 + k];
+  p[threadIdx.x] = cols[0][0];
+}
+__global__ void launched(float* p) {
+  __shared__ float tile[16][16];
+  tile[threadIdx.y][threadIdx.x] = p[threadIdx.x];
+  p[threadIdx.y] = tile[0][0];
+}
+void host(float* p) { launched<<<1, dim3(32, 4)>>>(p); }
+)");
+  REQUIRE(r.files.size() == 1);
+  const KernelRecord& b = kernelNamed(r, "bounded");
+  CHECK(b.block.dim == model::Dim3{16, 16, 1});
+  CHECK(b.block.source == BlockSource::KernelImplied);
+  const KernelRecord& o = kernelNamed(r, "boundOnly");
+  CHECK(o.block.dim == model::Dim3{32, 4, 1});
+  CHECK(o.block.source == BlockSource::LaunchBounds);
+  CHECK(mentions(o, "the 128 threads of __launch_bounds__, 32 wide"));
+  // One axis implied, the other guessed: still a guess, but the detail says which is which.
+  const KernelRecord& x = kernelNamed(r, "onlyX");
+  CHECK(x.block.dim == model::Dim3{8, 32, 1});
+  CHECK(x.block.source == BlockSource::Assumed);
+  CHECK(mentions(x, "blockDim.x 8 as `cols` is indexed by threadIdx.x"));
+  CHECK(mentions(x, "blockDim.y guessed"));
+  const KernelRecord& l = kernelNamed(r, "launched");
+  CHECK(l.block.dim == model::Dim3{32, 4, 1});
+  CHECK(l.block.source == BlockSource::Launch);
+}
