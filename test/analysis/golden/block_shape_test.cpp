@@ -351,3 +351,33 @@ void host(float* p) { launched<<<1, dim3(32, 4)>>>(p); }
   CHECK(l.block.dim == model::Dim3{32, 4, 1});
   CHECK(l.block.source == BlockSource::Launch);
 }
+
+TEST_CASE("block shapes: a local given its value once, unconditionally, after its declaration") {
+  const AnalysisResult r = analyseOne(R"(
+#define MAXBLOCKSIZE 512
+__global__ void fan1(float* p) { p[threadIdx.x] = 0.0f; }
+__global__ void twice(float* p) { p[threadIdx.x] = 0.0f; }
+__global__ void maybe(float* p) { p[threadIdx.x] = 0.0f; }
+void forward(float* p, int n) {
+  int block_size, grid_size;
+  block_size = MAXBLOCKSIZE;
+  grid_size = (n + block_size - 1) / block_size;
+  dim3 dimBlock(block_size);
+  fan1<<<grid_size, dimBlock>>>(p);
+  int t;
+  t = 64;
+  t = 128;
+  twice<<<1, t>>>(p);
+  int b;
+  if (n > 4) b = 96;
+  maybe<<<1, b>>>(p);
+}
+)");
+  REQUIRE(r.files.size() == 1);
+  const KernelRecord& f = kernelNamed(r, "fan1");
+  CHECK(f.block.dim == model::Dim3{512, 1, 1});
+  CHECK(f.block.source == BlockSource::Launch);
+  // Two assignments, or one under a condition: not one value.
+  CHECK(kernelNamed(r, "twice").block.source == BlockSource::Assumed);
+  CHECK(kernelNamed(r, "maybe").block.source == BlockSource::Assumed);
+}
