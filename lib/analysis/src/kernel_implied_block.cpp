@@ -345,8 +345,8 @@ class EvidenceWalker : public RecursiveASTVisitor<EvidenceWalker> {
     return one(op->getRHS()) || one(op->getLHS());
   }
 
-  // `for (i = <threadIdx.d index>; ...; i += C)` or `for (j = <constant>; ...; j += C)` whose
-  // counter is added to a threadIdx.d index in its body: the block is C wide along d.
+  // `for (i = threadIdx.d; ...; i += C)` or `for (j = <constant>; j < <constant>; j += C)`
+  // whose counter is added to a threadIdx.d index in its body: the block is C wide along d.
   void blockStrideLoop(const ForStmt* loop) {
     const VarDecl* counter = nullptr;
     const Expr* start = nullptr;
@@ -364,13 +364,20 @@ class EvidenceWalker : public RecursiveASTVisitor<EvidenceWalker> {
     if (!inc || inc->getOpcode() != BO_AddAssign || !refersTo(inc->getLHS(), counter)) return;
     auto step = constant(inc->getRHS());
     if (!step || *step <= 1) return;
-    for (int d = 0; d < 3; ++d)
-      if (unitIndexOf(start, d)) {
-        stride_[d].push_back({*step, "a loop starting at threadIdx." + axisWord(d) + " steps by " +
-                                         std::to_string(*step) + " (" + at(loop->getForLoc()) + ")"});
-        return;
-      }
-    if (!constant(start)) return;
+    // From threadIdx itself: a start that adds the block's offset (`blockIdx.x * blockDim.x +
+    // threadIdx.x`) makes the step a grid stride, which says nothing of the block (Rodinia's
+    // bucketprefixoffset steps by the grid's 1024 threads over blocks of 128).
+    if (auto d = threadAxis(start)) {
+      stride_[*d].push_back({*step, "a loop starting at threadIdx." + axisWord(*d) + " steps by " +
+                                        std::to_string(*step) + " (" + at(loop->getForLoc()) + ")"});
+      return;
+    }
+    // From a constant to a constant (a tile's rows, `j < TILE_DIM`): a loop up to a runtime
+    // size may step over the grid instead.
+    const auto* cond = dyn_cast_or_null<BinaryOperator>(loop->getCond());
+    if (!constant(start) || !cond || (cond->getOpcode() != BO_LT && cond->getOpcode() != BO_LE) ||
+        !refersTo(cond->getLHS(), counter) || !constant(cond->getRHS()))
+      return;
     CounterUses uses(*this, counter);
     uses.TraverseStmt(const_cast<Stmt*>(loop->getBody()));
     if (uses.axis >= 0)

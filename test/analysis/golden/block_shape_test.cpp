@@ -295,6 +295,14 @@ template <int B> __global__ void pruned(float* p) {
   p[threadIdx.x] = 1.0f;
 }
 template __global__ void pruned<128>(float*);
+// Grid-stride loops step over the grid, not the block: nothing implied.
+__global__ void gridStride(float* p, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += 1024) p[i] = 0.0f;
+}
+__global__ void rowsToN(float* p, int n) {
+  int y = blockIdx.y * 32 + threadIdx.y;
+  for (int j = 0; j < n; j += 512) p[(y + j) * 32 + threadIdx.x] = 0.0f;
+}
 )");
   REQUIRE(r.files.size() == 1);
   const KernelRecord& c = kernelNamed(r, "checked");
@@ -311,6 +319,8 @@ template __global__ void pruned<128>(float*);
   CHECK(kernelNamed(r, "smallGuard").block.dim == model::Dim3{256, 1, 1});
   CHECK(kernelNamed(r, "guardedTile").block.source == BlockSource::Assumed);
   CHECK(kernelNamed(r, "pruned<128>").block.source == BlockSource::Assumed);
+  CHECK(kernelNamed(r, "gridStride").block.source == BlockSource::Assumed);
+  CHECK(kernelNamed(r, "rowsToN").block.source == BlockSource::Assumed);
 }
 
 TEST_CASE("block shapes: __launch_bounds__ completes a 2D shape, a launch always wins") {
