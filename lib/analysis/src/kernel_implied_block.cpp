@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <iterator>
 #include <set>
 #include <vector>
 
@@ -135,9 +136,20 @@ class EvidenceWalker : public RecursiveASTVisitor<EvidenceWalker> {
         out.axes[d] = AxisEvidence{v->value, false, v->why};
         continue;
       }
-      const Found* smallest = nullptr;
-      for (const Found& f : extents_[d])
-        if (f.value >= lower && f.value <= maxThreads && (!smallest || f.value < smallest->value)) smallest = &f;
+      std::optional<Found> smallest;
+      for (const auto& [key, dim] : dimensions_) {
+        if (key.axis != d) continue;
+        // Threads that each index several elements (`s[tid]` and `s[tid + 128]`) leave the
+        // block the extent less the largest offset.
+        const int64_t threads = dim.extent - dim.largestOffset;
+        if (threads < lower || threads > maxThreads || !plausibleBlockSide(threads)) continue;
+        if (!smallest || threads < smallest->value) {
+          std::string why = dim.why;
+          if (dim.largestOffset > 0)
+            why += ", which it also indexes " + std::to_string(dim.largestOffset) + " further";
+          smallest = Found{threads, why};
+        }
+      }
       if (smallest) {
         out.axes[d] = AxisEvidence{smallest->value, false, smallest->why};
         continue;
@@ -195,6 +207,28 @@ class EvidenceWalker : public RecursiveASTVisitor<EvidenceWalker> {
       if (const Expr* init = fixedInitialiser(e)) return threadAxis(init, depth + 1);
     return std::nullopt;
   }
+
+  // threadIdx.d (offset 0) or threadIdx.d + C, C a constant >= 0: the axis, and C.
+  std::optional<int> threadIndexPlusConstant(const Expr* e, int64_t& offset) const {
+    offset = 0;
+    if (auto d = threadAxis(e)) return d;
+    const auto* op = dyn_cast<BinaryOperator>(stripCasts(e));
+    if (!op || op->getOpcode() != BO_Add) return std::nullopt;
+    for (int side = 0; side < 2; ++side) {
+      const Expr* index = side ? op->getRHS() : op->getLHS();
+      const Expr* other = side ? op->getLHS() : op->getRHS();
+      if (auto d = threadAxis(index))
+        if (auto c = constant(other); c && *c >= 0) {
+          offset = *c;
+          return d;
+        }
+    }
+    return std::nullopt;
+  }
+
+  // Blocks are written as powers of two or multiples of a warp; a tile's extent that is neither
+  // (`sums[32][9]`, padded by a literal) says little about the block.
+  static bool plausibleBlockSide(int64_t n) { return n > 0 && ((n & (n - 1)) == 0 || n % 32 == 0); }
 
   // blockDim.d itself.
   std::optional<int> blockDimAxis(const Expr* e) const {
@@ -310,23 +344,35 @@ class EvidenceWalker : public RecursiveASTVisitor<EvidenceWalker> {
     std::reverse(indices.begin(), indices.end());  // outermost dimension first
     TypeLoc tl = var->getTypeSourceInfo()->getTypeLoc();
     QualType type = var->getType();
+    size_t level = 0;
     for (const Expr* index : indices) {
       const auto* array = ctx_.getAsConstantArrayType(type);
       auto arrayLoc = tl.getUnqualifiedLoc().getAs<ArrayTypeLoc>();
       if (!array) return;
       const int64_t extent = static_cast<int64_t>(array->getSize().getZExtValue());
-      if (auto d = threadAxis(index); d && extent > 0) {
+      int64_t offset = 0;
+      if (auto d = threadIndexPlusConstant(index, offset); d && extent > 0) {
         int64_t used = extent;
         std::string padding;
         if (arrayLoc && isPaddedByOne(arrayLoc.getSizeExpr()) && extent > 1) {
           used = extent - 1;
           padding = ", less its padding of 1";
         }
-        if (!guarded(*d, used))
-          extents_[*d].push_back({used, "`" + var->getNameAsString() + "` is indexed by threadIdx." + axisWord(*d) +
-                                            " along " + std::to_string(extent) + " elements" + padding + " (" +
-                                            at(index->getExprLoc()) + ")"});
+        if (!guarded(*d, used - offset)) {
+          const DimensionKey key{var->getCanonicalDecl(), static_cast<int>(level), *d};
+          auto it = std::find_if(dimensions_.begin(), dimensions_.end(),
+                                 [&](const auto& entry) { return entry.first == key; });
+          if (it == dimensions_.end()) {
+            dimensions_.push_back({key, Dimension{}});
+            it = std::prev(dimensions_.end());
+            it->second.extent = used;
+            it->second.why = "`" + var->getNameAsString() + "` is indexed by threadIdx." + axisWord(*d) + " along " +
+                             std::to_string(extent) + " elements" + padding + " (" + at(index->getExprLoc()) + ")";
+          }
+          it->second.largestOffset = std::max(it->second.largestOffset, offset);
+        }
       }
+      ++level;
       type = array->getElementType();
       if (arrayLoc) tl = arrayLoc.getElementLoc();
       else return;
@@ -342,7 +388,9 @@ class EvidenceWalker : public RecursiveASTVisitor<EvidenceWalker> {
       auto c = constant(e);
       return c && *c == 1;
     };
-    return one(op->getRHS()) || one(op->getLHS());
+    // `2 * N + 1` holds two elements per thread and one more, not a padded row.
+    auto plain = [](const Expr* e) { return !isa<BinaryOperator>(e->IgnoreParenImpCasts()); };
+    return (one(op->getRHS()) && plain(op->getLHS())) || (one(op->getLHS()) && plain(op->getRHS()));
   }
 
   // `for (i = threadIdx.d; ...; i += C)` or `for (j = <constant>; j < <constant>; j += C)`
@@ -425,7 +473,22 @@ class EvidenceWalker : public RecursiveASTVisitor<EvidenceWalker> {
   std::map<const VarDecl*, const Expr*> initialisers_;
   std::set<const VarDecl*> mutated_;
   std::vector<const Expr*> guards_;
-  std::vector<Found> exact_[3], stride_[3], extents_[3];
+  std::vector<Found> exact_[3], stride_[3];
+  // Per dimension of a __shared__ array and thread axis indexing it: its extent (padding
+  // removed), the largest constant added to the thread index there, and the first place.
+  struct DimensionKey {
+    const VarDecl* var;
+    int level;
+    int axis;
+    bool operator==(const DimensionKey&) const = default;
+  };
+  struct Dimension {
+    int64_t extent = 0;
+    int64_t largestOffset = 0;
+    std::string why;
+  };
+  // In the order met (not by address), so that the evidence quoted is the same every run.
+  std::vector<std::pair<DimensionKey, Dimension>> dimensions_;
   Found lower_[3];
 };
 

@@ -391,3 +391,40 @@ void forward(float* p, int n) {
   CHECK(kernelNamed(r, "twice").block.source == BlockSource::Assumed);
   CHECK(kernelNamed(r, "maybe").block.source == BlockSource::Assumed);
 }
+
+// Counter-examples from the CUDA samples, where a launched kernel's tiles said otherwise
+// (each was checked against its launch: docs/block-shapes.md).
+TEST_CASE("block shapes: tiles that hold several elements per thread, or an unusual side") {
+  const AnalysisResult r = analyseOne(R"(
+#define SAMPLE_STRIDE 128
+#define MAX_THREADS 256
+// mergeSort: each of 128 threads loads two keys.
+__global__ void twoPerThread(unsigned* d) {
+  __shared__ unsigned s_key[2 * SAMPLE_STRIDE];
+  s_key[threadIdx.x] = d[threadIdx.x];
+  s_key[threadIdx.x + SAMPLE_STRIDE] = d[threadIdx.x + SAMPLE_STRIDE];
+  d[threadIdx.x] = s_key[255 - threadIdx.x];
+}
+// eigenvalues: `2 * N + 1` is not a padded row of N.
+__global__ void twoPlusOne(float* d) {
+  __shared__ float s_left[2 * MAX_THREADS + 1];
+  s_left[threadIdx.x] = d[threadIdx.x];
+  d[threadIdx.x] = s_left[0];
+}
+// shfl_scan: `sums[32][9]` is padded by a literal; 9 is no block side.
+__global__ void literalPadding(float* d) {
+  __shared__ float sums[32][9];
+  sums[threadIdx.x][threadIdx.y] = d[threadIdx.y * 32 + threadIdx.x];
+  d[threadIdx.x] = sums[threadIdx.x][0];
+}
+)");
+  REQUIRE(r.files.size() == 1);
+  const KernelRecord& two = kernelNamed(r, "twoPerThread");
+  CHECK(two.block.dim == model::Dim3{128, 1, 1});
+  CHECK(two.block.source == BlockSource::KernelImplied);
+  CHECK(mentions(two, "which it also indexes 128 further"));
+  CHECK(kernelNamed(r, "twoPlusOne").block.source == BlockSource::Assumed);
+  const KernelRecord& lit = kernelNamed(r, "literalPadding");
+  CHECK(lit.block.dim == model::Dim3{32, 8, 1});
+  CHECK(lit.block.source == BlockSource::Assumed);
+}
