@@ -116,6 +116,16 @@ class EvidenceWalker : public RecursiveASTVisitor<EvidenceWalker> {
   }
   bool VisitArraySubscriptExpr(ArraySubscriptExpr* e) {
     if (pass_ == Pass::Evidence) sharedSubscript(e);
+    else subscriptBases_.insert(e->getBase()->IgnoreParens());
+    return true;
+  }
+  // A __shared__ array handed on as a pointer (to a helper, into a local) may be indexed
+  // anywhere: its extent says nothing of the block (the eigenvalues sample's s_left).
+  bool VisitImplicitCastExpr(ImplicitCastExpr* cast) {
+    if (pass_ != Pass::Locals || cast->getCastKind() != CK_ArrayToPointerDecay || subscriptBases_.count(cast)) return true;
+    if (const auto* ref = dyn_cast<DeclRefExpr>(cast->getSubExpr()->IgnoreParens()))
+      if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->hasAttr<CUDASharedAttr>())
+        escaped_.insert(var->getCanonicalDecl());
     return true;
   }
   bool VisitForStmt(ForStmt* loop) {
@@ -340,7 +350,8 @@ class EvidenceWalker : public RecursiveASTVisitor<EvidenceWalker> {
     }
     const auto* ref = dyn_cast<DeclRefExpr>(base->IgnoreParenImpCasts());
     const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
-    if (!var || !var->hasAttr<CUDASharedAttr>() || !var->getTypeSourceInfo()) return;
+    if (!var || !var->hasAttr<CUDASharedAttr>() || !var->getTypeSourceInfo() || escaped_.count(var->getCanonicalDecl()))
+      return;
     std::reverse(indices.begin(), indices.end());  // outermost dimension first
     TypeLoc tl = var->getTypeSourceInfo()->getTypeLoc();
     QualType type = var->getType();
@@ -473,6 +484,8 @@ class EvidenceWalker : public RecursiveASTVisitor<EvidenceWalker> {
   std::map<const VarDecl*, const Expr*> initialisers_;
   std::set<const VarDecl*> mutated_;
   std::vector<const Expr*> guards_;
+  std::set<const Expr*> subscriptBases_;  // the bases of subscripts (an array decays there to be indexed)
+  std::set<const VarDecl*> escaped_;      // __shared__ arrays handed on as pointers
   std::vector<Found> exact_[3], stride_[3];
   // Per dimension of a __shared__ array and thread axis indexing it: its extent (padding
   // removed), the largest constant added to the thread index there, and the first place.

@@ -411,6 +411,14 @@ __global__ void twoPlusOne(float* d) {
   s_left[threadIdx.x] = d[threadIdx.x];
   d[threadIdx.x] = s_left[0];
 }
+// eigenvalues again: a tile handed to a helper may be indexed anywhere there.
+__device__ void store(float* s, unsigned i) { s[i] = 0.0f; }
+__global__ void handedOn(float* d) {
+  __shared__ float s_left[512];
+  s_left[threadIdx.x] = d[threadIdx.x];
+  store(s_left, threadIdx.x + 256);
+  d[threadIdx.x] = s_left[0];
+}
 // shfl_scan: `sums[32][9]` is padded by a literal; 9 is no block side.
 __global__ void literalPadding(float* d) {
   __shared__ float sums[32][9];
@@ -424,6 +432,7 @@ __global__ void literalPadding(float* d) {
   CHECK(two.block.source == BlockSource::KernelImplied);
   CHECK(mentions(two, "which it also indexes 128 further"));
   CHECK(kernelNamed(r, "twoPlusOne").block.source == BlockSource::Assumed);
+  CHECK(kernelNamed(r, "handedOn").block.source == BlockSource::Assumed);
   const KernelRecord& lit = kernelNamed(r, "literalPadding");
   CHECK(lit.block.dim == model::Dim3{32, 8, 1});
   CHECK(lit.block.source == BlockSource::Assumed);
