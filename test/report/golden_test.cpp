@@ -9,6 +9,7 @@
 #include "coalesce/report/explain.h"
 #include "coalesce/report/json_writer.h"
 #include "coalesce/report/sarif_writer.h"
+#include "coalesce/report/summary.h"
 #include "coalesce/report/text_writer.h"
 #include "golden_fixture.h"
 
@@ -81,4 +82,22 @@ TEST_CASE("golden: --explain pictures") {
   for (int id : {0, 2, 3, 8, 10, 6}) out += report::explainAccess(g.analysis.accesses[id], model::defaultArch()) + "\n";
   INFO(goldenNote("kernels.cu.explain.expected"));
   CHECK(out == golden("kernels.cu.explain.expected", out));
+}
+
+TEST_CASE("golden: the summary counts a shape the kernel implies apart from a guess") {
+  AnalysisResult analysis = goldenAnalysis();
+  for (KernelRecord& k : analysis.kernels)
+    if (k.name == "columns") {
+      k.block.source = BlockSource::KernelImplied;
+      k.block.detail = "no launch found: the kernel implies a 32x8x1 block: ...";
+    }
+  const report::Report report = goldenReport(analysis);
+  const report::Summary s = report::summarize(report);
+  CHECK(s.kernelsOnAssumedBlock == 1);  // `particles`, still a plain guess
+  CHECK(s.kernelsOnImpliedBlock == 1);
+  CHECK(report::summaryLine(report).find("(1 on an assumed block shape, 1 on a block shape the kernel implies)") !=
+        std::string::npos);
+  std::ostringstream json;
+  report::writeJson(json, report);
+  CHECK(json.str().find("\"kernels_on_implied_block\": 1") != std::string::npos);
 }

@@ -11,6 +11,7 @@
 
 #include "analysis_policy.h"
 #include "coalesce/records/block_detail.h"
+#include "kernel_implied_block.h"
 
 namespace coalesce::analysis {
 
@@ -107,21 +108,119 @@ std::vector<LaunchContext> recordedContexts(const FunctionDecl* fn, const std::s
   return out;
 }
 
+
+// The guess when nothing fixes the block: 256 threads in 1D, 32 wide in 2D and 3D.
+model::Dim3 guessedBlock(const bool threadDimsUsed[3]) {
+  if (threadDimsUsed[2]) return {32, 4, 2};
+  if (threadDimsUsed[1]) return {32, 8, 1};
+  return {kAssumedBlockX, 1, 1};
+}
+
+// __launch_bounds__'s threads for a kernel that uses threadIdx.y (z): rows of 32.
+model::Dim3 boundLaidOut(int64_t threads, const bool threadDimsUsed[3]) {
+  if (threads < 32 || threads % 32 != 0) return {threads, 1, 1};
+  if (threadDimsUsed[2] && threads % 64 == 0) return {32, threads / 64, 2};
+  return {32, threads / 32, 1};
+}
+
+// The shape the kernel's own code implies (kernel_implied_block.h) where no launch gives one,
+// within `maxThreads` (the architecture's limit, or __launch_bounds__'s): every axis the
+// kernel uses implied (one of them may be completed by the bound), the `kernel_implied`
+// source; some, an assumed shape whose detail says which axes the kernel fixed; none,
+// nothing (the plain guess follows).
+std::optional<LaunchContext> impliedContext(const FunctionDecl* fn, const ASTContext& ctx, const bool threadDimsUsed[3],
+                                            int64_t maxThreads, bool fromLaunchBounds) {
+  const KernelBlockEvidence evidence = kernelBlockEvidence(fn, ctx, maxThreads);
+  const model::Dim3 guess = guessedBlock(threadDimsUsed);
+  const int64_t guessed[3] = {guess.x, guess.y, guess.z};
+  int64_t dim[3] = {guess.x, guess.y, guess.z};
+  bool implied[3] = {false, false, false};
+  std::string why;
+  for (int d = 0; d < 3; ++d) {
+    const auto& e = evidence.axes[d];
+    if (!e || (e->atLeast && e->value <= guessed[d])) continue;
+    dim[d] = e->value;
+    implied[d] = true;
+    why += std::string(why.empty() ? "" : "; ") + "blockDim." + "xyz"[d] + " " + std::to_string(e->value) + " as " + e->why;
+  }
+  if (!implied[0] && !implied[1] && !implied[2]) return std::nullopt;
+  // The axes the kernel uses (x always: a kernel with no threadIdx runs 1D) and the ones
+  // its evidence names; an unused axis without evidence is 1.
+  const bool used[3] = {true, threadDimsUsed[1] || implied[1], threadDimsUsed[2] || implied[2]};
+  for (int d = 1; d < 3; ++d)
+    if (!used[d]) dim[d] = 1;
+  int missing = -1, missingCount = 0;
+  for (int d = 0; d < 3; ++d)
+    if (used[d] && !implied[d]) {
+      missing = d;
+      ++missingCount;
+    }
+  if (missingCount == 1 && fromLaunchBounds) {
+    // __launch_bounds__ gives the product; the axis left is what remains of it.
+    int64_t product = 1;
+    for (int d = 0; d < 3; ++d)
+      if (d != missing) product *= dim[d];
+    if (product > 0 && maxThreads % product == 0) {
+      dim[missing] = maxThreads / product;
+      why += std::string("; blockDim.") + "xyz"[missing] + " " + std::to_string(dim[missing]) + " as __launch_bounds__(" +
+             std::to_string(maxThreads) + ") leaves " + std::to_string(maxThreads) + " / " + std::to_string(product);
+      missingCount = 0;
+    }
+  } else if (missingCount == 1 && missing == 1 && implied[0] && dim[0] < 32 && kAssumedBlockX % dim[0] == 0) {
+    // A narrow 2D tile (16 wide): the guess keeps 256 threads, square tiles being the rule.
+    dim[1] = kAssumedBlockX / dim[0];
+  }
+  const model::Dim3 shape{dim[0], dim[1], dim[2]};
+  if (shape.volume() <= 0 || shape.volume() > maxThreads) return std::nullopt;
+  LaunchContext c;
+  c.block.dim = shape;
+  if (missingCount == 0) {
+    c.block.source = BlockSource::KernelImplied;
+    c.block.detail = std::string(kNoLaunchFound) + ": the kernel implies a " + dims(shape) + " block: " + why;
+    c.blockKnown = true;
+    return c;
+  }
+  c.block.source = BlockSource::Assumed;
+  c.blockKnown = false;
+  std::string guessedAxes;
+  for (int d = 0; d < 3; ++d)
+    if (used[d] && !implied[d]) guessedAxes += std::string(guessedAxes.empty() ? "" : ", ") + "blockDim." + "xyz"[d];
+  c.block.detail = std::string(kNoLaunchFound) + ": assumes a " + dims(shape) + " block: " + why + "; " + guessedAxes +
+                   " guessed (set it with --block-dim or a `coalesce-lint: block=` comment)";
+  return c;
+}
+
 }  // namespace
 
 LaunchContext fallbackContext(const FunctionDecl* fn, const TranslationUnitOptions& options, const ASTContext& ctx,
                               const bool threadDimsUsed[3]) {
   LaunchContext c;
+  const bool multiDim = threadDimsUsed[1] || threadDimsUsed[2];
+  std::optional<int64_t> boundedThreads;  // __launch_bounds__'s maximum
   if (const auto* lb = fn->getAttr<CUDALaunchBoundsAttr>()) {
     Expr::EvalResult r;
     if (lb->getMaxThreads() && !lb->getMaxThreads()->isValueDependent() &&
-        lb->getMaxThreads()->EvaluateAsInt(r, ctx) && r.Val.isInt()) {
-      c.block.dim = {r.Val.getInt().getExtValue(), 1, 1};
-      c.block.source = BlockSource::LaunchBounds;
-      c.block.detail = "1D block of " + std::to_string(c.block.dim.x) + " threads from __launch_bounds__";
-      c.blockKnown = true;
-      return c;
-    }
+        lb->getMaxThreads()->EvaluateAsInt(r, ctx) && r.Val.isInt() && r.Val.getInt().getExtValue() > 0)
+      boundedThreads = r.Val.getInt().getExtValue();
+  }
+  if (boundedThreads && !multiDim) {
+    c.block.dim = {*boundedThreads, 1, 1};
+    c.block.source = BlockSource::LaunchBounds;
+    c.block.detail = "1D block of " + std::to_string(c.block.dim.x) + " threads from __launch_bounds__";
+    c.blockKnown = true;
+    return c;
+  }
+  // A 2D (3D) kernel with __launch_bounds__: what the kernel implies, its volume within the
+  // bound, completed by the bound (kernel_implied_block.h); else the bound laid out 32 wide.
+  if (boundedThreads) {
+    if (auto implied = impliedContext(fn, ctx, threadDimsUsed, *boundedThreads, true); implied) return *implied;
+    c.block.dim = boundLaidOut(*boundedThreads, threadDimsUsed);
+    c.block.source = BlockSource::LaunchBounds;
+    c.block.detail = "block " + dims(c.block.dim) + ": the " + std::to_string(*boundedThreads) +
+                     " threads of __launch_bounds__, 32 wide as the kernel uses threadIdx." +
+                     (threadDimsUsed[2] ? "z" : "y");
+    c.blockKnown = true;
+    return c;
   }
   if (auto annotated = annotatedBlock(fn, ctx, options.arch.maxThreadsPerBlock)) {
     c.block.dim = *annotated;
@@ -139,9 +238,11 @@ LaunchContext fallbackContext(const FunctionDecl* fn, const TranslationUnitOptio
     c.blockKnown = true;
     return c;
   }
+  if (auto implied = impliedContext(fn, ctx, threadDimsUsed, options.arch.maxThreadsPerBlock, false); implied)
+    return *implied;
   c.blockKnown = false;
   c.block.source = BlockSource::Assumed;
-  if (threadDimsUsed[1] || threadDimsUsed[2]) {
+  if (multiDim) {
     // A kernel indexed by threadIdx.y (or z) runs on 2D (3D) blocks; 32 wide keeps each
     // warp in one row, the usual layout. Said, and overridable with --block-dim.
     c.block.dim = threadDimsUsed[2] ? model::Dim3{32, 4, 2} : model::Dim3{32, 8, 1};

@@ -45,6 +45,11 @@ std::optional<int64_t> HostValues::constantOf(const Expr* e, const HostEnv* env,
   if (const auto* ref = dyn_cast<DeclRefExpr>(e))
     if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->isLocalVarDecl() && var->getInit())
       if (!isReassigned(var)) return constantOf(var->getInit(), env, depth + 1);
+  // A local declared without a value and given one once, unconditionally (Rodinia's gaussian:
+  // `int block_size, grid_size; ... block_size = MAXBLOCKSIZE;`).
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e))
+    if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->isLocalVarDecl() && !var->getInit())
+      if (const Expr* value = onlyAssignment(var)) return constantOf(value, env, depth + 1);
   // Arithmetic over what the above resolves: (n + threads - 1) / threads.
   if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->getType()->isIntegerType()) {
     auto l = constantOf(b->getLHS(), env, depth + 1);
@@ -234,6 +239,34 @@ int64_t HostValues::pointerByteOffset(const Expr* e, const HostEnv* env, int dep
 
 // Whether the variable is assigned, bumped or has its address taken anywhere in its
 // function (one walk of the body per variable: launch resolution asks again and again).
+const Expr* HostValues::onlyAssignment(const VarDecl* var) {
+  if (auto known = onlyAssignment_.find(var); known != onlyAssignment_.end()) return known->second;
+  const auto* fn = dyn_cast<FunctionDecl>(var->getDeclContext());
+  const auto* body = fn ? dyn_cast_or_null<CompoundStmt>(fn->getBody()) : nullptr;
+  if (!body) return onlyAssignment_[var] = nullptr;
+  const auto hits = [&](const Expr* e) {
+    const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return r && r->getDecl() == var;
+  };
+  int writes = 0;
+  std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
+    if (!s) return;
+    if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && hits(b->getLHS())) ++writes;
+    if (const auto* u = dyn_cast<UnaryOperator>(s))
+      if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) && hits(u->getSubExpr())) writes += 2;
+    for (const Stmt* c : s->children()) scan(c);
+  };
+  scan(body);
+  const Expr* value = nullptr;
+  if (writes == 1)
+    for (const Stmt* s : body->body()) {  // only a statement of the body itself: it always runs
+      const auto* e = dyn_cast<Expr>(s);
+      const auto* b = e ? dyn_cast<BinaryOperator>(e->IgnoreImplicit()) : nullptr;
+      if (b && b->getOpcode() == BO_Assign && hits(b->getLHS())) value = b->getRHS();
+    }
+  return onlyAssignment_[var] = value;
+}
+
 bool HostValues::isReassigned(const ValueDecl* decl) {
   if (auto known = reassigned_.find(decl); known != reassigned_.end()) return known->second;
   const auto* var = dyn_cast<VarDecl>(decl);

@@ -61,6 +61,10 @@ class HostValues {
   static constexpr int kMaxDepth = 64;
 
   bool isReassigned(const clang::ValueDecl* decl);
+  // The value of the one assignment to a local declared without one, when that assignment is
+  // a statement of the function's body itself (it always runs); else null.
+  const clang::Expr* onlyAssignment(const clang::VarDecl* var);
+  std::map<const clang::VarDecl*, const clang::Expr*> onlyAssignment_;
   bool applyMemberAssignments(const clang::VarDecl* var, model::Dim3& d, const HostEnv* env);
   std::optional<int64_t> memberConstant(const clang::MemberExpr* m, const HostEnv* env, int depth);
   bool memberAssigned(const clang::VarDecl* var, const clang::FieldDecl* field);

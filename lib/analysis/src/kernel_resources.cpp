@@ -107,6 +107,8 @@ KernelOccupancy kernelOccupancy(const KernelResources& resources, const std::vec
     if (!in.dynamicSharedBytes)
       k.notes.push_back("the dynamic shared memory is not known (no launch says how much): counted as 0, an upper bound");
     if (c.block.source == BlockSource::Assumed) k.notes.push_back("on an assumed block: " + c.block.detail);
+    if (c.block.source == BlockSource::KernelImplied)
+      k.notes.push_back("on the block the kernel implies: " + c.block.detail);
     if (!o.invalid.empty()) k.notes.push_back(o.invalid);
     if (!any || k.occupancy < best.occupancy) best = std::move(k);
     any = true;

@@ -57,6 +57,11 @@ std::string summarySection(const HtmlContext& ctx) {
                          s.kernelsOnAssumedBlock ? " (their figures rest on an assumed 1D block; a launch in the "
                                                    "file, __launch_bounds__, a block= comment or --block-dim fixes it)"
                                                  : ""));
+  if (s.kernelsOnImpliedBlock)
+    out += row("On a block shape the kernel implies",
+               fmt::format("{} kernel{} (no launch found; shared tiles indexed by threadIdx, blockDim comparisons or "
+                           "block-stride loops give the shape: docs/block-shapes.md)",
+                           s.kernelsOnImpliedBlock, s.kernelsOnImpliedBlock == 1 ? "" : "s"));
   out += row("Accesses", std::to_string(s.accesses));
   out += row("Findings", std::to_string(s.findings));
   out += row("Not shown", fmt::format("{} suppressed (NOLINT), {} baselined, {} below threshold, {} excluded, "

@@ -12,7 +12,8 @@ namespace coalesce::report::detail {
 namespace {
 
 bool launchedNowhere(const KernelRecord& k) {
-  return k.block.source == BlockSource::Assumed && k.block.detail.rfind(kNoLaunchFound, 0) == 0;
+  return (k.block.source == BlockSource::Assumed || k.block.source == BlockSource::KernelImplied) &&
+         k.block.detail.rfind(kNoLaunchFound, 0) == 0;
 }
 
 }  // namespace

@@ -16,8 +16,11 @@ Summary summarize(const Report& report) {
   for (const FileRecord& f : a.files)
     if (f.status == Status::Failed) ++s.failedFiles;
   s.kernels = a.kernels.size();
-  for (const KernelRecord& k : a.kernels)
-    if (k.status == Status::Analysed && k.block.source == BlockSource::Assumed) ++s.kernelsOnAssumedBlock;
+  for (const KernelRecord& k : a.kernels) {
+    if (k.status != Status::Analysed) continue;
+    if (k.block.source == BlockSource::Assumed) ++s.kernelsOnAssumedBlock;
+    if (k.block.source == BlockSource::KernelImplied) ++s.kernelsOnImpliedBlock;
+  }
   s.accesses = a.accesses.size();
   s.findings = report.findings.size();
   for (const Finding& f : report.findings) {
@@ -39,7 +42,12 @@ std::string summaryLine(const Report& report) {
   if (s.failedFiles) line += fmt::format(" ({} failed)", s.failedFiles);
   line += ", " + plural(s.kernels, "kernel");
   // Figures on a guessed shape may be wrong: say how many (--block-dim or a launch fixes it).
-  if (s.kernelsOnAssumedBlock) line += fmt::format(" ({} on an assumed block shape)", s.kernelsOnAssumedBlock);
+  // A shape the kernel implies (no launch found) is not a plain guess, but not a launch either.
+  std::string onShape;
+  if (s.kernelsOnAssumedBlock) onShape = fmt::format("{} on an assumed block shape", s.kernelsOnAssumedBlock);
+  if (s.kernelsOnImpliedBlock)
+    onShape += fmt::format("{}{} on a block shape the kernel implies", onShape.empty() ? "" : ", ", s.kernelsOnImpliedBlock);
+  if (!onShape.empty()) line += " (" + onShape + ")";
   line += fmt::format(", {}; {}", s.accesses == 1 ? std::string("1 access") : fmt::format("{} accesses", s.accesses),
                       plural(s.findings, "finding"));
   if (!s.findingsByRule.empty()) {

@@ -218,3 +218,222 @@ void host(float* p) {
   CHECK(k.block.dim == model::Dim3{128, 1, 1});
   CHECK(mentions(k, "its launches use 2 block shapes (128x1x1, 256x1x1)"));
 }
+
+// ---- what the kernel implies when no launch gives the block (kernel_implied_block.h) ----
+
+TEST_CASE("block shapes: a shared tile indexed by threadIdx gives the shape the kernel implies") {
+  const AnalysisResult r = analyseOne(R"(
+#define TILE 16
+__global__ void tiled(float* out, const float* in, int n) {
+  __shared__ float tile[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  tile[ty][tx] = in[(blockIdx.y * TILE + ty) * n + blockIdx.x * TILE + tx];
+  __syncthreads();
+  out[(blockIdx.x * TILE + ty) * n + blockIdx.y * TILE + tx] = tile[tx][ty];
+}
+// The CUDA samples' transpose: a padded tile, TILE_DIM wide, BLOCK_ROWS rows stepped by a loop.
+#define TILE_DIM 32
+#define BLOCK_ROWS 8
+__global__ void transposeCoalesced(float* odata, const float* idata, int width, int height) {
+  __shared__ float tile[TILE_DIM][TILE_DIM + 1];
+  int x = blockIdx.x * TILE_DIM + threadIdx.x;
+  int y = blockIdx.y * TILE_DIM + threadIdx.y;
+  for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS) tile[threadIdx.y + j][threadIdx.x] = idata[(y + j) * width + x];
+  __syncthreads();
+  for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS) odata[(y + j) * width + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+// No evidence: the plain guess, as before.
+__global__ void plain(float* p) { p[threadIdx.y * 64 + threadIdx.x] = 0.0f; }
+)");
+  REQUIRE(r.files.size() == 1);
+  const KernelRecord& t = kernelNamed(r, "tiled");
+  CHECK(t.block.dim == model::Dim3{16, 16, 1});
+  CHECK(t.block.source == BlockSource::KernelImplied);
+  CHECK(mentions(t, "no launch found: the kernel implies a 16x16x1 block"));
+  CHECK(mentions(t, "`tile` is indexed by threadIdx.x along 16 elements"));
+  const KernelRecord& c = kernelNamed(r, "transposeCoalesced");
+  CHECK(c.block.dim == model::Dim3{32, 8, 1});
+  CHECK(c.block.source == BlockSource::KernelImplied);
+  CHECK(mentions(c, "along 33 elements, less its padding of 1"));
+  CHECK(mentions(c, "`j`, added to a threadIdx.y index, steps by 8"));
+  const KernelRecord& p = kernelNamed(r, "plain");
+  CHECK(p.block.dim == model::Dim3{32, 8, 1});
+  CHECK(p.block.source == BlockSource::Assumed);
+  CHECK(mentions(p, "no launch found: assumes a 32x8 block"));
+}
+
+TEST_CASE("block shapes: blockDim comparisons, block-stride loops and threadIdx bounds") {
+  const AnalysisResult r = analyseOne(R"(
+__global__ void checked(float* p) {
+  if (blockDim.x != 64) return;
+  p[threadIdx.x] = 0.0f;
+}
+__global__ void strided(float* p, int n) {
+  for (int i = threadIdx.x; i < n; i += 128) p[blockIdx.x * n + i] = 0.0f;
+}
+__global__ void bigReduce(float* p) {
+  __shared__ float s[1024];
+  s[threadIdx.x] = p[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x < 512) s[threadIdx.x] += s[threadIdx.x + 512];
+}
+// A guard at or under the guess says nothing the guess does not.
+__global__ void smallGuard(float* p) {
+  if (threadIdx.x < 32) p[threadIdx.x] = 0.0f;
+}
+// A tile only the guarded threads index does not bound the block.
+__global__ void guardedTile(float* p) {
+  __shared__ float head[64];
+  if (threadIdx.x < 64) head[threadIdx.x] = p[threadIdx.x];
+  p[threadIdx.x + 64] = head[0];
+}
+// Compiled for one template argument only: the other side's comparison is not read.
+template <int B> __global__ void pruned(float* p) {
+  if (B >= 1024) {
+    if (threadIdx.x < 512) p[threadIdx.x] = 0.0f;
+  }
+  p[threadIdx.x] = 1.0f;
+}
+template __global__ void pruned<128>(float*);
+// Grid-stride loops step over the grid, not the block: nothing implied.
+__global__ void gridStride(float* p, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += 1024) p[i] = 0.0f;
+}
+__global__ void rowsToN(float* p, int n) {
+  int y = blockIdx.y * 32 + threadIdx.y;
+  for (int j = 0; j < n; j += 512) p[(y + j) * 32 + threadIdx.x] = 0.0f;
+}
+)");
+  REQUIRE(r.files.size() == 1);
+  const KernelRecord& c = kernelNamed(r, "checked");
+  CHECK(c.block.dim == model::Dim3{64, 1, 1});
+  CHECK(c.block.source == BlockSource::KernelImplied);
+  CHECK(mentions(c, "the kernel compares blockDim.x with 64"));
+  const KernelRecord& s = kernelNamed(r, "strided");
+  CHECK(s.block.dim == model::Dim3{128, 1, 1});
+  CHECK(mentions(s, "a loop starting at threadIdx.x steps by 128"));
+  const KernelRecord& b = kernelNamed(r, "bigReduce");
+  CHECK(b.block.dim == model::Dim3{1024, 1, 1});
+  CHECK(b.block.source == BlockSource::KernelImplied);
+  CHECK(kernelNamed(r, "smallGuard").block.source == BlockSource::Assumed);
+  CHECK(kernelNamed(r, "smallGuard").block.dim == model::Dim3{256, 1, 1});
+  CHECK(kernelNamed(r, "guardedTile").block.source == BlockSource::Assumed);
+  CHECK(kernelNamed(r, "pruned<128>").block.source == BlockSource::Assumed);
+  CHECK(kernelNamed(r, "gridStride").block.source == BlockSource::Assumed);
+  CHECK(kernelNamed(r, "rowsToN").block.source == BlockSource::Assumed);
+}
+
+TEST_CASE("block shapes: __launch_bounds__ completes a 2D shape, a launch always wins") {
+  const AnalysisResult r = analyseOne(R"(
+__global__ void __launch_bounds__(256) bounded(float* p) {
+  __shared__ float row[16][17];
+  row[threadIdx.y][threadIdx.x] = p[threadIdx.y * 16 + threadIdx.x];
+  p[threadIdx.x] = row[threadIdx.x][threadIdx.y];
+}
+__global__ void __launch_bounds__(128) boundOnly(float* p) { p[threadIdx.y * 32 + threadIdx.x] = 0.0f; }
+__global__ void onlyX(float* p) {
+  __shared__ float cols[8][8];
+  for (int k = 0; k < 8; ++k) cols[k][threadIdx.x] = p[threadIdx.y * 8 + k];
+  p[threadIdx.x] = cols[0][0];
+}
+__global__ void launched(float* p) {
+  __shared__ float tile[16][16];
+  tile[threadIdx.y][threadIdx.x] = p[threadIdx.x];
+  p[threadIdx.y] = tile[0][0];
+}
+void host(float* p) { launched<<<1, dim3(32, 4)>>>(p); }
+)");
+  REQUIRE(r.files.size() == 1);
+  const KernelRecord& b = kernelNamed(r, "bounded");
+  CHECK(b.block.dim == model::Dim3{16, 16, 1});
+  CHECK(b.block.source == BlockSource::KernelImplied);
+  const KernelRecord& o = kernelNamed(r, "boundOnly");
+  CHECK(o.block.dim == model::Dim3{32, 4, 1});
+  CHECK(o.block.source == BlockSource::LaunchBounds);
+  CHECK(mentions(o, "the 128 threads of __launch_bounds__, 32 wide"));
+  // One axis implied, the other guessed: still a guess, but the detail says which is which.
+  const KernelRecord& x = kernelNamed(r, "onlyX");
+  CHECK(x.block.dim == model::Dim3{8, 32, 1});
+  CHECK(x.block.source == BlockSource::Assumed);
+  CHECK(mentions(x, "blockDim.x 8 as `cols` is indexed by threadIdx.x"));
+  CHECK(mentions(x, "blockDim.y guessed"));
+  const KernelRecord& l = kernelNamed(r, "launched");
+  CHECK(l.block.dim == model::Dim3{32, 4, 1});
+  CHECK(l.block.source == BlockSource::Launch);
+}
+
+TEST_CASE("block shapes: a local given its value once, unconditionally, after its declaration") {
+  const AnalysisResult r = analyseOne(R"(
+#define MAXBLOCKSIZE 512
+__global__ void fan1(float* p) { p[threadIdx.x] = 0.0f; }
+__global__ void twice(float* p) { p[threadIdx.x] = 0.0f; }
+__global__ void maybe(float* p) { p[threadIdx.x] = 0.0f; }
+void forward(float* p, int n) {
+  int block_size, grid_size;
+  block_size = MAXBLOCKSIZE;
+  grid_size = (n + block_size - 1) / block_size;
+  dim3 dimBlock(block_size);
+  fan1<<<grid_size, dimBlock>>>(p);
+  int t;
+  t = 64;
+  t = 128;
+  twice<<<1, t>>>(p);
+  int b;
+  if (n > 4) b = 96;
+  maybe<<<1, b>>>(p);
+}
+)");
+  REQUIRE(r.files.size() == 1);
+  const KernelRecord& f = kernelNamed(r, "fan1");
+  CHECK(f.block.dim == model::Dim3{512, 1, 1});
+  CHECK(f.block.source == BlockSource::Launch);
+  // Two assignments, or one under a condition: not one value.
+  CHECK(kernelNamed(r, "twice").block.source == BlockSource::Assumed);
+  CHECK(kernelNamed(r, "maybe").block.source == BlockSource::Assumed);
+}
+
+// Counter-examples from the CUDA samples, where a launched kernel's tiles said otherwise
+// (each was checked against its launch: docs/block-shapes.md).
+TEST_CASE("block shapes: tiles that hold several elements per thread, or an unusual side") {
+  const AnalysisResult r = analyseOne(R"(
+#define SAMPLE_STRIDE 128
+#define MAX_THREADS 256
+// mergeSort: each of 128 threads loads two keys.
+__global__ void twoPerThread(unsigned* d) {
+  __shared__ unsigned s_key[2 * SAMPLE_STRIDE];
+  s_key[threadIdx.x] = d[threadIdx.x];
+  s_key[threadIdx.x + SAMPLE_STRIDE] = d[threadIdx.x + SAMPLE_STRIDE];
+  d[threadIdx.x] = s_key[255 - threadIdx.x];
+}
+// eigenvalues: `2 * N + 1` is not a padded row of N.
+__global__ void twoPlusOne(float* d) {
+  __shared__ float s_left[2 * MAX_THREADS + 1];
+  s_left[threadIdx.x] = d[threadIdx.x];
+  d[threadIdx.x] = s_left[0];
+}
+// eigenvalues again: a tile handed to a helper may be indexed anywhere there.
+__device__ void store(float* s, unsigned i) { s[i] = 0.0f; }
+__global__ void handedOn(float* d) {
+  __shared__ float s_left[512];
+  s_left[threadIdx.x] = d[threadIdx.x];
+  store(s_left, threadIdx.x + 256);
+  d[threadIdx.x] = s_left[0];
+}
+// shfl_scan: `sums[32][9]` is padded by a literal; 9 is no block side.
+__global__ void literalPadding(float* d) {
+  __shared__ float sums[32][9];
+  sums[threadIdx.x][threadIdx.y] = d[threadIdx.y * 32 + threadIdx.x];
+  d[threadIdx.x] = sums[threadIdx.x][0];
+}
+)");
+  REQUIRE(r.files.size() == 1);
+  const KernelRecord& two = kernelNamed(r, "twoPerThread");
+  CHECK(two.block.dim == model::Dim3{128, 1, 1});
+  CHECK(two.block.source == BlockSource::KernelImplied);
+  CHECK(mentions(two, "which it also indexes 128 further"));
+  CHECK(kernelNamed(r, "twoPlusOne").block.source == BlockSource::Assumed);
+  CHECK(kernelNamed(r, "handedOn").block.source == BlockSource::Assumed);
+  const KernelRecord& lit = kernelNamed(r, "literalPadding");
+  CHECK(lit.block.dim == model::Dim3{32, 8, 1});
+  CHECK(lit.block.source == BlockSource::Assumed);
+}

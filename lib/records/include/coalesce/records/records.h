@@ -32,13 +32,17 @@ std::optional<E> parseByName(std::string_view text, E last) {
 }  // namespace record_names
 
 // Where the block shape used for an access came from, in the order the frontend tries.
-enum class BlockSource { Launch, LaunchBounds, Option, Annotation, Assumed };
+// KernelImplied: no launch gives it, the kernel's own code does (shared tiles indexed by
+// threadIdx, blockDim comparisons, block-stride loops: lib/analysis/src/kernel_implied_block.h).
+// Assumed: a plain guess.
+enum class BlockSource { Launch, LaunchBounds, Option, Annotation, KernelImplied, Assumed };
 inline std::string_view toString(BlockSource s) {
   switch (s) {
     case BlockSource::Launch: return "launch";
     case BlockSource::LaunchBounds: return "launch_bounds";
     case BlockSource::Option: return "option";
     case BlockSource::Annotation: return "annotation";
+    case BlockSource::KernelImplied: return "kernel_implied";
     case BlockSource::Assumed: return "assumed";
   }
   return "?";

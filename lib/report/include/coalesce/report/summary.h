@@ -15,6 +15,7 @@ struct Summary {
   size_t failedFiles = 0;
   size_t kernels = 0;
   size_t kernelsOnAssumedBlock = 0;  // analysed on a guessed block shape (BlockSource::Assumed)
+  size_t kernelsOnImpliedBlock = 0;  // on the shape the kernel's own code implies (BlockSource::KernelImplied)
   size_t accesses = 0;
   size_t findings = 0;
   std::map<std::string, size_t> findingsByRule;  // sorted by rule id
