@@ -51,6 +51,8 @@ void capMinorityOrientation(std::vector<Finding>& findings, const AnalysisResult
     const AccessSite* majority = nullptr;
     for (const AccessSite& other : analysis.accesses) {
       if (other.id == site.id || other.kernel != site.kernel || other.access.space != model::Space::Global) continue;
+      if (other.loc.file == site.loc.file && other.loc.line == site.loc.line && other.loc.column == site.loc.column)
+        continue;  // the same place (a device function called twice): not another access
       if (!other.figures.global || other.launchRequests < site.launchRequests) continue;
       if (wastesSectors(other.figures.global->aligned) || arrayName(other.expression) != name) continue;
       if (!majority || other.launchRequests > majority->launchRequests) majority = &other;

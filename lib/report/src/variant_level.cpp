@@ -33,6 +33,9 @@ void capVariantsFixedInFile(std::vector<Finding>& findings, const AnalysisResult
     const AccessSite* fixed = nullptr;
     for (const AccessSite& other : analysis.accesses) {
       if (other.kernel == site.kernel || other.kernel.empty() || !other.executed) continue;
+      // The same place in another kernel is another instantiation of a template, or a device
+      // function two kernels call: the same code, not a variant of it.
+      if (other.loc.line == site.loc.line && other.loc.column == site.loc.column) continue;
       if (other.loc.file != site.loc.file || other.expression != site.expression) continue;
       if (other.access.space != site.access.space || other.access.kind != site.access.kind) continue;
       if (servedWell(other, arch)) {

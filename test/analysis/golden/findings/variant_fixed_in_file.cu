@@ -2,7 +2,9 @@
 // `tile[threadIdx.x][threadIdx.y]` conflicts 32 ways in the unpadded tile and not at all in
 // the padded one, so the fix is in the file already and the naive kernel's finding is a note
 // naming the fixed kernel (lib/report/src/variant_level.cpp). A kernel whose conflict no other
-// kernel of the file avoids keeps its warning. Minimal kernels written for this test.
+// kernel of the file avoids keeps its warning, and so does a template whose other
+// instantiation avoids it: the same place is the same code, not a variant. Minimal kernels
+// written for this test.
 #include <cuda_runtime.h>
 
 __global__ void transposeUnpadded(const float* __restrict__ in, float* __restrict__ out, int n) {
@@ -30,6 +32,14 @@ __global__ void columnSums(float* __restrict__ out) {
   out[blockIdx.x * 32 + threadIdx.y] = cols[threadIdx.x][threadIdx.y + 0];  // finding: shared-bank-conflict=warning
 }
 
+template <int STRIDE>
+__global__ void strided(float* __restrict__ out) {
+  __shared__ float s[32 * 32];
+  s[threadIdx.x] = static_cast<float>(threadIdx.x);  // finding: none
+  __syncthreads();
+  out[blockIdx.x * 32 + threadIdx.x] = s[STRIDE * threadIdx.x];  // finding: shared-bank-conflict=warning
+}
+
 int main() {
   float *in, *out;
   cudaMalloc(&in, 1 << 22);
@@ -37,6 +47,8 @@ int main() {
   transposeUnpadded<<<dim3(32, 32), dim3(32, 32)>>>(in, out, 1024);
   transposePadded<<<dim3(32, 32), dim3(32, 32)>>>(in, out, 1024);
   columnSums<<<32, dim3(32, 32)>>>(out);
+  strided<1><<<32, 32>>>(out);
+  strided<8><<<32, 32>>>(out);
   cudaDeviceSynchronize();
   return 0;
 }
