@@ -8,13 +8,12 @@
 #include <array>
 #include <bit>
 #include <cstdio>
-#include <functional>
-#include <numeric>
 #include <memory>
 #include <set>
 
 #include "coalesce/model/block_reuse.h"
 #include "coalesce/model/global_model.h"
+#include "branch_paths.h"
 #include "lane_evaluator.h"
 
 namespace coalesce::analysis {
@@ -105,53 +104,6 @@ std::vector<std::pair<std::array<int64_t, 3>, int64_t>> edgeBlocks(const model::
 // Whether an expression names the block's place in the grid (blockIdx, gridDim).
 bool namesBlock(const ExprRef& e) { return containsOp(e, Op::BlockIdx) || containsOp(e, Op::GridDim); }
 bool anyNamesBlock(const std::vector<ExprRef>& exprs) { return std::any_of(exprs.begin(), exprs.end(), namesBlock); }
-
-// The block at one iteration for the picture of the remap fix (LaneSplit::byWarp): per
-// thread its value (nullopt: no value), `unknown` marking the reaching threads whose value is
-// not known. Empty when the block takes more values than LaneSplit::kMaxBlockPaths.
-void blockPaths(LaneSplit& split, const std::vector<std::optional<int64_t>>& values, const std::vector<bool>& unknown,
-                int64_t warps, const model::Arch& arch) {
-  std::vector<int64_t> distinct;
-  for (const auto& v : values)
-    if (v) distinct.push_back(*v);
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  if (distinct.size() > LaneSplit::kMaxBlockPaths) return;
-  for (int64_t v : distinct) split.blockValues.push_back(std::to_string(v));
-  for (int64_t w = 0; w < warps; ++w) {
-    std::string lanes;
-    for (int64_t k = 0; k < arch.warpSize; ++k) {
-      const auto i = static_cast<size_t>(w * arch.warpSize + k);
-      if (i >= values.size()) lanes += '-';
-      else if (unknown[i]) lanes += '?';
-      else if (!values[i]) lanes += '-';
-      else lanes += static_cast<char>('a' + (std::lower_bound(distinct.begin(), distinct.end(), *values[i]) -
-                                             distinct.begin()));
-    }
-    split.byWarp.push_back(std::move(lanes));
-  }
-}
-
-// The warps that would split on this pass if the work were remapped so that the threads
-// reaching the branch with the same value are contiguous, in their linear order: the first
-// k of them on the true side (byValue: the values in increasing order). A warp splits when
-// two neighbours in that order, on different sides of a boundary, fall in it.
-int64_t remappedSplitWarps(const std::vector<std::optional<int64_t>>& values, bool byValue, const model::Arch& arch) {
-  std::vector<int64_t> reaching, sorted;  // linear ids of the reaching threads; their values
-  for (size_t i = 0; i < values.size(); ++i)
-    if (values[i]) {
-      reaching.push_back(static_cast<int64_t>(i));
-      sorted.push_back(*values[i]);
-    }
-  // The true side first for a condition (the fix "the first k threads take it").
-  if (byValue) std::sort(sorted.begin(), sorted.end());
-  else std::sort(sorted.begin(), sorted.end(), std::greater<>());
-  std::set<int64_t> split;
-  for (size_t r = 1; r < sorted.size(); ++r)
-    if (sorted[r] != sorted[r - 1] && reaching[r] / arch.warpSize == reaching[r - 1] / arch.warpSize)
-      split.insert(reaching[r] / arch.warpSize);
-  return static_cast<int64_t>(split.size());
-}
 
 // One block's warps against a condition: warp requests that reach it, and those whose lanes
 // disagree (by truth, or by value for a switch); and those that would still disagree after the
