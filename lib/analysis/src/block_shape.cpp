@@ -8,6 +8,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analysis_policy.h"
 #include "coalesce/records/block_detail.h"
@@ -190,6 +191,76 @@ std::optional<LaunchContext> impliedContext(const FunctionDecl* fn, const ASTCon
   return c;
 }
 
+// A launch that computes its block at run time may still fix some axes: `dim3 block(1, n)`
+// fixes x, an integer block fixes y and z to 1 (host_values.cpp, dim3AxesOf). Those axes
+// replace the fallback's; the others keep what the kernel's code implies, else are guessed so
+// that the block keeps kAssumedBlockX threads (x 32 wide while another axis is left). A shape
+// the user gave (comment, --block-dim) is kept as it is.
+// Nothing changes (nullopt) when the launch fixes no axis or the result would not be a block.
+std::optional<LaunchContext> withLaunchAxes(LaunchContext c, const Dim3Axes& launchAxes, const std::string& launch,
+                                            const FunctionDecl* fn, const ASTContext& ctx,
+                                            const bool threadDimsUsed[3], int64_t maxThreads) {
+  if (!launchAxes[0] && !launchAxes[1] && !launchAxes[2]) return std::nullopt;
+  if (c.block.source == BlockSource::Annotation || c.block.source == BlockSource::Option) return std::nullopt;
+  const KernelBlockEvidence evidence = kernelBlockEvidence(fn, ctx, maxThreads);
+  int64_t dim[3] = {c.block.dim.x, c.block.dim.y, c.block.dim.z};
+  enum class From { Launch, Kernel, Guess } from[3];
+  std::string implied;
+  for (int d = 0; d < 3; ++d) {
+    if (launchAxes[d]) {
+      if (*launchAxes[d] <= 0) return std::nullopt;
+      dim[d] = *launchAxes[d];
+      from[d] = From::Launch;
+    } else if (c.block.source == BlockSource::KernelImplied || c.block.source == BlockSource::LaunchBounds) {
+      from[d] = From::Kernel;  // the fallback's axis rests on the kernel's code already
+    } else if (const auto& e = evidence.axes[d]; e && !e->atLeast) {
+      dim[d] = e->value;
+      from[d] = From::Kernel;
+      implied += std::string(implied.empty() ? "" : "; ") + "blockDim." + "xyz"[d] + " " + std::to_string(e->value) +
+                 " as " + e->why;
+    } else if (d > 0 && !threadDimsUsed[d]) {
+      dim[d] = 1;  // an axis the kernel never reads, as in the plain guess
+      from[d] = From::Kernel;
+    } else {
+      from[d] = From::Guess;
+    }
+  }
+  int64_t fixed = 1;
+  std::vector<int> guessed;
+  for (int d = 0; d < 3; ++d) {
+    if (from[d] == From::Guess) guessed.push_back(d);
+    else fixed *= dim[d];
+  }
+  int64_t budget = std::max<int64_t>(1, kAssumedBlockX / std::max<int64_t>(1, fixed));
+  for (size_t i = 0; i < guessed.size(); ++i) {
+    const int d = guessed[i];
+    const bool last = i + 1 == guessed.size();
+    dim[d] = last ? budget : d == 0 ? std::min<int64_t>(32, budget) : std::max<int64_t>(1, budget / 2);
+    budget = std::max<int64_t>(1, budget / dim[d]);
+  }
+  const model::Dim3 shape{dim[0], dim[1], dim[2]};
+  if (shape.volume() <= 0 || shape.volume() > maxThreads) return std::nullopt;
+  std::string known;
+  for (int d = 0; d < 3; ++d)
+    if (from[d] == From::Launch)
+      known += std::string(known.empty() ? "" : ", ") + "blockDim." + "xyz"[d] + " = " + std::to_string(dim[d]);
+  std::string guessedAxes;
+  for (int d : guessed) guessedAxes += std::string(guessedAxes.empty() ? "" : ", ") + "blockDim." + "xyz"[d];
+  c.block.dim = shape;
+  c.block.detail = "block " + dims(shape) + ": " + launch + " computes its block at run time but fixes " + known;
+  if (!implied.empty()) c.block.detail += "; " + implied;
+  if (guessed.empty()) {
+    // Every axis is the launch's or the kernel's: as good as a launch the kernel confirms.
+    c.block.source = BlockSource::KernelImplied;
+    c.blockKnown = true;
+  } else {
+    c.block.source = BlockSource::Assumed;
+    c.blockKnown = false;
+    c.block.detail += "; " + guessedAxes + " guessed (set it with --block-dim or a `coalesce-lint: block=` comment)";
+  }
+  return c;
+}
+
 }  // namespace
 
 LaunchContext fallbackContext(const FunctionDecl* fn, const TranslationUnitOptions& options, const ASTContext& ctx,
@@ -285,10 +356,15 @@ std::vector<LaunchContext> kernelContexts(const FunctionDecl* fn, const std::str
       c.grid = l.grid;
     } else {
       c = fallbackContext(fn, options, ctx, threadDimsUsed);
-      const std::string why = l.how + " at " + l.where + " computes its block at run time";
-      const std::string none(kNoLaunchFound);
-      if (c.block.detail.rfind(none, 0) == 0) c.block.detail.replace(0, none.size(), why);
-      else c.block.detail += " (" + why + ")";
+      if (auto partial = withLaunchAxes(c, l.blockAxes, l.how + " at " + l.where, fn, ctx, threadDimsUsed,
+                                        options.arch.maxThreadsPerBlock)) {
+        c = std::move(*partial);
+      } else {
+        const std::string why = l.how + " at " + l.where + " computes its block at run time";
+        const std::string none(kNoLaunchFound);
+        if (c.block.detail.rfind(none, 0) == 0) c.block.detail.replace(0, none.size(), why);
+        else c.block.detail += " (" + why + ")";
+      }
     }
     c.dynamicSharedBytes = l.dynamicSharedBytes;
     for (const auto& [index, value] : l.argValues)

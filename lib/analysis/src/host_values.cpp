@@ -29,12 +29,24 @@ static const CallExpr* minMaxCall(const Expr* e, bool& isMin) {
   return call;
 }
 
+std::pair<const ValueDecl*, int> HostValues::referencedAxis(const Expr* e) {
+  const auto* m = dyn_cast<MemberExpr>(e->IgnoreParenImpCasts());
+  if (!m || !m->getMemberDecl()->getDeclName().isIdentifier()) return {nullptr, -1};
+  const auto* ref = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
+  if (!ref || !isa<VarDecl>(ref->getDecl())) return {nullptr, -1};
+  const StringRef name = m->getMemberDecl()->getName();
+  const int axis = name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1;
+  return axis < 0 ? std::pair<const ValueDecl*, int>{nullptr, -1} : std::pair<const ValueDecl*, int>{ref->getDecl(), axis};
+}
+
 std::optional<int64_t> HostValues::constantOf(const Expr* e, const HostEnv* env, int depth) {
   if (!e || e->isValueDependent() || depth > kMaxDepth) return std::nullopt;
   // What the code around the launch fixes (`case 512:` of `switch (threads)`) comes first.
   if (env && !env->facts.empty())
     if (const auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
       if (auto f = env->facts.find(ref->getDecl()); f != env->facts.end()) return f->second;
+  if (env && !env->axisFacts.empty())
+    if (auto f = env->axisFacts.find(referencedAxis(e)); f != env->axisFacts.end()) return f->second;
   Expr::EvalResult r;
   if (e->getType()->isIntegralOrEnumerationType() && e->EvaluateAsInt(r, ctx_) && r.Val.isInt())
     return r.Val.getInt().getExtValue();
@@ -288,74 +300,79 @@ bool HostValues::isReassigned(const ValueDecl* decl) {
   return reassigned_[decl] = found;
 }
 
-// A block argument: an integer, dim3(x, y, z), or a dim3 local built from constants
-// (or from the parameters `env` gives values to).
+// A block or grid argument as a whole: every axis known, else nothing.
 std::optional<model::Dim3> HostValues::dim3Of(const Expr* e, const HostEnv* env, int depth) {
-  if (depth > kMaxDepth) return std::nullopt;
+  const Dim3Axes axes = dim3AxesOf(e, env, depth);
+  if (!axes[0] || !axes[1] || !axes[2]) return std::nullopt;
+  return model::Dim3{*axes[0], *axes[1], *axes[2]};
+}
+
+// A block argument axis by axis: an integer (1D: y and z are 1 even when x is computed at run
+// time), dim3(x, y, z) (an argument left out is 1), make_uint3, or a dim3 local built so,
+// with `var.x = ...` assignments after it. `dim3 block(1, lCols)` fixes x alone.
+Dim3Axes HostValues::dim3AxesOf(const Expr* e, const HostEnv* env, int depth) {
+  const Dim3Axes none{};
+  if (depth > kMaxDepth) return none;
   e = e->IgnoreParenImpCasts();
-  if (const auto* mte = dyn_cast<MaterializeTemporaryExpr>(e)) return dim3Of(mte->getSubExpr(), env, depth + 1);
-  if (const auto* bt = dyn_cast<CXXBindTemporaryExpr>(e)) return dim3Of(bt->getSubExpr(), env, depth + 1);
-  if (const auto* fc = dyn_cast<CXXFunctionalCastExpr>(e)) return dim3Of(fc->getSubExpr(), env, depth + 1);
+  if (const auto* mte = dyn_cast<MaterializeTemporaryExpr>(e)) return dim3AxesOf(mte->getSubExpr(), env, depth + 1);
+  if (const auto* bt = dyn_cast<CXXBindTemporaryExpr>(e)) return dim3AxesOf(bt->getSubExpr(), env, depth + 1);
+  if (const auto* fc = dyn_cast<CXXFunctionalCastExpr>(e)) return dim3AxesOf(fc->getSubExpr(), env, depth + 1);
+  // Each of the first three arguments read as a constant; those not written are 1.
+  const auto fromArguments = [&](auto argument, unsigned count, bool defaultsAreOne) {
+    Dim3Axes d{int64_t{1}, int64_t{1}, int64_t{1}};
+    for (unsigned i = 0; i < 3; ++i) {
+      if (i >= count) {
+        if (!defaultsAreOne) d[i] = std::nullopt;
+        continue;
+      }
+      const Expr* a = argument(i);
+      if (isa<CXXDefaultArgExpr>(a)) continue;
+      d[i] = constantOf(a, env);
+    }
+    return d;
+  };
   if (const auto* ctor = dyn_cast<CXXConstructExpr>(e)) {
     if (ctor->getConstructor()->isCopyOrMoveConstructor() && ctor->getNumArgs() == 1)
-      return dim3Of(ctor->getArg(0), env, depth + 1);
+      return dim3AxesOf(ctor->getArg(0), env, depth + 1);
     // dim3(uint3): a uint3 given where a dim3 is expected (`uint3 tids = make_uint3(...)`).
     if (ctor->getNumArgs() == 1 && ctor->getArg(0)->getType()->isRecordType())
-      return dim3Of(ctor->getArg(0), env, depth + 1);
-    model::Dim3 d;
-    int64_t* dims[3] = {&d.x, &d.y, &d.z};
-    for (unsigned i = 0; i < ctor->getNumArgs() && i < 3; ++i) {
-      if (isa<CXXDefaultArgExpr>(ctor->getArg(i))) continue;
-      auto v = constantOf(ctor->getArg(i), env);
-      if (!v) return std::nullopt;
-      *dims[i] = *v;
-    }
-    return d;
+      return dim3AxesOf(ctor->getArg(0), env, depth + 1);
+    return fromArguments([&](unsigned i) { return ctor->getArg(i); }, ctor->getNumArgs(), true);
   }
-  if (const auto* list = dyn_cast<InitListExpr>(e)) {
-    model::Dim3 d;
-    int64_t* dims[3] = {&d.x, &d.y, &d.z};
-    for (unsigned i = 0; i < list->getNumInits() && i < 3; ++i) {
-      auto v = constantOf(list->getInit(i), env);
-      if (!v) return std::nullopt;
-      *dims[i] = *v;
-    }
-    return d;
-  }
+  if (const auto* list = dyn_cast<InitListExpr>(e))
+    return fromArguments([&](unsigned i) { return list->getInit(i); }, list->getNumInits(), true);
   // make_uint3(16, 16, 1), make_int3(...).
   if (const auto* call = dyn_cast<CallExpr>(e))
     if (const FunctionDecl* fn = call->getDirectCallee();
         fn && fn->getDeclName().isIdentifier() && (fn->getName() == "make_uint3" || fn->getName() == "make_int3") &&
-        call->getNumArgs() == 3) {
-      model::Dim3 d;
-      int64_t* dims[3] = {&d.x, &d.y, &d.z};
-      for (unsigned i = 0; i < 3; ++i) {
-        auto v = constantOf(call->getArg(i), env);
-        if (!v) return std::nullopt;
-        *dims[i] = *v;
-      }
-      return d;
-    }
+        call->getNumArgs() == 3)
+      return fromArguments([&](unsigned i) { return call->getArg(i); }, 3, false);
   if (const auto* arg = argumentOf(e, env); arg && !isReassigned(cast<DeclRefExpr>(e)->getDecl()))
-    return dim3Of(arg->expr, arg->env, depth + 1);
+    return dim3AxesOf(arg->expr, arg->env, depth + 1);
   if (const auto* ref = dyn_cast<DeclRefExpr>(e))
     if (const auto* var = dyn_cast<VarDecl>(ref->getDecl());
         var && !isa<ParmVarDecl>(var) && var->getInit() && !isReassigned(var)) {
-      std::optional<model::Dim3> d = dim3Of(var->getInit(), env, depth + 1);
+      Dim3Axes d = dim3AxesOf(var->getInit(), env, depth + 1);
       // dim3 threads; threads.x = 32; threads.y = 8;  (Rodinia writes launches so)
-      if (d && !applyMemberAssignments(var, *d, env)) return std::nullopt;
+      applyMemberAssignments(var, d, env);
+      // `case 512:` of `switch (threads.x)` around the launch.
+      if (env)
+        for (int k = 0; k < 3; ++k)
+          if (auto f = env->axisFacts.find({var, k}); f != env->axisFacts.end()) d[k] = f->second;
       return d;
     }
-  if (auto v = constantOf(e, env)) return model::Dim3{*v, 1, 1};
-  return std::nullopt;
+  // An integer: a 1D block (or grid), its extent known or not.
+  if (e->getType()->isIntegerType()) return Dim3Axes{constantOf(e, env), int64_t{1}, int64_t{1}};
+  return none;
 }
 
-// Applies `var.x = constant` assignments in the variable's function; false when one
-// assigns something not constant (or the member is assigned more than once).
-bool HostValues::applyMemberAssignments(const VarDecl* var, model::Dim3& d, const HostEnv* env) {
+// Applies `var.x = constant` assignments in the variable's function: an axis assigned
+// something not constant, or more than once, is not known; a member other than x, y, z
+// (a dim3 passed on by reference, say) leaves nothing known.
+void HostValues::applyMemberAssignments(const VarDecl* var, Dim3Axes& d, const HostEnv* env) {
   const auto* fn = dyn_cast<FunctionDecl>(var->getDeclContext());
-  if (!fn || !fn->getBody()) return true;
-  bool ok = true;
+  if (!fn || !fn->getBody()) return;
+  bool unknownMember = false;
   int assigned[3] = {0, 0, 0};
   std::function<void(const Stmt*)> scan = [&](const Stmt* st) {
     if (!st) return;
@@ -364,14 +381,17 @@ bool HostValues::applyMemberAssignments(const VarDecl* var, model::Dim3& d, cons
         if (const auto* r = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()); r && r->getDecl() == var) {
           const std::string name = m->getMemberDecl()->getNameAsString();
           const int k = name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1;
-          auto v = b->getOpcode() == BO_Assign ? constantOf(b->getRHS(), env) : std::nullopt;
-          if (k < 0 || !v || ++assigned[k] > 1) ok = false;
-          else (k == 0 ? d.x : k == 1 ? d.y : d.z) = *v;
+          if (k < 0) {
+            unknownMember = true;
+          } else {
+            auto v = b->getOpcode() == BO_Assign ? constantOf(b->getRHS(), env) : std::nullopt;
+            d[k] = ++assigned[k] > 1 ? std::nullopt : v;
+          }
         }
     for (const Stmt* c : st->children()) scan(c);
   };
   scan(fn->getBody());
-  return ok;
+  if (unknownMember) d = Dim3Axes{};
 }
 
 }  // namespace coalesce::analysis

@@ -9,15 +9,20 @@
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "coalesce/model/access_model.h"
 
 namespace coalesce::analysis {
+
+// A block or grid's extents axis by axis; nullopt: computed at run time.
+using Dim3Axes = std::array<std::optional<int64_t>, 3>;
 
 // Host-side values of the parameters of the function a launch sits in, taken from one of
 // its call sites: `void run(float* p, int threads) { k<<<g, threads>>>(p); }` called as
@@ -32,12 +37,17 @@ struct HostEnv {
   // Values the code around one launch fixes: `case 512:` of a `switch (threads)`, the
   // then-branch of `if (block_size == 16)` (launch_collector.cpp, launchFacts).
   std::map<const clang::ValueDecl*, int64_t> facts;
+  // The same for an axis of a dim3 variable: `case 512:` of `switch (dimBlock.x)` (0 x, 1 y, 2 z).
+  std::map<std::pair<const clang::ValueDecl*, int>, int64_t> axisFacts;
   std::string via;  // ", called at a.cu:88" (outermost call last)
 };
 
 class HostValues {
  public:
   explicit HostValues(clang::ASTContext& ctx) : ctx_(ctx) {}
+
+  // `v.x`, `v.y`, `v.z` of a variable `v`: the variable and the axis (0, 1, 2); else null.
+  static std::pair<const clang::ValueDecl*, int> referencedAxis(const clang::Expr* e);
 
   // An integer constant, or nullopt.
   std::optional<int64_t> constantOf(const clang::Expr* e, const HostEnv* env = nullptr, int depth = 0);
@@ -47,6 +57,8 @@ class HostValues {
   int64_t pointerByteOffset(const clang::Expr* e, const HostEnv* env, int depth = 0);
   // A block or grid argument: an integer, dim3(x, y, z), or a dim3 local built from constants.
   std::optional<model::Dim3> dim3Of(const clang::Expr* e, const HostEnv* env, int depth = 0);
+  // The same, axis by axis: `dim3 block(1, n)` with n computed at run time fixes x alone.
+  Dim3Axes dim3AxesOf(const clang::Expr* e, const HostEnv* env, int depth = 0);
   // The kernels a launch's callee can be: the kernel named, or every kernel a function
   // pointer is given (a local's initialiser and assignments, a wrapper's argument at the
   // call site `env` stands for). Empty when none is known.
@@ -65,7 +77,7 @@ class HostValues {
   // a statement of the function's body itself (it always runs); else null.
   const clang::Expr* onlyAssignment(const clang::VarDecl* var);
   std::map<const clang::VarDecl*, const clang::Expr*> onlyAssignment_;
-  bool applyMemberAssignments(const clang::VarDecl* var, model::Dim3& d, const HostEnv* env);
+  void applyMemberAssignments(const clang::VarDecl* var, Dim3Axes& d, const HostEnv* env);
   std::optional<int64_t> memberConstant(const clang::MemberExpr* m, const HostEnv* env, int depth);
   bool memberAssigned(const clang::VarDecl* var, const clang::FieldDecl* field);
 };

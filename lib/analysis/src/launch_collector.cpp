@@ -95,15 +95,24 @@ void LaunchCollector::resolveLaunches() {
       for (const Equality& eq : equalities) {
         auto value = values_.constantOf(eq.value, env);
         const ValueDecl* var = referencedVar(eq.var);
-        if (!value || !var || withFacts.facts.count(var)) continue;
+        const auto axis = HostValues::referencedAxis(eq.var);
+        if (!value || (!var && !axis.first) || (var && withFacts.facts.count(var)) || withFacts.axisFacts.count(axis))
+          continue;
         if (auto current = values_.constantOf(eq.var, env); current && *current != *value) contradicts = true;
-        withFacts.facts[var] = *value;
-        factsText += (factsText.empty() ? " (where `" : ", `") + var->getNameAsString() + "` is " + std::to_string(*value);
+        std::string name;
+        if (var) {
+          withFacts.facts[var] = *value;
+          name = var->getNameAsString();
+        } else {
+          withFacts.axisFacts[axis] = *value;
+          name = axis.first->getNameAsString() + "." + "xyz"[axis.second];
+        }
+        factsText += (factsText.empty() ? " (where `" : ", `") + name + "` is " + std::to_string(*value);
       }
       if (contradicts) continue;
       if (!factsText.empty()) factsText += ")";
       const HostEnv* use = env;
-      if (!withFacts.facts.empty()) {
+      if (!withFacts.facts.empty() || !withFacts.axisFacts.empty()) {
         if (env) {
           withFacts.params = env->params;
           withFacts.via = env->via;
@@ -119,12 +128,14 @@ void LaunchCollector::resolveLaunches() {
       if (skipped) continue;
       const std::vector<const FunctionDecl*> kernelsHere = values_.kernelsOf(p.callee, use);
       if (kernelsHere.empty()) continue;
-      auto block = values_.dim3Of(p.block, use);
+      const Dim3Axes blockAxes = values_.dim3AxesOf(p.block, use);
       Launch l;
       // A block the host computes at run time: the kernel still gets this launch's
-      // arguments and pointer offsets, over the fallback block shape.
-      l.blockKnown = block.has_value();
-      if (block) l.block = *block;
+      // arguments and pointer offsets, over the fallback block shape, with the axes the
+      // launch does fix (block_shape.cpp, `withLaunchAxes`).
+      l.blockKnown = blockAxes[0] && blockAxes[1] && blockAxes[2];
+      if (l.blockKnown) l.block = model::Dim3{*blockAxes[0], *blockAxes[1], *blockAxes[2]};
+      else l.blockAxes = blockAxes;
       l.grid = values_.dim3Of(p.grid, use);
       for (unsigned i = 0; i < p.args.size(); ++i) {
         if (auto v = values_.constantOf(p.args[i], use)) l.argValues[i] = *v;
@@ -138,7 +149,8 @@ void LaunchCollector::resolveLaunches() {
         Found& f = found[kernel];
         if (f.launches.empty() && std::find(order.begin(), order.end(), kernel) == order.end()) order.push_back(kernel);
         const bool seen = std::any_of(f.launches.begin(), f.launches.end(), [&](const Launch& o) {
-          return o.blockKnown == l.blockKnown && o.block == l.block && o.grid == l.grid && o.argValues == l.argValues &&
+          return o.blockKnown == l.blockKnown && o.block == l.block && o.blockAxes == l.blockAxes && o.grid == l.grid &&
+                 o.argValues == l.argValues &&
                  o.pointerOffsets == l.pointerOffsets && o.dynamicSharedBytes == l.dynamicSharedBytes;
         });
         if (seen) continue;  // this call site adds nothing to the launch as written
@@ -238,8 +250,9 @@ void equalitiesIn(const Expr* cond, bool ne, std::vector<std::pair<const Expr*, 
     return;
   }
   if (b->getOpcode() != (ne ? BO_NE : BO_EQ)) return;
-  if (referencedVar(b->getLHS())) out.push_back({b->getLHS(), b->getRHS()});
-  else if (referencedVar(b->getRHS())) out.push_back({b->getRHS(), b->getLHS()});
+  const auto named = [](const Expr* e) { return referencedVar(e) || HostValues::referencedAxis(e).first; };
+  if (named(b->getLHS())) out.push_back({b->getLHS(), b->getRHS()});
+  else if (named(b->getRHS())) out.push_back({b->getRHS(), b->getLHS()});
 }
 
 }  // namespace
@@ -262,7 +275,9 @@ std::vector<LaunchCollector::Equality> LaunchCollector::enclosingEqualities(cons
       continue;
     }
     const auto* sw = dyn_cast<SwitchStmt>(chain[i]);
-    if (!sw || i < 2 || !sw->getCond() || !referencedVar(sw->getCond())) continue;
+    if (!sw || i < 2 || !sw->getCond() ||
+        (!referencedVar(sw->getCond()) && !HostValues::referencedAxis(sw->getCond()).first))
+      continue;
     const auto* body = dyn_cast<CompoundStmt>(chain[i - 1]);
     if (!body || body != sw->getBody()) continue;
     const Stmt* inBody = chain[i - 2];

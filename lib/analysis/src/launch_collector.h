@@ -28,6 +28,7 @@ namespace coalesce::analysis {
 struct Launch {
   model::Dim3 block;
   bool blockKnown = true;  // false: the block is not a constant here; the fallback shape is used
+  Dim3Axes blockAxes;      // when not known: the axes the launch does fix (`dim3(1, n)`: x)
   std::optional<model::Dim3> grid;
   std::map<unsigned, int64_t> argValues;       // parameter index -> constant argument
   std::map<unsigned, int64_t> pointerOffsets;  // pointer parameter index -> bytes past its allocation

@@ -437,3 +437,58 @@ __global__ void literalPadding(float* d) {
   CHECK(lit.block.dim == model::Dim3{32, 8, 1});
   CHECK(lit.block.source == BlockSource::Assumed);
 }
+
+TEST_CASE("block shapes: a launch that computes some axes at run time still fixes the others") {
+  const AnalysisResult r = analyseOne(R"(
+template <class T>
+__global__ void strip(T* data, int w) {
+  int c = blockIdx.y * blockDim.y + threadIdx.y;
+  data[(blockIdx.x * 4 + threadIdx.x) * w + c] += 1;
+}
+__global__ void flat(float* p) { p[threadIdx.y * 32 + threadIdx.x] = 0.0f; }
+template <class T>
+struct Runner {
+  int lCols;
+  void run(T* d, int w, int rows) {
+    dim3 block(1, lCols);            // x fixed, y a member
+    strip<<<dim3(rows / 4, w / lCols), block>>>(d, w);
+  }
+};
+template struct Runner<float>;
+void go(float* p, int n) { flat<<<1, n>>>(p); }  // an integer block: 1D whatever n is
+)");
+  REQUIRE(r.files.size() == 1);
+  const KernelRecord& strip = kernelNamed(r, "strip<float>");
+  CHECK(strip.block.dim == model::Dim3{1, 256, 1});
+  CHECK(strip.block.source == BlockSource::Assumed);
+  CHECK(mentions(strip, "fixes blockDim.x = 1, blockDim.z = 1; blockDim.y guessed"));
+  const KernelRecord& flat = kernelNamed(r, "flat");
+  CHECK(flat.block.dim == model::Dim3{256, 1, 1});
+  CHECK(mentions(flat, "fixes blockDim.y = 1, blockDim.z = 1; blockDim.x guessed"));
+  // Lanes run along y, one column each: the strip's accesses are contiguous, not inverted.
+  for (const AccessSite& a : r.accesses)
+    if (a.kernel == "strip<float>") {
+      REQUIRE(a.figures.global);
+      CHECK(a.figures.global->aligned.sectorsPerRequest == Approx(4.0));
+    }
+}
+
+TEST_CASE("block shapes: a case of a switch on a dim3's axis fixes that axis") {
+  const AnalysisResult r = analyseOne(R"(
+template <unsigned B> __global__ void red(float* p) { p[threadIdx.x] = 0.0f; }
+void reduceBlocks(float* p, unsigned n) {
+  unsigned numThreads = n > 1024 ? 256 : n / 2;
+  dim3 dimBlock(numThreads, 1, 1);
+  switch (dimBlock.x) {
+    case 512: red<512><<<1, dimBlock>>>(p); break;
+    case 64: red<64><<<1, dimBlock>>>(p); break;
+  }
+}
+)");
+  REQUIRE(r.files.size() == 1);
+  const KernelRecord& big = kernelNamed(r, "red<512U>");
+  CHECK(big.block.dim == model::Dim3{512, 1, 1});
+  CHECK(big.block.source == BlockSource::Launch);
+  CHECK(mentions(big, "where `dimBlock.x` is 512"));
+  CHECK(kernelNamed(r, "red<64U>").block.dim == model::Dim3{64, 1, 1});
+}
