@@ -64,6 +64,19 @@ ExprRef Interpreter::opaqueLike(const std::vector<ExprRef>& inputs, const std::s
   return opaque(name);
 }
 Value Interpreter::intValue(ExprRef e) { return Value{std::move(e), nullptr, nullptr}; }
+// A pointer every thread of the block holds alike: not loaded per lane (or loaded from a
+// uniform address), not chosen per lane between allocations, at a uniform offset.
+bool Interpreter::uniformPointer(const Value& v) {
+  if (!v.isPointer() || !v.off || dependsOnThread(v.off) || v.root->separateAllocations) return false;
+  return !v.root->indirect || (v.root->loadAddress && !dependsOnThread(v.root->loadAddress));
+}
+// A pointer compared or tested as an integer (`if (out)`, `NULL == out`): an unknown named by
+// its source text, uniform when every thread holds the same pointer, so that `--assume out=0`
+// and the search for a context in which a guarded access runs (record_builder.cpp) can take
+// either side; else lane-varying.
+ExprRef Interpreter::pointerAsInt(const Value& v, const Expr* e) {
+  return uniformPointer(v) ? opaque(text(e->IgnoreParenImpCasts()->getSourceRange())) : leaf(Op::Varying);
+}
 // A value used as an integer; a pointer used as one is not followed.
 ExprRef Interpreter::asInt(const Value& v) { return v.v ? v.v : leaf(Op::Varying); }
 
@@ -177,10 +190,14 @@ bool Interpreter::assignRegister(const Expr* target, const Value& v) {
   if (!field) return false;
   const Expr* baseExpr = mem->getBase()->IgnoreParenImpCasts();
   Value base;
-  if (mem->isArrow()) {
-    if (!isa<CXXThisExpr>(baseExpr) || state_.frames.empty() || !state_.frames.back().self || state_.frames.back().self->isPointer())
-      return false;
+  if (mem->isArrow() && isa<CXXThisExpr>(baseExpr)) {
+    if (state_.frames.empty() || !state_.frames.back().self || state_.frames.back().self->isPointer()) return false;
     base = *state_.frames.back().self;
+  } else if (mem->isArrow()) {
+    // `c->current = ...` in a helper given the address of a record in registers
+    // (interpreter_calls.cpp, registerRecordAddress): the parameter holds the record itself.
+    base = eval(baseExpr);
+    if (!base.object) return false;
   } else {
     base = eval(baseExpr);
   }

@@ -54,6 +54,8 @@ class Interpreter {
   ExprRef opaqueLike(const std::vector<ExprRef>& inputs, const std::string& name);
   Value intValue(ExprRef e);
   ExprRef asInt(const Value& v);
+  static bool uniformPointer(const Value& v);
+  ExprRef pointerAsInt(const Value& v, const clang::Expr* e);
   std::string text(clang::SourceRange r);
   int64_t sizeOf(clang::QualType t);
   int64_t alignOf(clang::QualType t);
@@ -95,9 +97,10 @@ class Interpreter {
   bool inlinable(const clang::FunctionDecl* fn) const;
   Value inlineConstructor(const clang::CXXConstructorDecl* cd, const std::vector<Value>& args);
   Value inlineCall(const clang::FunctionDecl* fn, const clang::CallExpr* call);
-  // `&p` given to a pointer to const, p a record in registers: p itself (its fields read
-  // through the pointer are p's); nullopt otherwise.
-  std::optional<Value> registerRecordAddress(const clang::Expr* e, clang::QualType target);
+  // `&record` of a record held in registers, given where a `target` pointer is expected: the
+  // record's value. A pointer to non-const only when `allowWrites` (a call's argument, whose
+  // writes the call copies back); a local pointer could alias it unseen. nullopt otherwise.
+  std::optional<Value> registerRecordAddress(const clang::Expr* e, clang::QualType target, bool allowWrites = false);
 
   // ---- CUDA built-ins (cuda_intrinsics.cpp) ----------------------------------------------
   // The value of a call to a CUDA intrinsic declared in a system header, or nullopt when the

@@ -92,14 +92,19 @@ Value Interpreter::inlineCall(const FunctionDecl* fn, const CallExpr* call) {
       // A register variable passed by reference: the callee's writes come back.
       writeBack[i] = inner;
     }
-    // `more(&p)`, p a record in registers (a kernel's by-value parameter struct) and the
-    // parameter a pointer to const: the callee reads p's fields through it (`p->iter`),
-    // which are as uniform as p's own; it cannot write them.
-    if (i < def->getNumParams())
-      if (auto object = registerRecordAddress(arg, def->getParamDecl(i)->getType())) {
+    // `more(&p)`, p a record in registers (a kernel's by-value parameter struct, a local):
+    // the callee reads p's fields through it (`p->iter`), which are as uniform as p's own.
+    // Through a pointer to non-const it may write them (`first(&cursor)` advancing
+    // `cursor->current`, as Chai's partitioner does): the record comes back after the call.
+    if (i < def->getNumParams()) {
+      const QualType param = def->getParamDecl(i)->getType();
+      if (auto object = registerRecordAddress(arg, param, /*allowWrites=*/true)) {
         values.push_back(*object);
+        if (!param->getPointeeType().isConstQualified())
+          writeBack[i] = llvm::cast<UnaryOperator>(arg->IgnoreParenImpCasts())->getSubExpr()->IgnoreParens();
         continue;
       }
+    }
     values.push_back(eval(arg));
   }
   for (unsigned i = 0; i < def->getNumParams() && i < values.size(); ++i) {
@@ -128,8 +133,8 @@ Value Interpreter::inlineCall(const FunctionDecl* fn, const CallExpr* call) {
   return result;
 }
 
-std::optional<Value> Interpreter::registerRecordAddress(const Expr* e, QualType target) {
-  if (!target->isPointerType() || !target->getPointeeType().isConstQualified()) return std::nullopt;
+std::optional<Value> Interpreter::registerRecordAddress(const Expr* e, QualType target, bool allowWrites) {
+  if (!target->isPointerType() || (!allowWrites && !target->getPointeeType().isConstQualified())) return std::nullopt;
   const auto* addr = dyn_cast<UnaryOperator>(e->IgnoreParenImpCasts());
   if (!addr || addr->getOpcode() != UO_AddrOf || location(addr->getSubExpr()->IgnoreParens())) return std::nullopt;
   Value object = eval(addr->getSubExpr());

@@ -154,6 +154,11 @@ Value Interpreter::cast(CastKind kind, const Expr* sub) {
       Value v = eval(sub);
       return intValue(opaqueLike({v.v}, "value"));
     }
+    case CK_PointerToBoolean: {
+      // `if (out)`: a test of a pointer every thread holds alike is uniform, though unknown.
+      Value v = eval(sub);
+      return intValue(v.isPointer() ? pointerAsInt(v, sub) : opaqueLike({v.v}, text(sub->getSourceRange())));
+    }
     default: {
       Value v = eval(sub);
       // Pointer casts (reinterpret_cast<float4*>) keep the address; the width of a later
@@ -235,6 +240,12 @@ Value Interpreter::combine(Op op, const Value& l, const Value& r, const Expr* lh
     const int64_t elem = elementBytes(rhs);
     return Value{nullptr, r.root, binary(Op::Add, r.off, binary(Op::Mul, asInt(l), constant(elem)))};
   }
+  // `NULL == out`: a pointer compared with an integer (the null constant) is uniform when every
+  // thread holds the same pointer (a kernel parameter passed on to a helper); a barrier under
+  // it is not in divergent code.
+  const bool comparison = op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge;
+  if (comparison && l.isPointer() != r.isPointer())
+    return intValue(binary(op, l.isPointer() ? pointerAsInt(l, lhs) : asInt(l), r.isPointer() ? pointerAsInt(r, rhs) : asInt(r)));
   if (l.isPointer() && r.isPointer()) {
     if (op == Op::Sub && l.root == r.root) {
       const int64_t elem = std::max<int64_t>(1, elementBytes(lhs));

@@ -223,6 +223,7 @@ ConditionFigures evaluateCondition(const ExprRef& condition, const RawAccess& gu
     }
   }
   if (out.divergentRequests == 0) out.onlyPartialWarps = false;
+  if (out.warpRequests == 0) out.evaluated = false;  // no warp reaches it: no figure claimed
   out.assumptions.assign(ev.assumptions.begin(), ev.assumptions.end());
   return out;
 }
@@ -417,7 +418,6 @@ BlockRun runInBlock(const RawAccess& raw, const LaunchContext& launch, const Sym
   return run;
 }
 
-
 // Adds one block's figures standing for `blocks` blocks of the grid (weights by requests).
 template <class F>
 void addBlocks(std::optional<model::AlignmentCases<F>>& sum, std::optional<model::AlignmentCases<F>> part,
@@ -459,7 +459,6 @@ std::vector<std::pair<std::array<int64_t, 3>, int64_t>> edgeBlocks(const model::
   }
   return out;
 }
-
 
 // Values for the unknown runtime scalars of an access's guards under which it runs, when it
 // runs under none of the defaults (`if (tid >= Size - 1 - t) return;` idles every lane at
