@@ -37,14 +37,15 @@ TEST_CASE("barrier-in-divergent-code: __syncthreads() under if (threadIdx.x < 64
   CHECK(anyNoteContains(f, "loop to the block-wide maximum"));
 }
 
-TEST_CASE("barrier-in-divergent-code: a guard that could not be evaluated is a warning, capped") {
+TEST_CASE("barrier-in-divergent-code: a guard that could not be evaluated is a note, capped, saying why") {
   BarrierSite b = makeBarrier(BarrierSite::Reach::Unknown, "idx[threadIdx.x] > 0");
   b.assumptions = {"assumes idx is not known"};
   const auto found = barrierFindings({b});
   REQUIRE(found.size() == 1);
-  CHECK(found[0].severity == Severity::Warning);
+  CHECK(found[0].severity == Severity::Note);
   REQUIRE(found[0].severityCap);
-  CHECK(*found[0].severityCap == Severity::Warning);
+  CHECK(*found[0].severityCap == Severity::Note);
+  CHECK(contains(found[0].severityCapReason, "a note, not a warning: the guard could not be evaluated"));
   CHECK(contains(found[0].message, "guarded by 'idx[threadIdx.x] > 0'"));
   CHECK(contains(found[0].message, "could not be proven uniform over the block"));
   CHECK(found[0].notes[1] == "assumes idx is not known");

@@ -51,10 +51,16 @@ std::optional<Finding> BarrierInDivergentCode::checkBarrier(const BarrierSite& b
                                     : "the guards evaluated for every thread, some values unknown",
                              b.block, b.assumptions);
   f.barrier = b.id;
-  // Not proven: a warning at most, whatever the rule's severity for proven ones.
+  // Not proven: a note. The guard's value is unknown for some threads (a value the analysis
+  // cannot follow: a field written through a pointer, a loop's exit), so nothing shows the
+  // threads of a block disagree; every such warning the blind panels judged was false
+  // (docs/precision.md), while a guard on the thread itself (`if (tid < n)`) is proven.
   if (!proven) {
-    f.severityCap = Severity::Warning;
-    f.severity = std::min(f.severity, Severity::Warning);
+    f.severityCap = Severity::Note;
+    f.severity = std::min(f.severity, Severity::Note);
+    f.severityCapReason =
+        "a note, not a warning: the guard could not be evaluated for every thread, so nothing shows that threads "
+        "of one block disagree; where they can, restructure as the fix says (a proven split is an error)";
   }
   f.notes.push_back(fixNote());
   return f;
