@@ -227,3 +227,26 @@ TEST_CASE("measurements: two programs side by side keep their counters per confi
   CHECK(a.configCounters[2].instruction == 2);
   CHECK(configurationView(a, 4).instructions.at(0).get(metric::kSectors) == 140);
 }
+
+TEST_CASE("measurements: a copy without instructions keeps every other field") {
+  Measurements m = twoConfigurations();
+  m.kernelLaunches = 12;
+  m.launchesMeasured = 3;
+  m.configsOverCap = 2;
+  m.processes = 2;
+  m.notes = {"a note"};
+  m.kernelResources = {{"_Z1kPf", 32, 1024, 0, 0}};
+  Measurements expected = m;
+  expected.instructions.clear();
+  expected.configCounters.clear();
+  const Measurements copy = withoutInstructions(m);
+  CHECK(copy.instructions.empty());
+  CHECK(copy.configCounters.empty());
+  CHECK(toJson(copy) == toJson(expected));
+  // The index of counters per configuration gives the same view as the scan.
+  const auto index = countersByConfiguration(m);
+  REQUIRE(index.size() == 3);
+  CHECK(index[1] == std::vector<size_t>{1});
+  CHECK(index[2].empty());
+  CHECK(toJson(configurationView(m, 1, index[1])) == toJson(configurationView(m, 1)));
+}

@@ -51,9 +51,7 @@ Predictions selectKernels(const Predictions& p, const std::vector<std::string>& 
 
 // The measurements without the instructions of `kernels` (their counters are compared per configuration).
 Measurements withoutKernels(const Measurements& m, const std::vector<std::string>& kernels) {
-  Measurements out = m;
-  out.configCounters.clear();
-  out.instructions.clear();
+  Measurements out = withoutInstructions(m);
   const std::set<std::string> skip(kernels.begin(), kernels.end());
   for (const MeasuredInstruction& in : m.instructions)
     if (!skip.count(in.function)) out.instructions.push_back(in);

@@ -240,6 +240,26 @@ std::vector<std::string> kernelsMeasuredPerConfiguration(const Measurements& m) 
   return out;
 }
 
+Measurements withoutInstructions(const Measurements& m) {
+  Measurements out;
+  out.status = m.status;
+  out.errorKind = m.errorKind;
+  out.error = m.error;
+  out.device = m.device;
+  out.metricsCollected = m.metricsCollected;
+  out.availableMetrics = m.availableMetrics;
+  out.kernelLaunches = m.kernelLaunches;
+  out.droppedRecords = m.droppedRecords;
+  out.launchesMeasured = m.launchesMeasured;
+  out.processes = m.processes;
+  out.sampling = m.sampling;
+  out.configsOverCap = m.configsOverCap;
+  out.launchConfigs = m.launchConfigs;
+  out.notes = m.notes;
+  out.kernelResources = m.kernelResources;
+  return out;
+}
+
 std::vector<std::vector<size_t>> countersByConfiguration(const Measurements& m) {
   std::vector<std::vector<size_t>> out(m.launchConfigs.size());
   for (size_t i = 0; i < m.configCounters.size(); ++i)

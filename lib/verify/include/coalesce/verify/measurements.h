@@ -162,6 +162,9 @@ Measurements configurationView(const Measurements& m, uint32_t config);
 // countersByConfiguration): a program measured in thousands of configurations (Rodinia gaussian
 // runs 2,046) would otherwise scan every counter once per configuration.
 Measurements configurationView(const Measurements& m, uint32_t config, const std::vector<size_t>& counters);
+// `m` without its instructions and config counters (everything else copied): what a view of part of
+// a run starts from, without copying a counter map per instruction and configuration first.
+Measurements withoutInstructions(const Measurements& m);
 // For each configuration (index into launchConfigs), the positions of its counters in configCounters.
 std::vector<std::vector<size_t>> countersByConfiguration(const Measurements& m);
 // `b` appended to `a` (two programs' measurements side by side), indices of b's config counters
