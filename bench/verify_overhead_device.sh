@@ -40,31 +40,42 @@ while IFS='|' read -r name tree dir sources flags args; do
 done < <(ONLY=$(IFS='|'; echo "${NAMES[*]}") realcode_programs)
 wait  # the builds run in the background, in this shell
 echo "== [$SECONDS s] built: $(ls "$W/bin" | tr '\n' ' ')" >> "$L"
+# Twice, to see how much the wall times move between runs.
 R=$W/overhead
-WORK_DIR=$W BUILD_DIR=$B bash bench/verify_overhead_h200.sh "$REALCODE/predictions" "$R" "${NAMES[@]}" >> "$L" 2>&1
-cp "$R/verify_overhead.csv" "$OUT/"
+for run in 1 2; do
+  WORK_DIR=$W BUILD_DIR=$B bash bench/verify_overhead_h200.sh "$REALCODE/predictions" "$R/run$run" "${NAMES[@]}" >> "$L" 2>&1
+  cp "$R/run$run/verify_overhead.csv" "$OUT/verify_overhead_run$run.csv"
+done
 echo "== [$SECONDS s] timed" >> "$L"
-# gaussian's default verification in parts: the program under the collector (CLI with --keep), then
-# the comparison alone on the kept measurements.
+# gaussian's default verification in parts: the program alone, under the collector alone (no CLI),
+# the whole CLI with --keep, then the comparison alone on the measurements it kept.
 line=$(realcode_programs | grep "^gaussian|")
 if [ -n "$line" ] && [ -x "$W/bin/gaussian" ]; then
   IFS='|' read -r name tree dir sources flags args <<< "$line"
+  P=$(realpath "$REALCODE/predictions/gaussian.json")
+  INJ=$(find "$B" -name libcoalesce_verify_inject.so | head -1)
   cd "$REALCODE/$tree/$dir" || exit 2
   rm -rf /tmp/kg
   t0=$EPOCHREALTIME
-  "$B/coalesce-lint" verify --predictions "$REALCODE/predictions/gaussian.json" --allow-not-found --keep /tmp/kg \
-    -o /tmp/kg.txt -- "$W/bin/gaussian" $args > /dev/null 2>&1; r1=$?
+  "$W/bin/gaussian" $args > /dev/null 2>&1
   t1=$EPOCHREALTIME
-  "$B/coalesce-lint" verify --predictions "$REALCODE/predictions/gaussian.json" --allow-not-found \
-    --measurements /tmp/kg/annotated_0.json -o /tmp/kg2.txt > /dev/null 2>&1; r2=$?
+  CUDA_INJECTION64_PATH=$INJ COALESCE_VERIFY_OUT=/tmp/kg_collector.json COALESCE_VERIFY_QUIET=1 \
+    "$W/bin/gaussian" $args > /dev/null 2>&1; r0=$?
   t2=$EPOCHREALTIME
+  "$B/coalesce-lint" verify --predictions "$P" --allow-not-found --keep /tmp/kg -o /tmp/kg.txt \
+    -- "$W/bin/gaussian" $args > /dev/null 2> /tmp/kg.err; r1=$?
+  t3=$EPOCHREALTIME
+  "$B/coalesce-lint" verify --predictions "$P" --allow-not-found --measurements /tmp/kg/annotated_0.json \
+    -o /tmp/kg2.txt > /dev/null 2>&1; r2=$?
+  t4=$EPOCHREALTIME
   cd "$ROOT" || exit 2
   {
-    awk -v a="$t0" -v b="$t1" -v c="$t2" -v r1="$r1" -v r2="$r2" 'BEGIN {
-      printf "gaussian -s 1024, default sampling: whole verify %.2f s (exit %s); comparison alone on the kept measurements %.2f s (exit %s)\n", b - a, r1, c - b, r2 }'
-    ls -l /tmp/kg
-    grep -c "^configuration " /tmp/kg.txt
-    tail -3 /tmp/kg.txt
+    awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v e="$t4" -v r0="$r0" -v r1="$r1" -v r2="$r2" 'BEGIN {
+      printf "gaussian -s 1024 -q, default sampling: plain %.2f s; under the collector alone %.2f s (exit %s); whole verify --keep %.2f s (exit %s); comparison alone on the kept measurements %.2f s (exit %s)\n", b - a, c - b, r0, d - c, r1, e - d, r2 }'
+    ls -l /tmp/kg /tmp/kg_collector.json
+    echo "configurations compared apart: $(grep -c "^configuration " /tmp/kg.txt)"
+    cmp /tmp/kg.txt /tmp/kg2.txt && echo "the offline comparison gives the same report"
+    tail -3 /tmp/kg.txt; cat /tmp/kg.err
   } >> "$L" 2>&1
   cp /tmp/kg.txt "$R/gaussian_report.txt"
 fi
