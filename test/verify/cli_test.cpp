@@ -181,7 +181,8 @@ TEST_CASE("cli: the H200 recording of procs_demo.cu (a fork, four launching thre
   std::ifstream in(out);
   const auto j = nlohmann::json::parse(in);
   // The child's stride2 (8 sectors per request) and the parent's fill, measured in 16
-  // configurations (--max-configs) of the 100 its threads launched, each matching.
+  // configurations of the 100 its threads launched (recorded when --max-configs was 16 by
+  // default), each matching.
   CHECK(j["summary"]["mismatch"] == 0);
   CHECK(j["configurations"].size() == 16);
   bool sawChild = false;

@@ -159,9 +159,34 @@ TEST_CASE("configurations: executions in no configuration (past the list's cap) 
   bool noted = false;
   for (const std::string& n : r.notes)
     noted |= n.find("kernel 'k(float*)': 7 instruction executions were measured in launches of configurations past "
-                    "the 64") != std::string::npos;
+                    "the 65536") != std::string::npos;
   CHECK(noted);
   // Nothing is said when the configurations account for every execution.
   for (const std::string& n : compare(predicted(), measured()).notes)
-    CHECK(n.find("past the 64") == std::string::npos);
+    CHECK(n.find("past the 65536") == std::string::npos);
+}
+
+namespace {
+std::string samplingNote(const VerifyReport& r) {
+  for (const std::string& n : r.notes)
+    if (n.find("kernel launches measured") != std::string::npos) return n;
+  return "";
+}
+}  // namespace
+
+TEST_CASE("configurations: the sampling note names the mode and the configurations --max-configs left out") {
+  Measurements m = measured();
+  CHECK(samplingNote(compare(predicted(), m)) ==
+        "3 of 15 kernel launches measured (the first launch of each of 3 distinct configurations); 12 ran unmeasured");
+  m.configsOverCap = 5;
+  CHECK(samplingNote(compare(predicted(), m)) ==
+        "3 of 15 kernel launches measured (the first launch of each of 3 distinct configurations); 12 ran unmeasured, "
+        "among them every launch of 5 distinct configurations past the per-kernel cap (--max-configs)");
+  m.configsOverCap = 0;
+  m.sampling = "first";
+  m.launchesMeasured = 2;
+  m.launchConfigs[1].measured = false;
+  m.configCounters.clear();
+  CHECK(samplingNote(compare(predicted(), m)) ==
+        "2 of 15 kernel launches measured (the first launch of each of 2 kernels); 13 ran unmeasured");
 }

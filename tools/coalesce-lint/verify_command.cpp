@@ -66,13 +66,15 @@ CLI::App* addVerifyCommand(CLI::App& app, int& exitCode, PredictFunction predict
                 "exit 0 even when predicted lines map to no instruction (inlined away or optimised out)");
   sub->add_option("--sample", opts->sample,
                   "which launches to instrument: config = the first of each distinct (kernel, grid, block, shared "
-                  "memory, arguments) configuration (default), all = every launch")
-      ->check(CLI::IsMember({"config", "all"}));
+                  "memory, arguments) configuration (default), first = the first launch of each kernel (Nsight "
+                  "Compute's --kernel-id ::regex:.:1), all = every launch")
+      ->check(CLI::IsMember({"config", "first", "all"}));
   sub->add_option("--kernel-name", opts->kernelRegex, "instrument only kernels whose name matches this regex");
   sub->add_option("--launch-skip", opts->launchSkip, "per kernel, launches to run unmeasured before measuring");
   sub->add_option("--launch-count", opts->launchCount, "per kernel, the most launches to measure (0: no cap)");
   sub->add_option("--max-configs", opts->maxConfigs,
-                  "per kernel, the most distinct configurations to measure (default 16)");
+                  "with --sample config, per kernel, the most distinct configurations to measure (default 0: "
+                  "every one)");
   sub->footer(
       "Run an unmodified program: coalesce-lint verify --predictions P.json -- ./app args\n"
       "Or predict on the fly: coalesce-lint verify --analyze -p BUILD_DIR -- ./app args\n"

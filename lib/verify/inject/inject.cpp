@@ -14,7 +14,7 @@
 //                                  that starts others keeps its own file; the CLI sets it)
 //   COALESCE_VERIFY_SAMPLING, _KERNEL_REGEX, _LAUNCH_SKIP, _LAUNCH_COUNT, _MAX_CONFIGS: which
 //                                  launches are instrumented (coalesce/verify/launch_sampler.h);
-//                                  by default the first of each distinct configuration
+//                                  by default the first of each distinct configuration, every one
 //
 // Collection is enabled on a context only around the launches the sampler picks (lazy
 // patching instruments a kernel at its first launch inside an enabled range) and disabled
@@ -114,6 +114,8 @@ struct State {
   bool soft = false;  // failures are notes, not fatal (the context-creation attempt)
   std::optional<cv::LaunchSampler> sampler;
   bool sampleAll = false;
+  cv::SamplingMode samplingMode = cv::SamplingMode::Config;
+  bool kernelRegexGiven = false;
   // Set once a driver-level launch callback came nested in a runtime-level one: from then on the
   // driver level decides, and the runtime level no longer enables collection in advance.
   bool driverDecides = false;
@@ -318,6 +320,8 @@ bool configureDevice(CUcontext ctx, uint32_t deviceIndex) {
     if (it == offered.end()) continue;
     CUpti_SassMetrics_Config c = {};
     c.metricId = it->second;
+    // One counter per instruction for the whole GPU: per-SM counters (GRANULARITY_SM) made the
+    // instrumented runs of Rodinia gaussian and nw 2.2 to 2.4 times slower on the H200 (realcode.md).
     c.outputGranularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
     s.configs.push_back(c);
     s.metricNames[it->second] = want;
@@ -454,8 +458,9 @@ void writeResult() {
   if (s.written || s.outPath.empty() || s.forkedChild) return;
   buildInstructions();
   if (s.sampler) {
-    s.result.sampling = s.sampleAll ? "all" : "config";
+    s.result.sampling = cv::toString(s.samplingMode);
     s.result.launchesMeasured = s.sampler->measured();
+    s.result.configsOverCap = s.sampler->configsOverCap();
     s.result.launchConfigs = s.sampler->configs();
   }
   const std::string out = outputPath();
@@ -649,7 +654,8 @@ void CUPTIAPI callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, 
     if (depth > 0) s.driverDecides = true;
     if (s.failed || !s.sampler) return;
     current.decided = true;
-    current.measure = s.sampler->onLaunch(*config, cv::demangledName(config->kernel));
+    // The demangled name only serves --kernel-name: not demangled at every launch without one.
+    current.measure = s.sampler->onLaunch(*config, s.kernelRegexGiven ? cv::demangledName(config->kernel) : "");
     current.configIndex = s.sampler->lastConfigIndex();
     if (current.measure) ensureEnabled(ctx, "kernel launch");
     else pauseCollection(ctx);
@@ -715,7 +721,9 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   pthread_atfork(nullptr, nullptr, [] { state().forkedChild = true; });
   try {
     const cv::SamplingOptions sampling = cv::SamplingOptions::fromEnvironment();
-    s.sampleAll = sampling.all;
+    s.sampleAll = sampling.mode == cv::SamplingMode::All;
+    s.samplingMode = sampling.mode;
+    s.kernelRegexGiven = !sampling.kernelRegex.empty();
     s.sampler.emplace(sampling);
   } catch (const std::exception& e) {  // a bad value or regex: say so, collect nothing
     fail(cv::ErrorKind::CuptiError, std::string("launch selection: ") + e.what());

@@ -15,6 +15,33 @@
 
 namespace coalesce::verify {
 
+namespace {
+
+// Which launches the collector measured (README.md, "Which launches are measured"). The wording of
+// the default mode without a cap is the one every recorded report carries.
+std::string samplingNote(const Measurements& m) {
+  size_t configs = 0;
+  std::set<std::string> kernels;
+  for (const LaunchConfig& c : m.launchConfigs)
+    if (c.measured) {
+      ++configs;
+      kernels.insert(c.kernel);
+    }
+  std::string which = "every launch selected";
+  if (m.sampling == "config") which = fmt::format("the first launch of each of {} distinct configurations", configs);
+  if (m.sampling == "first") which = fmt::format("the first launch of each of {} kernels", kernels.size());
+  std::string note = fmt::format("{} of {} kernel launches measured ({}); {} ran unmeasured", m.launchesMeasured,
+                                 m.kernelLaunches, which,
+                                 m.kernelLaunches - std::min(m.launchesMeasured, m.kernelLaunches));
+  if (m.configsOverCap)
+    note += fmt::format(", among them every launch of {} distinct configurations past the per-kernel cap "
+                        "(--max-configs)",
+                        m.configsOverCap);
+  return note;
+}
+
+}  // namespace
+
 using model::AccessKind;
 using model::Space;
 
@@ -531,16 +558,7 @@ VerifyReport comparePooled(const Predictions& predictions, const Measurements& m
   if (measurements.droppedRecords)
     report.notes.push_back(fmt::format("CUPTI dropped {} records", measurements.droppedRecords));
   for (const std::string& note : blockShapeNotes(predictions, measurements)) report.notes.push_back(note);
-  if (!measurements.sampling.empty()) {
-    size_t configs = 0;
-    for (const LaunchConfig& c : measurements.launchConfigs) configs += c.measured ? 1 : 0;
-    report.notes.push_back(fmt::format(
-        "{} of {} kernel launches measured ({}); {} ran unmeasured", measurements.launchesMeasured,
-        measurements.kernelLaunches,
-        measurements.sampling == "all" ? "every launch selected"
-                                       : fmt::format("the first launch of each of {} distinct configurations", configs),
-        measurements.kernelLaunches - std::min(measurements.launchesMeasured, measurements.kernelLaunches)));
-  }
+  if (!measurements.sampling.empty()) report.notes.push_back(samplingNote(measurements));
   report.branches = compareBranches(predictions, measurements, opt.branches);
   return report;
 }

@@ -51,9 +51,7 @@ Predictions selectKernels(const Predictions& p, const std::vector<std::string>& 
 
 // The measurements without the instructions of `kernels` (their counters are compared per configuration).
 Measurements withoutKernels(const Measurements& m, const std::vector<std::string>& kernels) {
-  Measurements out = m;
-  out.configCounters.clear();
-  out.instructions.clear();
+  Measurements out = withoutInstructions(m);
   const std::set<std::string> skip(kernels.begin(), kernels.end());
   for (const MeasuredInstruction& in : m.instructions)
     if (!skip.count(in.function)) out.instructions.push_back(in);
@@ -63,7 +61,7 @@ Measurements withoutKernels(const Measurements& m, const std::vector<std::string
 std::string dims(const std::array<uint32_t, 3>& d) { return fmt::format("{}x{}x{}", d[0], d[1], d[2]); }
 
 // Executions of `kernel`'s instructions that are in no configuration's counters: launches of
-// configurations past the list's cap (64 per kernel), whose counters the collector pooled only.
+// configurations past the list's cap (kMaxConfigsKeptPerKernel), whose counters the collector pooled only.
 uint64_t executionsInNoConfiguration(const Measurements& m, const std::string& kernel) {
   uint64_t pooled = 0, apart = 0;
   for (const MeasuredInstruction& in : m.instructions)
@@ -106,6 +104,7 @@ VerifyReport compare(const Predictions& predictions, const Measurements& measure
   std::set<uint32_t> withCounters;
   for (const ConfigCounters& c : measurements.configCounters) withCounters.insert(c.config);
   for (uint32_t i : withCounters) configsOf[measurements.launchConfigs[i].kernel].push_back(i);
+  const std::vector<std::vector<size_t>> countersOf = countersByConfiguration(measurements);
   for (const std::string& kernel : apart) {
     const Predictions given = selectKernels(predictions, {kernel}, true);
     const PredictedKernel* block = predictedBlock(given, kernel);
@@ -148,7 +147,7 @@ VerifyReport compare(const Predictions& predictions, const Measurements& measure
                             : " (verify --analyze predicts each configuration with its own launch)");
         }
       }
-      Measurements view = configurationView(measurements, cc.index);
+      Measurements view = configurationView(measurements, cc.index, countersOf[cc.index]);
       view.launchConfigs.clear();  // the shape is judged above: no second note about it
       VerifyReport one = comparePooled(*use, view, inner);
       cc.lines = std::move(one.lines);

@@ -1,6 +1,7 @@
 #include "coalesce/verify/launch_sampler.h"
 
 #include <cstdlib>
+#include <functional>
 #include <stdexcept>
 
 namespace coalesce::verify {
@@ -18,12 +19,23 @@ uint64_t envNumber(const char* name, uint64_t fallback) {
 
 }  // namespace
 
+const char* toString(SamplingMode m) {
+  switch (m) {
+    case SamplingMode::Config: return "config";
+    case SamplingMode::First: return "first";
+    case SamplingMode::All: return "all";
+  }
+  return "config";
+}
+
 SamplingOptions SamplingOptions::fromEnvironment() {
   SamplingOptions o;
   if (const char* s = std::getenv("COALESCE_VERIFY_SAMPLING"); s && *s) {
     const std::string mode = s;
-    if (mode == "all") o.all = true;
-    else if (mode != "config") throw std::invalid_argument("COALESCE_VERIFY_SAMPLING='" + mode + "' (config or all)");
+    if (mode == "all") o.mode = SamplingMode::All;
+    else if (mode == "first") o.mode = SamplingMode::First;
+    else if (mode != "config")
+      throw std::invalid_argument("COALESCE_VERIFY_SAMPLING='" + mode + "' (config, first or all)");
   }
   if (const char* r = std::getenv("COALESCE_VERIFY_KERNEL_REGEX")) o.kernelRegex = r;
   o.launchSkip = envNumber("COALESCE_VERIFY_LAUNCH_SKIP", 0);
@@ -51,7 +63,11 @@ LaunchConfig* LaunchSampler::find(const LaunchConfig& config, PerKernel& k) {
     lastConfig_ = it->second;
     return &configs_[it->second];
   }
-  if (k.configsKept >= kMaxConfigsKeptPerKernel) return nullptr;
+  if (k.configsKept >= options_.maxConfigsKept) {
+    if (options_.mode == SamplingMode::Config && unlistedKeys_.insert(std::hash<std::string>{}(key)).second)
+      ++configsOverCap_;
+    return nullptr;
+  }
   ++k.configsKept;
   lastConfig_ = configs_.size();
   configIndex_[key] = configs_.size();
@@ -67,13 +83,17 @@ bool LaunchSampler::onLaunch(const LaunchConfig& config, const std::string& dema
   if (!k.matches)
     k.matches = !regex_ || std::regex_search(config.kernel, *regex_) || std::regex_search(demangled, *regex_);
   LaunchConfig* c = find(config, k);
+  const bool firstOfConfig = c && c->launches == 0;
   if (c) ++c->launches;
   bool measure = *k.matches && index >= options_.launchSkip &&
                  (options_.launchCount == 0 || k.measured < options_.launchCount);
-  if (measure && !options_.all) {
+  if (measure && options_.mode == SamplingMode::First) measure = k.measured == 0;
+  if (measure && options_.mode == SamplingMode::Config) {
     // A configuration not kept (over the list's cap) is never measured: its key cannot be remembered.
-    measure = c && !c->measured && k.configsMeasured < options_.maxConfigsPerKernel;
+    const bool underCap = options_.maxConfigsPerKernel == 0 || k.configsMeasured < options_.maxConfigsPerKernel;
+    measure = c && !c->measured && underCap;
     if (measure) ++k.configsMeasured;
+    else if (c && !c->measured && firstOfConfig) ++configsOverCap_;
   }
   if (measure) {
     ++k.measured;

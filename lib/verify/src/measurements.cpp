@@ -64,6 +64,22 @@ std::string cuptiFailureMessage(int result, const std::string& what, const std::
   }
 }
 
+namespace {
+
+// Appends `,\n "key": [` and one compact JSON object per line (what toJson writes for its long
+// arrays, so that recorded files diff well), closed as `]` when empty.
+template <typename T, typename ToJson>
+void appendArrayOnePerLine(std::string& text, const char* key, const std::vector<T>& items, ToJson toJson) {
+  text += std::string(",\n \"") + key + "\": [";
+  for (size_t i = 0; i < items.size(); ++i) {
+    text += i ? ",\n  " : "\n  ";
+    text += toJson(items[i]).dump();
+  }
+  text += items.empty() ? "]" : "\n ]";
+}
+
+}  // namespace
+
 std::string toJson(const Measurements& m) {
   ordered_json head;
   head["schema"] = kMeasurementsSchema;
@@ -79,6 +95,7 @@ std::string toJson(const Measurements& m) {
   if (!m.sampling.empty()) {
     head["sampling"] = m.sampling;
     head["launches_measured"] = m.launchesMeasured;
+    if (m.configsOverCap) head["configs_over_cap"] = m.configsOverCap;
     ordered_json configs = ordered_json::array();
     for (const LaunchConfig& c : m.launchConfigs)
       configs.push_back(ordered_json{{"kernel", c.kernel}, {"grid", c.grid}, {"block", c.block},
@@ -98,9 +115,7 @@ std::string toJson(const Measurements& m) {
   std::string text = head.dump(1);
   text.pop_back();  // the closing brace
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  text += ",\n \"instructions\": [";
-  for (size_t i = 0; i < m.instructions.size(); ++i) {
-    const MeasuredInstruction& in = m.instructions[i];
+  appendArrayOnePerLine(text, "instructions", m.instructions, [](const MeasuredInstruction& in) {
     ordered_json o;
     o["crc"] = in.moduleCrc;
     o["function"] = in.function;
@@ -115,23 +130,12 @@ std::string toJson(const Measurements& m) {
     }
     if (!in.opcode.empty()) o["opcode"] = in.opcode;
     o["metrics"] = in.metrics;
-    text += i ? ",\n  " : "\n  ";
-    text += o.dump();
-  }
-  text += m.instructions.empty() ? "]" : "\n ]";
-  if (!m.configCounters.empty()) {
-    text += ",\n \"config_counters\": [";
-    for (size_t i = 0; i < m.configCounters.size(); ++i) {
-      const ConfigCounters& c = m.configCounters[i];
-      ordered_json o;
-      o["config"] = c.config;
-      o["instruction"] = c.instruction;
-      o["metrics"] = c.metrics;
-      text += i ? ",\n  " : "\n  ";
-      text += o.dump();
-    }
-    text += "\n ]";
-  }
+    return o;
+  });
+  if (!m.configCounters.empty())
+    appendArrayOnePerLine(text, "config_counters", m.configCounters, [](const ConfigCounters& c) {
+      return ordered_json{{"config", c.config}, {"instruction", c.instruction}, {"metrics", c.metrics}};
+    });
   text += "\n}\n";
   return text;
 }
@@ -163,6 +167,7 @@ Measurements measurementsFromJson(const std::string& text) {
     m.processes = j.value("processes", uint64_t{1});
     m.sampling = j.value("sampling", "");
     m.launchesMeasured = j.value("launches_measured", m.kernelLaunches);
+    m.configsOverCap = j.value("configs_over_cap", uint64_t{0});
     if (j.contains("launch_configs"))
       for (const json& o : j["launch_configs"]) {
         LaunchConfig c;
@@ -235,7 +240,39 @@ std::vector<std::string> kernelsMeasuredPerConfiguration(const Measurements& m) 
   return out;
 }
 
+Measurements withoutInstructions(const Measurements& m) {
+  Measurements out;
+  out.status = m.status;
+  out.errorKind = m.errorKind;
+  out.error = m.error;
+  out.device = m.device;
+  out.metricsCollected = m.metricsCollected;
+  out.availableMetrics = m.availableMetrics;
+  out.kernelLaunches = m.kernelLaunches;
+  out.droppedRecords = m.droppedRecords;
+  out.launchesMeasured = m.launchesMeasured;
+  out.processes = m.processes;
+  out.sampling = m.sampling;
+  out.configsOverCap = m.configsOverCap;
+  out.launchConfigs = m.launchConfigs;
+  out.notes = m.notes;
+  out.kernelResources = m.kernelResources;
+  return out;
+}
+
+std::vector<std::vector<size_t>> countersByConfiguration(const Measurements& m) {
+  std::vector<std::vector<size_t>> out(m.launchConfigs.size());
+  for (size_t i = 0; i < m.configCounters.size(); ++i)
+    if (m.configCounters[i].config < out.size()) out[m.configCounters[i].config].push_back(i);
+  return out;
+}
+
 Measurements configurationView(const Measurements& m, uint32_t config) {
+  return configurationView(m, config, config < m.launchConfigs.size() ? countersByConfiguration(m)[config]
+                                                                      : std::vector<size_t>{});
+}
+
+Measurements configurationView(const Measurements& m, uint32_t config, const std::vector<size_t>& counters) {
   Measurements v;
   v.status = m.status;
   v.device = m.device;
@@ -245,7 +282,8 @@ Measurements configurationView(const Measurements& m, uint32_t config) {
     v.launchConfigs.push_back(m.launchConfigs[config]);
     v.kernelLaunches = m.launchConfigs[config].launches;
   }
-  for (const ConfigCounters& c : m.configCounters) {
+  for (size_t i : counters) {
+    const ConfigCounters& c = m.configCounters[i];
     if (c.config != config) continue;
     MeasuredInstruction in = m.instructions[c.instruction];
     in.metrics = c.metrics;
@@ -267,6 +305,7 @@ void appendMeasurements(Measurements& a, const Measurements& b) {
   a.kernelLaunches += b.kernelLaunches;
   a.droppedRecords += b.droppedRecords;
   a.launchesMeasured += b.launchesMeasured;
+  a.configsOverCap += b.configsOverCap;
 }
 
 Measurements loadMeasurements(const std::string& path) {

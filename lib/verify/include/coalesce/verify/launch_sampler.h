@@ -1,32 +1,45 @@
 #pragma once
 // Which kernel launches the collector instruments (lib/verify/inject/inject.cpp). By default the
 // first launch of each distinct configuration of a kernel (grid, block, dynamic shared memory,
-// argument bytes): a kernel's access pattern depends on those, not on how often it runs, and an
-// instrumented launch costs tens of times a plain one. The others run unpatched at full speed.
+// argument bytes), every one of them: a kernel's access pattern depends on those, not on how often
+// it runs, and an instrumented launch costs tens of times a plain one. The others run unpatched at
+// full speed. `first` is Nsight Compute's `--kernel-id ::regex:.:1` (the first launch of each
+// kernel), `all` every launch.
 // Pure C++ so that CI tests it without a GPU (test/verify/launch_sampler_test.cpp).
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <regex>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "coalesce/verify/measurements.h"
 
 namespace coalesce::verify {
 
-// Distinct configurations kept per kernel in the report: a kernel whose argument changes at every
-// launch (a time step, a pivot row) would otherwise grow the list without bound.
-inline constexpr uint64_t kMaxConfigsKeptPerKernel = 64;
+// Distinct configurations listed per kernel (and so measurable in `config` mode): a guard on the
+// collector's memory (each listed configuration keeps its own counters), far above what real
+// programs reach (Rodinia gaussian -s 1024 runs 1,023 per kernel). Past it a kernel's further
+// configurations run unmeasured and the report says how many.
+inline constexpr uint64_t kMaxConfigsKeptPerKernel = 65536;
+
+enum class SamplingMode {
+  Config,  // the first launch of each distinct configuration (the default)
+  First,   // the first launch of each kernel (Nsight Compute's --kernel-id ::regex:.:1)
+  All,     // every launch (the verifier's behaviour before sampling)
+};
+const char* toString(SamplingMode m);
 
 struct SamplingOptions {
-  bool all = false;                  // instrument every launch (the verifier's behaviour before sampling)
+  SamplingMode mode = SamplingMode::Config;
   std::string kernelRegex;           // only kernels whose mangled or demangled name this matches (search)
   uint64_t launchSkip = 0;           // per kernel, launches left unmeasured before the first measured one
   uint64_t launchCount = 0;          // per kernel, the most launches measured; 0 = no cap
-  uint64_t maxConfigsPerKernel = 16; // distinct configurations measured per kernel (not with `all`)
+  uint64_t maxConfigsPerKernel = 0;  // `config` mode: distinct configurations measured per kernel; 0 = every one
+  uint64_t maxConfigsKept = kMaxConfigsKeptPerKernel;  // per kernel, configurations listed (tests lower it)
 
-  // From COALESCE_VERIFY_SAMPLING (config|all), COALESCE_VERIFY_KERNEL_REGEX,
+  // From COALESCE_VERIFY_SAMPLING (config|first|all), COALESCE_VERIFY_KERNEL_REGEX,
   // COALESCE_VERIFY_LAUNCH_SKIP, COALESCE_VERIFY_LAUNCH_COUNT, COALESCE_VERIFY_MAX_CONFIGS.
   // Throws std::invalid_argument on a value that does not parse (the collector reports it).
   static SamplingOptions fromEnvironment();
@@ -50,6 +63,10 @@ class LaunchSampler {
   std::optional<size_t> lastConfigIndex() const { return lastConfig_; }
   uint64_t measured() const { return measured_; }
   uint64_t unmeasured() const { return unmeasured_; }
+  // Distinct configurations (`config` mode) that ran unmeasured only because their kernel had
+  // reached maxConfigsPerKernel or the list's cap (those past the list are told apart by a hash of
+  // their key, not kept).
+  uint64_t configsOverCap() const { return configsOverCap_; }
 
  private:
   struct PerKernel {
@@ -63,7 +80,8 @@ class LaunchSampler {
   std::map<std::string, PerKernel> kernels_;
   std::map<std::string, size_t> configIndex_;  // key -> index into configs_
   std::vector<LaunchConfig> configs_;
-  uint64_t measured_ = 0, unmeasured_ = 0;
+  std::unordered_set<size_t> unlistedKeys_;  // hashes of configurations past the list's cap
+  uint64_t measured_ = 0, unmeasured_ = 0, configsOverCap_ = 0;
   std::optional<size_t> lastConfig_;
 };
 

@@ -131,7 +131,10 @@ struct Measurements {
   uint64_t droppedRecords = 0;
   uint64_t launchesMeasured = 0;  // launches that ran instrumented (all of them before sampling)
   uint64_t processes = 1;         // processes whose measurements these are (written when above 1)
-  std::string sampling;           // "config", "all" or empty (measurements from before sampling)
+  std::string sampling;           // "config", "first", "all" or empty (measurements from before sampling)
+  // `config` sampling: distinct configurations that ran unmeasured because their kernel had reached
+  // --max-configs (or the collector's list cap); written as `configs_over_cap` when not 0.
+  uint64_t configsOverCap = 0;
   std::vector<LaunchConfig> launchConfigs;
   std::vector<std::string> notes;
   // Per kernel, from the cubins (empty when no cuobjdump or no kept cubin; written only then).
@@ -155,6 +158,15 @@ std::vector<std::string> kernelsMeasuredPerConfiguration(const Measurements& m);
 // What one configuration measured: the instructions of its kernel with that configuration's
 // counters only, and that configuration alone in launchConfigs (its sampling fields left empty).
 Measurements configurationView(const Measurements& m, uint32_t config);
+// The same, given the positions in m.configCounters of that configuration's counters (from
+// countersByConfiguration): a program measured in thousands of configurations (Rodinia gaussian
+// runs 2,046) would otherwise scan every counter once per configuration.
+Measurements configurationView(const Measurements& m, uint32_t config, const std::vector<size_t>& counters);
+// `m` without its instructions and config counters (everything else copied): what a view of part of
+// a run starts from, without copying a counter map per instruction and configuration first.
+Measurements withoutInstructions(const Measurements& m);
+// For each configuration (index into launchConfigs), the positions of its counters in configCounters.
+std::vector<std::vector<size_t>> countersByConfiguration(const Measurements& m);
 // `b` appended to `a` (two programs' measurements side by side), indices of b's config counters
 // shifted past a's instructions and configurations. `processes` is left to the caller (one
 // program's processes are counted, separate programs are not).

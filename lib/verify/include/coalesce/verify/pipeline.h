@@ -54,10 +54,11 @@ struct VerifyOptions {
   std::string keep;  // keep binaries, measurements and listings in this folder
   bool allowNotFound = false;
   // Which launches are instrumented (coalesce/verify/launch_sampler.h): "config" (the first of
-  // each distinct configuration) or "all"; kernel regex, per-kernel skip and cap, configurations.
+  // each distinct configuration), "first" (the first of each kernel) or "all"; kernel regex,
+  // per-kernel skip and cap, configurations per kernel (0: every one).
   std::string sample = "config";
   std::string kernelRegex;
-  uint64_t launchSkip = 0, launchCount = 0, maxConfigs = 16;
+  uint64_t launchSkip = 0, launchCount = 0, maxConfigs = 0;
   PredictFunction predict;
 };
 
