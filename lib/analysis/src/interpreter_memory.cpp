@@ -105,6 +105,9 @@ Value Interpreter::loaded(const MemLoc& loc) {
     if (!uniform && !loc.root->indirect) r->loadAddress = loc.offset;
     return Value{nullptr, r, constant(0)};
   }
+  // A thread-private array some thread wrote a lane-varying value into: each reads its own.
+  if (loc.root->space == model::Space::Local && state_.varyingLocals.count(loc.root.get()))
+    return intValue(leaf(Op::LaneLoad));
   // A lane-varying load keeps its address: under a known block shape it may turn out
   // warp-uniform (rows[blockIdx.x * 8 + threadIdx.x / 32]), and then its value is too.
   if (uniform) return intValue(leaf(Op::UniformLoad));

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -145,6 +146,9 @@ struct InterpreterState {
   std::vector<int> loops;  // the loops being walked (ids), innermost last
   int nextLoopId = 0;
   AvailableValues available;
+  // Thread-private arrays (local memory) given a lane-varying value: each thread reads back its
+  // own, so their loads are per-thread data however uniform the index (a merge's `myKey[0]`).
+  std::set<const Root*> varyingLocals;
 };
 
 // What the walk saw: one event per memory access (a record copied whole gives one per
