@@ -24,7 +24,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           ("panel2", "panel2-findings.json", "panel2-judgments.json"),
           ("panel3", "panel3-findings.json", "panel3-judgments.json"),
-          ("panel4", "panel4-findings.json", "panel4-judgments.json")]
+          ("panel4", "panel4-findings.json", "panel4-judgments.json"),
+          ("panel5", "panel5-findings.json", "panel5-judgments.json")]
 
 
 def load_panels(folder):
