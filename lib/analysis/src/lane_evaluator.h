@@ -257,13 +257,16 @@ struct Evaluator {
     if (guards.empty()) return active;
     std::vector<ThreadProgram> programs;
     for (const ExprRef& g : guards) programs.emplace_back(g, b);
+    std::vector<bool> said(guards.size(), false);  // the assumption is built once a guard, not once a thread
     for (int64_t linear = 0; linear < d.volume(); ++linear) {
       const model::ThreadIdx t = model::threadFromLinear(d, linear);
       for (size_t g = 0; g < guards.size(); ++g) {
         auto v = programs[g].run(t.x, t.y, t.z);
         if (!v) {
           guardAssumed = true;
-          assumptions.insert("assumes every lane passes `" + raw.guardTexts[g] + "` (it depends on values not known statically)");
+          if (!said[g])
+            assumptions.insert("assumes every lane passes `" + raw.guardTexts[g] + "` (it depends on values not known statically)");
+          said[g] = true;
           continue;
         }
         if (*v == 0) {
