@@ -18,6 +18,8 @@
 #include "coalesce/analysis/worker.h"
 #include "coalesce/records/fields.h"
 
+#include <nlohmann/json.hpp>
+
 using namespace coalesce;
 
 namespace {
@@ -217,6 +219,40 @@ TEST_CASE("the worker's wire format refuses what it did not write") {
   REQUIRE(kindAt != std::string::npos);
   unknownKind.replace(kindAt, 13, "\"kind\":\"lop\"");
   CHECK_THAT(analysis::recordsFromJson(unknownKind, out), Catch::Contains("branches[0].kind"));
+  CHECK(out.files.size() == 3);  // untouched on failure
+}
+
+// The reader finds the top-level members by name and parses one record of a list at a
+// time (worker_protocol.cpp): the members' order must not matter (entries written before
+// had them sorted), and a text cut or damaged inside a record is refused, not half read.
+TEST_CASE("the worker's wire format reads members in any order, and refuses a damaged record") {
+  const std::string text = analysis::recordsToJson(everything());
+  REQUIRE(text.find("{\"protocol\":2,\"files\":") == 0);  // the writer's own order: the field list's
+  const std::string sorted = nlohmann::json::parse(text).dump();  // members sorted by name
+  REQUIRE(sorted != text);
+  REQUIRE(sorted.find("{\"accesses\":") == 0);
+  AnalysisResult back;
+  REQUIRE(analysis::recordsFromJson(sorted, back).empty());
+  CHECK(analysis::recordsToJson(back) == text);
+  // Spaces between the tokens, as another writer may put them.
+  const std::string spaced = nlohmann::json::parse(text).dump(2);
+  AnalysisResult spacedBack;
+  REQUIRE(analysis::recordsFromJson(spaced, spacedBack).empty());
+  CHECK(analysis::recordsToJson(spacedBack) == text);
+
+  AnalysisResult out;
+  out.files.resize(3);
+  // Cut inside the accesses' list, then a record whose closing bracket is wrong.
+  const auto accesses = text.find("\"accesses\":[");
+  REQUIRE(accesses != std::string::npos);
+  CHECK_THAT(analysis::recordsFromJson(text.substr(0, accesses + 20), out), Catch::Contains("not JSON"));
+  std::string damaged = text;
+  damaged.insert(accesses + 12, "{\"x\":]");
+  CHECK_THAT(analysis::recordsFromJson(damaged, out), Catch::Contains("not JSON"));
+  CHECK_THAT(analysis::recordsFromJson(text + " x", out), Catch::Contains("not JSON"));
+  std::string notAList = text;
+  notAList.replace(accesses, 11, "\"accesses\":7,\"unused\":");
+  CHECK_THAT(analysis::recordsFromJson(notAList, out), Catch::Contains("accesses: expected an array"));
   CHECK(out.files.size() == 3);  // untouched on failure
 }
 

@@ -3,6 +3,8 @@
 // address (lane_function.cpp drives it over warps, blocks and iterations). Clang-free.
 #pragma once
 
+#include <algorithm>
+#include <deque>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -37,6 +39,44 @@ std::vector<std::map<int, int64_t>> loopIterations(const std::vector<int>& group
 std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const SymbolTable& symbols,
                                                     const Bindings& base, std::set<std::string>& notes);
 
+// The iteration combos of one access, kept across the block runs of one evaluateLanes
+// (lane_function.cpp): the chosen block, the live-value probes and the edge blocks each ask
+// for them again, and they depend only on the access and the launch's bindings (the block
+// index among them), not on the live values a run tries. What iterationCombos said of them
+// (`notes`) is kept with them and said again on every hit, so a hit changes nothing.
+class IterationMemo {
+ public:
+  using Combos = std::vector<std::map<int, int64_t>>;
+  const Combos& combos(const RawAccess& raw, const SymbolTable& symbols, const Bindings& base,
+                       std::set<std::string>& notes) {
+    for (const Entry& e : entries_)
+      if (e.raw == &raw && sameBindings(e.base, base)) {
+        notes.insert(e.notes.begin(), e.notes.end());
+        return e.combos;
+      }
+    Entry& e = entries_.emplace_back();  // a deque: earlier entries' references stay valid
+    e.raw = &raw;
+    e.base = base;
+    e.combos = iterationCombos(raw, symbols, base, e.notes);
+    notes.insert(e.notes.begin(), e.notes.end());
+    return e.combos;
+  }
+
+ private:
+  static bool sameBindings(const Bindings& a, const Bindings& b) {
+    auto same3 = [](const int64_t* x, const int64_t* y) { return std::equal(x, x + 3, y); };
+    return same3(a.tid, b.tid) && same3(a.blockDim, b.blockDim) && same3(a.blockIdx, b.blockIdx) &&
+           same3(a.gridDim, b.gridDim) && a.symbols == b.symbols;
+  }
+  struct Entry {
+    const RawAccess* raw = nullptr;
+    Bindings base;
+    Combos combos;
+    std::set<std::string> notes;
+  };
+  std::deque<Entry> entries_;
+};
+
 struct Evaluator {
   Evaluator(const RawAccess& r, const LaunchContext& l, const SymbolTable& s, const model::Arch& a)
       : raw(r), launch(l), symbols(s), arch(a) {
@@ -56,6 +96,16 @@ struct Evaluator {
   bool guardAssumed = false;
 
   std::map<int, std::optional<int64_t>> tripCache;
+
+  // Shared by the runs of one evaluateLanes when set; else the combos are listed afresh.
+  IterationMemo* memo = nullptr;
+  IterationMemo::Combos ownCombos;
+  // iterationCombos of this access under launchBindings(), what it notes in `assumptions`.
+  const IterationMemo::Combos& loopCombos() {
+    if (memo) return memo->combos(raw, symbols, launchBindings(), assumptions);
+    ownCombos = iterationCombos(raw, symbols, launchBindings(), assumptions);
+    return ownCombos;
+  }
 
   // The trip count of a loop under this launch, when its bounds make it exact.
   std::optional<int64_t> tripCount(int counterId) {
@@ -207,13 +257,16 @@ struct Evaluator {
     if (guards.empty()) return active;
     std::vector<ThreadProgram> programs;
     for (const ExprRef& g : guards) programs.emplace_back(g, b);
+    std::vector<bool> said(guards.size(), false);  // the assumption is built once a guard, not once a thread
     for (int64_t linear = 0; linear < d.volume(); ++linear) {
       const model::ThreadIdx t = model::threadFromLinear(d, linear);
       for (size_t g = 0; g < guards.size(); ++g) {
         auto v = programs[g].run(t.x, t.y, t.z);
         if (!v) {
           guardAssumed = true;
-          assumptions.insert("assumes every lane passes `" + raw.guardTexts[g] + "` (it depends on values not known statically)");
+          if (!said[g])
+            assumptions.insert("assumes every lane passes `" + raw.guardTexts[g] + "` (it depends on values not known statically)");
+          said[g] = true;
           continue;
         }
         if (*v == 0) {

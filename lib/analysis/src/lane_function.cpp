@@ -329,7 +329,7 @@ bool anyRequest(const LaneResult& r) {
 // iteration with one ends the walk (the searches for a context under which it runs).
 LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model::Arch& arch, bool probe = false) {
   LaneResult result;
-  auto combos = iterationCombos(raw, ev.symbols, ev.launchBindings(), ev.assumptions);
+  const auto& combos = ev.loopCombos();
   // A probe looks at iterations spread over the loops (kProbeIterations at most): searching
   // every idle access's contexts at full cost would multiply a file's time.
   const size_t step = probe ? std::max<size_t>(1, combos.size() / kProbeIterations) : 1;
@@ -407,10 +407,10 @@ struct BlockRun {
 };
 BlockRun runInBlock(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
                     const model::Arch& arch, const std::array<int64_t, 3>& blockIdx,
-                    const std::map<int, int64_t>& liveValues, bool probe = false) {
+                    const std::map<int, int64_t>& liveValues, IterationMemo* memo, bool probe = false) {
   Evaluator ev(raw, launch, symbols, arch);
   for (int d = 0; d < 3; ++d) ev.blockIdx[d] = blockIdx[static_cast<size_t>(d)];
-  ev.liveValues = liveValues;
+  ev.liveValues = liveValues, ev.memo = memo;
   BlockRun run;
   run.result = evaluateLanesInBlock(raw, ev, arch, probe);
   run.assumptions = std::move(ev.assumptions);
@@ -469,7 +469,7 @@ std::vector<std::pair<std::array<int64_t, 3>, int64_t>> edgeBlocks(const model::
 // through is kept: searching for the best would cost a lane evaluation per try on every idle
 // access. Empty when no choice makes it run.
 std::map<int, int64_t> liveValues(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
-                                  const model::Arch& arch, const std::array<int64_t, 3>& blockIdx) {
+                                  const model::Arch& arch, const std::array<int64_t, 3>& blockIdx, IterationMemo* memo) {
   std::set<int> inGuards;
   for (const auto& g : raw.guards) collectSymbols(g, inGuards);
   std::vector<int> unknown;
@@ -482,7 +482,7 @@ std::map<int, int64_t> liveValues(const RawAccess& raw, const LaunchContext& lau
   }
   if (unknown.empty() || unknown.size() > kMaxLiveValueScalars) return {};
   auto runs = [&](const std::map<int, int64_t>& values) {
-    return anyRequest(runInBlock(raw, launch, symbols, arch, blockIdx, values, /*probe=*/true).result);
+    return anyRequest(runInBlock(raw, launch, symbols, arch, blockIdx, values, memo, /*probe=*/true).result);
   };
   for (int id : unknown)
     for (int64_t candidate : kLiveValueCandidates)
@@ -523,10 +523,11 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   std::array<int64_t, 3> inside{};
   for (int d = 0; d < 3; ++d) inside[static_cast<size_t>(d)] = launch.grid && dimOf(*launch.grid, d) <= 1 ? 0 : 1;
   std::map<int, int64_t> live;  // values chosen so that an idle access runs (none yet)
-  BlockRun chosen = runInBlock(raw, launch, symbols, arch, inside, live);
+  IterationMemo memo;  // the loops' iterations, listed once per block index
+  BlockRun chosen = runInBlock(raw, launch, symbols, arch, inside, live, &memo);
   LaneResult& result = chosen.result;
   if (!anyRequest(result) && inside != std::array<int64_t, 3>{}) {
-    BlockRun first = runInBlock(raw, launch, symbols, arch, {0, 0, 0}, live);
+    BlockRun first = runInBlock(raw, launch, symbols, arch, {0, 0, 0}, live, &memo);
     if (anyRequest(first.result)) chosen = std::move(first);
   }
 
@@ -538,12 +539,12 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
     if (cache && cache->liveValues.count(key)) {
       live = cache->liveValues.at(key);
     } else {
-      live = liveValues(raw, launch, symbols, arch, inside);
+      live = liveValues(raw, launch, symbols, arch, inside, &memo);
       if (cache) cache->liveValues[key] = live;
     }
   }
   if (!live.empty()) {
-    chosen = runInBlock(raw, launch, symbols, arch, inside, live);
+    chosen = runInBlock(raw, launch, symbols, arch, inside, live, &memo);
     for (const auto& [id, value] : live)
       if (value != kAssumedRuntimeValue)
         chosen.assumptions.insert("assumes " + symbols[id].name + " = " + std::to_string(value) +
@@ -569,7 +570,7 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
       found = cache->edgeBlock.at(key);
     } else {
       for (const auto& idx : candidates)
-        if (anyRequest(runInBlock(raw, launch, symbols, arch, idx, live, /*probe=*/true).result)) {
+        if (anyRequest(runInBlock(raw, launch, symbols, arch, idx, live, &memo, /*probe=*/true).result)) {
           found = idx;
           break;
         }
@@ -577,7 +578,7 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
     }
     if (found) {
       const auto& idx = *found;
-      chosen = runInBlock(raw, launch, symbols, arch, idx, live);
+      chosen = runInBlock(raw, launch, symbols, arch, idx, live, &memo);
       chosen.assumptions.insert("runs only in the grid's edge blocks: figures of block (" + std::to_string(idx[0]) +
                                 ", " + std::to_string(idx[1]) + ", " + std::to_string(idx[2]) + ")" +
                                 (launch.grid ? "" : ", the grid's size taken as " + std::to_string(kAssumedGridDim) +
@@ -598,7 +599,7 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
       std::optional<model::AlignmentCases<model::GlobalFigures>> global;
       std::optional<model::AlignmentCases<model::SharedFigures>> shared;
       for (const auto& [idx, count] : blocks) {
-        const LaneResult r = runInBlock(raw, launch, symbols, arch, idx, live).result;
+        const LaneResult r = runInBlock(raw, launch, symbols, arch, idx, live, &memo).result;
         addBlocks(global, r.figures.global, count);
         addBlocks(shared, r.figures.shared, count);
       }

@@ -5,10 +5,19 @@
 // travels as its 64-bit pattern, a string that is not UTF-8 (a Latin-1 source line) as
 // hex, so what the parent reads equals what the worker had, bit for bit
 // (test/cli/worker_protocol_test.cpp).
+//
+// Neither side holds a tree of the whole file's records (issue 16: 98 KiB an access did,
+// docs/analysis-speed.md): the writer streams them with json::OStream, and the reader
+// indexes the top-level object's members by their text spans and parses one record of a
+// list at a time (a small llvm::json tree, decoded and dropped), so the parent's peak is
+// the text and the decoded records. Members are found by name, in any order.
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <bit>
+#include <cstring>
+#include <optional>
 #include <cstdint>
 #include <string>
 
@@ -30,58 +39,63 @@ llvm::StringRef key(std::string_view s) { return {s.data(), s.size()}; }
 
 // ---- writing -----------------------------------------------------------------------------
 
-json::Value encodeString(const std::string& s) {
-  if (json::isUTF8(s)) return s;
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned char c : s) {
-    hex += kHex[c >> 4];
-    hex += kHex[c & 15];
-  }
-  return json::Object{{"hex", std::move(hex)}};
-}
-
-// Visits one record's fields (describeFields) into one object.
+// Visits one record's fields (describeFields) into the object being streamed.
 class WireWriter {
  public:
-  explicit WireWriter(json::Object& object) : object_(object) {}
+  explicit WireWriter(json::OStream& out) : out_(out) {}
 
   template <class T>
   void field(std::string_view name, const T& value, unsigned /*flags: for the public report*/ = kPlainField) {
-    object_[key(name)] = encode(value);
+    out_.attributeBegin(key(name));
+    write(value);
+    out_.attributeEnd();
   }
 
   template <class T>
-  static json::Value encode(const T& value) {
+  void write(const T& value) {
     if constexpr (std::is_same_v<T, bool>) {
-      return value;
+      out_.value(value);
     } else if constexpr (std::is_integral_v<T>) {
-      return static_cast<int64_t>(value);
+      out_.value(static_cast<int64_t>(value));
     } else if constexpr (std::is_same_v<T, double>) {
-      return std::bit_cast<int64_t>(value);
+      out_.value(std::bit_cast<int64_t>(value));
     } else if constexpr (std::is_same_v<T, std::string>) {
-      return encodeString(value);
+      writeString(value);
     } else if constexpr (std::is_enum_v<T>) {
-      return std::string(toString(value));
+      out_.value(key(toString(value)));
     } else if constexpr (kIsOptional<T>) {
-      return value ? encode(*value) : json::Value(nullptr);
+      if (value) write(*value);
+      else out_.value(nullptr);
     } else if constexpr (kIsPair<T>) {
-      return json::Array{encode(value.first), encode(value.second)};
+      out_.arrayBegin();
+      write(value.first);
+      write(value.second);
+      out_.arrayEnd();
     } else if constexpr (kIsVector<T>) {
-      json::Array a;
-      a.reserve(value.size());
-      for (const auto& x : value) a.push_back(encode(x));
-      return a;
+      out_.arrayBegin();
+      for (const auto& x : value) write(x);
+      out_.arrayEnd();
     } else {
-      json::Object o;
-      WireWriter w(o);
-      describeFields(w, value);
-      return o;
+      out_.objectBegin();
+      describeFields(*this, value);
+      out_.objectEnd();
     }
   }
 
  private:
-  json::Object& object_;
+  // A string that is not UTF-8 (JSON cannot hold it) travels as {"hex": its bytes}.
+  void writeString(const std::string& s) {
+    if (json::isUTF8(s)) return out_.value(llvm::StringRef(s));
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string hex;
+    for (unsigned char c : s) {
+      hex += kHex[c >> 4];
+      hex += kHex[c & 15];
+    }
+    out_.object([&] { out_.attribute("hex", hex); });
+  }
+
+  json::OStream& out_;
 };
 
 // ---- reading -----------------------------------------------------------------------------
@@ -181,31 +195,156 @@ class WireReader {
 
 namespace {
 
-json::Object recordsObject(const AnalysisResult& records) {
-  json::Object top{{"protocol", kProtocolVersion}};
-  WireWriter w(top);
-  describeFields(w, records);
-  return top;
-}
+// The spans of a JSON text's values, found without building them: what lets the reader
+// parse one record at a time. A span is checked only for its nesting here; json::parse
+// checks the rest when the span is read.
+class SpanScanner {
+ public:
+  explicit SpanScanner(std::string_view text) : text_(text) {}
 
-std::string print(json::Object top) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << json::Value(std::move(top));
-  return text;
+  void skipSpace() {
+    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\n' || text_[pos_] == '\r' || text_[pos_] == '\t'))
+      ++pos_;
+  }
+  // Consumes `c` (after white space) when it is next.
+  bool take(char c) {
+    skipSpace();
+    if (pos_ >= text_.size() || text_[pos_] != c) return false;
+    ++pos_;
+    return true;
+  }
+  bool atEnd() {
+    skipSpace();
+    return pos_ >= text_.size();
+  }
+  // The next value's text (after white space), or nullopt when it is malformed.
+  std::optional<std::string_view> value() {
+    skipSpace();
+    const size_t begin = pos_;
+    if (pos_ >= text_.size()) return std::nullopt;
+    const char first = text_[pos_];
+    if (first == '"') {
+      if (!skipString()) return std::nullopt;
+    } else if (first == '{' || first == '[') {
+      std::string nesting;  // the closing brackets owed, innermost last
+      while (pos_ < text_.size()) {
+        const char c = text_[pos_];
+        if (c == '"') {
+          if (!skipString()) return std::nullopt;
+          continue;
+        }
+        ++pos_;
+        if (c == '{') nesting += '}';
+        else if (c == '[') nesting += ']';
+        else if (c == '}' || c == ']') {
+          if (nesting.empty() || nesting.back() != c) return std::nullopt;
+          nesting.pop_back();
+          if (nesting.empty()) break;
+        }
+      }
+      if (!nesting.empty()) return std::nullopt;
+    } else {
+      while (pos_ < text_.size() && !std::strchr(",:]} \n\r\t\"{[", text_[pos_])) ++pos_;
+      if (pos_ == begin) return std::nullopt;
+    }
+    return text_.substr(begin, pos_ - begin);
+  }
+  size_t offset() const { return pos_; }
+
+ private:
+  bool skipString() {
+    ++pos_;  // the opening quote
+    while (pos_ < text_.size()) {
+      const char c = text_[pos_++];
+      if (c == '\\') ++pos_;
+      else if (c == '"') return true;
+    }
+    return false;
+  }
+  std::string_view text_;
+  size_t pos_ = 0;
+};
+
+// The top-level object's members as text spans, read by name (describeFields): a list is
+// decoded record by record, anything else parsed whole (it is small).
+class TopReader {
+ public:
+  TopReader(std::vector<std::pair<std::string, std::string_view>> members, std::string& error)
+      : members_(std::move(members)), error_(error) {}
+
+  template <class T>
+  void field(std::string_view name, T& out, unsigned /*flags*/ = kPlainField) {
+    if (!error_.empty()) return;
+    const auto it = std::find_if(members_.begin(), members_.end(), [&](const auto& m) { return m.first == name; });
+    if (it == members_.end()) {
+      error_ = "missing " + std::string(name);
+      return;
+    }
+    WireReader reader(nullptr, error_, "");
+    if constexpr (kIsVector<T>) {
+      SpanScanner list(it->second);
+      if (!list.take('[')) return fail(std::string(name) + ": expected an array");
+      out.clear();
+      if (list.take(']')) return;
+      do {
+        const std::optional<std::string_view> item = list.value();
+        if (!item) return fail("not JSON: malformed " + std::string(name));
+        auto parsed = json::parse(key(*item));
+        if (!parsed) return fail("not JSON: " + llvm::toString(parsed.takeError()));
+        out.emplace_back();
+        reader.decode(*parsed, out.back(), std::string(name) + "[" + std::to_string(out.size() - 1) + "]");
+        if (!error_.empty()) return;
+      } while (list.take(','));
+      if (!list.take(']') || !list.atEnd()) fail("not JSON: malformed " + std::string(name));
+    } else {
+      auto parsed = json::parse(key(it->second));
+      if (!parsed) return fail("not JSON: " + llvm::toString(parsed.takeError()));
+      reader.decode(*parsed, out, std::string(name));
+    }
+  }
+
+ private:
+  void fail(std::string why) {
+    if (error_.empty()) error_ = std::move(why);
+  }
+  std::vector<std::pair<std::string, std::string_view>> members_;
+  std::string& error_;
+};
+
+// The top-level object's members of `text`, or why it is not one.
+std::string topMembers(std::string_view text, std::vector<std::pair<std::string, std::string_view>>& out) {
+  SpanScanner top(text);
+  auto whole = [&]() -> std::string {  // the error of a text that is not an object of members
+    auto parsed = json::parse(key(text));
+    if (!parsed) return "not JSON: " + llvm::toString(parsed.takeError());
+    if (!parsed->getAsObject()) return "records: expected an object";
+    return "not JSON: malformed at offset " + std::to_string(top.offset());
+  };
+  if (!top.take('{')) return whole();
+  if (top.take('}')) return top.atEnd() ? "" : whole();
+  do {
+    const std::optional<std::string_view> name = top.value();
+    if (!name || name->front() != '"' || !top.take(':')) return whole();
+    auto parsedName = json::parse(key(*name));
+    const std::optional<std::string_view> value = top.value();
+    if (!parsedName || !parsedName->getAsString() || !value) return whole();
+    out.emplace_back(parsedName->getAsString()->str(), *value);
+  } while (top.take(','));
+  if (!top.take('}') || !top.atEnd()) return whole();
+  return {};
 }
 
 // The records of `text`; with `outcome`, also a worker outcome's "inputs" (the files the
 // parse read) and "cacheable".
 std::string readRecords(std::string_view text, AnalysisResult& out, WorkerOutcome* outcome) {
-  auto parsed = json::parse(key(text));
-  if (!parsed) return "not JSON: " + llvm::toString(parsed.takeError());
-  const json::Object* top = parsed->getAsObject();
-  if (!top) return "records: expected an object";
-  if (top->getInteger("protocol") != kProtocolVersion) return "protocol version mismatch";
+  std::vector<std::pair<std::string, std::string_view>> members;
+  if (std::string error = topMembers(text, members); !error.empty()) return error;
   std::string error;
+  TopReader r(std::move(members), error);
+  int64_t protocol = 0;
+  r.field("protocol", protocol);
+  if (!error.empty() || protocol != kProtocolVersion) return "protocol version mismatch";
   AnalysisResult result;
-  WireReader r(top, error, "");
   describeFields(r, result);
   if (outcome) {
     r.field("inputs", outcome->inputs);
@@ -217,25 +356,44 @@ std::string readRecords(std::string_view text, AnalysisResult& out, WorkerOutcom
   return {};
 }
 
+// Streams one object into a string: `members` writes its members through the WireWriter.
+template <class F>
+std::string streamObject(F&& members) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  json::OStream out(os);
+  WireWriter w(out);
+  out.object([&] {
+    out.attribute("protocol", kProtocolVersion);
+    members(w);
+  });
+  os.flush();
+  return text;
+}
+
 }  // namespace
 
-std::string recordsToJson(const AnalysisResult& records) { return print(recordsObject(records)); }
+std::string recordsToJson(const AnalysisResult& records) {
+  return streamObject([&](WireWriter& w) { describeFields(w, records); });
+}
 
 std::string recordsFromJson(std::string_view text, AnalysisResult& out) { return readRecords(text, out, nullptr); }
 
 std::string outcomeToWire(const WorkerOutcome& outcome) {
-  AnalysisResult records;
-  records.files.push_back(outcome.file);
-  records.kernels = outcome.tu.kernels;
-  records.accesses = outcome.tu.accesses;
-  records.branches = outcome.tu.branches;
-  records.barriers = outcome.tu.barriers;
-  records.pointerParams = outcome.tu.pointerParams;
-  json::Object top = recordsObject(records);
-  top["inputs"] = WireWriter::encode(outcome.inputs);
-  top["cacheable"] = outcome.cacheable;
-  top["pch_unusable"] = outcome.pchUnusable;
-  return print(std::move(top));
+  return streamObject([&](WireWriter& w) {
+    // AnalysisResult's members (fields.h), written from the outcome's own lists rather than
+    // from a copy of them (the reader reads them back by describeFields(AnalysisResult), so
+    // a member missing here fails test/analysis/worker_protocol_test.cpp's round trips).
+    w.field("files", std::vector<FileRecord>{outcome.file});
+    w.field("kernels", outcome.tu.kernels);
+    w.field("accesses", outcome.tu.accesses);
+    w.field("branches", outcome.tu.branches);
+    w.field("barriers", outcome.tu.barriers);
+    w.field("pointer_params", outcome.tu.pointerParams);
+    w.field("inputs", outcome.inputs);
+    w.field("cacheable", outcome.cacheable);
+    w.field("pch_unusable", outcome.pchUnusable);
+  });
 }
 
 std::string outcomeFromWire(std::string_view text, WorkerOutcome& out) {
