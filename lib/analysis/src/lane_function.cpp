@@ -473,6 +473,26 @@ std::map<int, int64_t> liveValues(const RawAccess& raw, const LaunchContext& lau
                                   const model::Arch& arch, const std::array<int64_t, 3>& blockIdx) {
   std::set<int> inGuards;
   for (const auto& g : raw.guards) collectSymbols(g, inGuards);
+  // The bounds of the loops the guards and the address run over are guards too: `for (stride =
+  // (1 << log2N) >> 2; stride > 0; ...)` idles every lane at log2N = 4096, whose shift overflows.
+  std::set<int> loopsSeen;
+  std::vector<int> todo(inGuards.begin(), inGuards.end());
+  collectSymbols(raw.offset, loopsSeen);
+  todo.insert(todo.end(), loopsSeen.begin(), loopsSeen.end());
+  loopsSeen.clear();
+  while (!todo.empty()) {
+    const int id = todo.back();
+    todo.pop_back();
+    const SymbolInfo& s = symbols[id];
+    if (s.kind != SymbolInfo::Kind::LoopVar || !loopsSeen.insert(id).second) continue;
+    std::set<int> bounds;
+    for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond})
+      if (e) collectSymbols(e, bounds);
+    for (int b : bounds) {
+      if (symbols[b].kind == SymbolInfo::Kind::LoopVar) todo.push_back(b);
+      else inGuards.insert(b);
+    }
+  }
   std::vector<int> unknown;
   for (int id : inGuards) {
     const SymbolInfo& s = symbols[id];
