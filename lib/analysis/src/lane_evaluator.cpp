@@ -96,6 +96,27 @@ std::vector<std::map<int, int64_t>> loopIterations(const std::vector<int>& group
   return out;
 }
 
+void addLoopBoundSymbols(const RawAccess& raw, const SymbolTable& symbols, std::set<int>& out) {
+  std::set<int> seen;
+  std::vector<int> todo(out.begin(), out.end());
+  collectSymbols(raw.offset, seen);
+  todo.insert(todo.end(), seen.begin(), seen.end());
+  seen.clear();
+  while (!todo.empty()) {
+    const int id = todo.back();
+    todo.pop_back();
+    const SymbolInfo& s = symbols[id];
+    if (s.kind != SymbolInfo::Kind::LoopVar || !seen.insert(id).second) continue;
+    std::set<int> bounds;
+    for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond})
+      if (e) collectSymbols(e, bounds);
+    for (int b : bounds) {
+      if (symbols[b].kind == SymbolInfo::Kind::LoopVar) todo.push_back(b);
+      else out.insert(b);
+    }
+  }
+}
+
 // Loop symbols in the address or guards: their iterations are enumerated (up to a cap)
 // and the figures averaged per warp request, as the hardware's counters add up.
 std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const SymbolTable& symbols,

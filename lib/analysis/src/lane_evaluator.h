@@ -38,6 +38,11 @@ std::vector<std::map<int, int64_t>> loopIterations(const std::vector<int>& group
 std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const SymbolTable& symbols,
                                                     const Bindings& base, std::set<std::string>& notes);
 
+// Adds to `out` the symbols that bound the loops the access's address and the loop symbols
+// already in `out` run over (`for (stride = (1 << log2N) >> 2; stride > 0; ...)` adds
+// log2N): the live-value search (lane_function.cpp) treats them as guards.
+void addLoopBoundSymbols(const RawAccess& raw, const SymbolTable& symbols, std::set<int>& out);
+
 struct Evaluator {
   Evaluator(const RawAccess& r, const LaunchContext& l, const SymbolTable& s, const model::Arch& a)
       : raw(r), launch(l), symbols(s), arch(a) {
