@@ -2,6 +2,7 @@
 
 #include <clang/AST/Attr.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/Basic/SourceManager.h>
 
 #include <algorithm>
 #include <functional>
@@ -245,8 +246,228 @@ int64_t HostValues::pointerByteOffset(const Expr* e, const HostEnv* env, int dep
     if (const auto* var = dyn_cast<VarDecl>(ref->getDecl());
         var && !isa<ParmVarDecl>(var) && var->isLocalVarDecl() && var->getInit() && !isReassigned(var))
       return pointerByteOffset(var->getInit(), env, depth + 1);
+    // Ping-pong buffers (`float* src = in + pad, *dst = out + pad; ... tmp = dst; dst = src;
+    // src = tmp;`, FDTD3d's time steps): a local only ever given, by plain `=`, values that
+    // all lie the same bytes past their allocations lies that far at every launch.
+    if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && !isa<ParmVarDecl>(var) && var->isLocalVarDecl())
+      if (auto offset = commonOffsetOfValues(var, env, depth)) return *offset;
   }
   return 0;
+}
+
+// The values a local is given (its initialiser and every plain `=` to it), or nullopt when
+// it is also bumped, compound-assigned or has its address taken (`cudaMalloc(&p)`).
+std::optional<std::vector<const Expr*>> HostValues::plainValues(const VarDecl* var) {
+  const auto* fn = dyn_cast<FunctionDecl>(var->getDeclContext());
+  if (!fn || !fn->getBody()) return std::nullopt;
+  std::vector<const Expr*> values;
+  if (var->getInit()) values.push_back(var->getInit());
+  bool plain = true;
+  const auto hits = [&](const Expr* e) {
+    const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return r && r->getDecl() == var;
+  };
+  std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
+    if (!s || !plain) return;
+    if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && hits(b->getLHS())) {
+      if (b->getOpcode() == BO_Assign) values.push_back(b->getRHS());
+      else plain = false;
+    }
+    if (const auto* u = dyn_cast<UnaryOperator>(s))
+      if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) && hits(u->getSubExpr())) plain = false;
+    for (const Stmt* c : s->children()) scan(c);
+  };
+  scan(fn->getBody());
+  if (!plain || values.empty()) return std::nullopt;
+  return values;
+}
+
+// The bytes past its allocation every value of a reassigned local pointer shares, following
+// the locals it is given in turn (each once: `tmp = dst; dst = src; src = tmp;` closes a
+// cycle); nullopt when they differ or one is not known.
+std::optional<int64_t> HostValues::commonOffsetOfValues(const VarDecl* var, const HostEnv* env, int depth) {
+  const bool outermost = offsetsFollowed_.empty();
+  if (std::find(offsetsFollowed_.begin(), offsetsFollowed_.end(), var) != offsetsFollowed_.end()) return std::nullopt;
+  offsetsFollowed_.push_back(var);
+  std::optional<int64_t> common;
+  bool agree = true;
+  if (auto values = plainValues(var)) {
+    for (const Expr* v : *values) {
+      // Through locals given one value (`float* tmp = dst;`) to the local they copy.
+      const VarDecl* other = nullptr;
+      for (int hops = 0; hops < kMaxDepth; ++hops) {
+        const auto* r = dyn_cast<DeclRefExpr>(v->IgnoreParenImpCasts());
+        other = r ? dyn_cast<VarDecl>(r->getDecl()) : nullptr;
+        if (!other || isa<ParmVarDecl>(other) || !other->isLocalVarDecl() || !other->getInit() || isReassigned(other))
+          break;
+        v = other->getInit();
+      }
+      // A local met again adds nothing: its values are already being followed.
+      if (other && std::find(offsetsFollowed_.begin(), offsetsFollowed_.end(), other) != offsetsFollowed_.end())
+        continue;
+      std::optional<int64_t> offset;
+      if (other && other->isLocalVarDecl() && !isa<ParmVarDecl>(other) && isReassigned(other))
+        offset = commonOffsetOfValues(other, env, depth + 1);
+      else
+        offset = pointerByteOffset(v, env, depth + 1);
+      if (!offset || (common && *common != *offset)) {
+        agree = false;
+        break;
+      }
+      common = offset;
+    }
+  } else {
+    agree = false;
+  }
+  if (outermost) offsetsFollowed_.clear();
+  return agree ? common : std::nullopt;
+}
+
+// The values the variables a host loop steps have when it ends: `for (; log2N > 11; log2N -= 2,
+// N >>= 2, M <<= 2)` (fastWalshTransform's fwtBatchGPU, which then launches with N / 4
+// threads). Every variable its increment steps (`v op= e`, `++v`), nothing else in the function
+// writes it, starts from its value at the loop's entry (a wrapper parameter's argument, a
+// local's initialiser, read with the parameters' entry values) and is stepped while the
+// condition holds, at most kMaxHostLoopSteps times. Empty when any of it is not known.
+std::map<const ValueDecl*, int64_t> HostValues::valuesAfterLoop(const ForStmt* loop, const FunctionDecl* fn,
+                                                               const HostEnv* env) {
+  std::map<const ValueDecl*, int64_t> none;
+  if (!loop || !fn || !fn->getBody() || loop->getInit() || loop->getConditionVariable() || !loop->getCond() ||
+      !loop->getInc())
+    return none;
+  struct Step {
+    const VarDecl* var;
+    const Expr* step;  // the increment expression itself
+  };
+  std::vector<Step> steps;
+  std::function<bool(const Expr*)> collect = [&](const Expr* e) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->getOpcode() == BO_Comma)
+      return collect(b->getLHS()) && collect(b->getRHS());
+    const Expr* target = nullptr;
+    if (const auto* c = dyn_cast<CompoundAssignOperator>(e)) target = c->getLHS();
+    else if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->isIncrementDecrementOp()) target = u->getSubExpr();
+    const auto* ref = target ? dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()) : nullptr;
+    const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+    if (!var || !var->getType()->isIntegerType() || var->getDeclContext() != fn) return false;
+    steps.push_back({var, e});
+    return true;
+  };
+  if (!collect(loop->getInc()) || steps.empty()) return none;
+  // Nothing but the increment writes them.
+  for (const Step& st : steps) {
+    int writes = 0, inIncrement = 0;
+    std::function<void(const Stmt*, bool)> scan = [&](const Stmt* s, bool inc) {
+      if (!s) return;
+      const auto hits = [&](const Expr* e) {
+        const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+        return r && r->getDecl() == st.var;
+      };
+      const bool isInc = inc || s == loop->getInc();
+      bool write = false;
+      if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && hits(b->getLHS())) write = true;
+      if (const auto* u = dyn_cast<UnaryOperator>(s))
+        if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) && hits(u->getSubExpr())) write = true;
+      if (write) ++(isInc ? inIncrement : writes);
+      for (const Stmt* c : s->children()) scan(c, isInc);
+    };
+    scan(fn->getBody(), false);
+    if (writes != 0 || inIncrement != 1) return none;
+  }
+  // A local set from them before the loop and read after it holds their entry values, which
+  // the facts below would replace: not followed then.
+  {
+    const SourceManager& sm = ctx_.getSourceManager();
+    const auto refersToStepped = [&](const Stmt* root) {
+      bool found = false;
+      std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
+        if (!s || found) return;
+        if (const auto* r = dyn_cast<DeclRefExpr>(s))
+          for (const Step& st : steps) found = found || r->getDecl() == st.var;
+        for (const Stmt* c : s->children()) scan(c);
+      };
+      scan(root);
+      return found;
+    };
+    std::vector<const VarDecl*> early;
+    std::function<void(const Stmt*)> findEarly = [&](const Stmt* s) {
+      if (!s) return;
+      if (const auto* d = dyn_cast<DeclStmt>(s))
+        for (const Decl* decl : d->decls())
+          if (const auto* v = dyn_cast<VarDecl>(decl); v && v->getInit() &&
+              sm.isBeforeInTranslationUnit(v->getLocation(), loop->getBeginLoc()) && refersToStepped(v->getInit()) &&
+              std::none_of(steps.begin(), steps.end(), [&](const Step& st) { return st.var == v; }))
+            early.push_back(v);
+      for (const Stmt* c : s->children()) findEarly(c);
+    };
+    findEarly(fn->getBody());
+    bool readAfter = false;
+    std::function<void(const Stmt*)> findReads = [&](const Stmt* s) {
+      if (!s || readAfter) return;
+      if (const auto* r = dyn_cast<DeclRefExpr>(s))
+        if (std::find(early.begin(), early.end(), r->getDecl()) != early.end() &&
+            sm.isBeforeInTranslationUnit(loop->getEndLoc(), r->getLocation()))
+          readAfter = true;
+      for (const Stmt* c : s->children()) findReads(c);
+    };
+    if (!early.empty()) findReads(fn->getBody());
+    if (readAfter) return none;
+  }
+  // Entry values: parameters first, then locals' initialisers read under them.
+  HostEnv state;
+  if (env) {
+    state.params = env->params;
+    state.facts = env->facts;
+    state.via = env->via;
+  }
+  for (int pass = 0; pass < 2; ++pass)
+    for (const Step& st : steps) {
+      const bool param = isa<ParmVarDecl>(st.var);
+      if (param != (pass == 0)) continue;
+      std::optional<int64_t> v;
+      if (param) {
+        if (env)
+          if (auto it = env->params.find(cast<ParmVarDecl>(st.var)); it != env->params.end())
+            v = constantOf(it->second.expr, it->second.env);
+      } else if (st.var->getInit()) {
+        v = constantOf(st.var->getInit(), &state);
+      }
+      if (!v) return none;
+      state.facts[st.var] = *v;
+    }
+  for (int n = 0;; ++n) {
+    auto go = constantOf(loop->getCond(), &state);
+    if (!go) return none;
+    if (!*go) break;
+    if (n == kMaxHostLoopSteps) return none;
+    std::map<const ValueDecl*, int64_t> next = state.facts;
+    for (const Step& st : steps) {
+      const int64_t now = state.facts.at(st.var);
+      std::optional<int64_t> v;
+      if (const auto* u = dyn_cast<UnaryOperator>(st.step)) {
+        v = now + (u->isIncrementOp() ? 1 : -1);
+      } else {
+        const auto* c = cast<CompoundAssignOperator>(st.step);
+        auto rhs = constantOf(c->getRHS(), &state);
+        if (!rhs) return none;
+        switch (c->getOpcode()) {
+          case BO_AddAssign: v = now + *rhs; break;
+          case BO_SubAssign: v = now - *rhs; break;
+          case BO_MulAssign: v = now * *rhs; break;
+          case BO_DivAssign: if (*rhs) v = now / *rhs; break;
+          case BO_ShlAssign: if (*rhs >= 0 && *rhs < 63) v = now << *rhs; break;
+          case BO_ShrAssign: if (*rhs >= 0 && *rhs < 63) v = now >> *rhs; break;
+          default: break;
+        }
+      }
+      if (!v) return none;
+      next[st.var] = *v;
+    }
+    state.facts = std::move(next);
+  }
+  std::map<const ValueDecl*, int64_t> out;
+  for (const Step& st : steps) out[st.var] = state.facts.at(st.var);
+  return out;
 }
 
 // Whether the variable is assigned, bumped or has its address taken anywhere in its

@@ -8,6 +8,7 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
+#include <clang/AST/Stmt.h>
 
 #include <array>
 #include <cstdint>
@@ -63,6 +64,10 @@ class HostValues {
   // pointer is given (a local's initialiser and assignments, a wrapper's argument at the
   // call site `env` stands for). Empty when none is known.
   std::vector<const clang::FunctionDecl*> kernelsOf(const clang::Expr* callee, const HostEnv* env, int depth = 0);
+  // The values the variables a host loop before a launch steps have when it ends (`for (;
+  // log2N > 11; log2N -= 2, N >>= 2)`), from their entry values; empty when not all known.
+  std::map<const clang::ValueDecl*, int64_t> valuesAfterLoop(const clang::ForStmt* loop, const clang::FunctionDecl* fn,
+                                                             const HostEnv* env);
 
  private:
   clang::ASTContext& ctx_;
@@ -71,8 +76,18 @@ class HostValues {
 
   // How deep expressions, locals and wrapper parameters are followed.
   static constexpr int kMaxDepth = 64;
+  // Iterations of a host loop valuesAfterLoop steps through before it gives up.
+  static constexpr int kMaxHostLoopSteps = 64;
 
+  std::vector<const clang::VarDecl*> offsetsFollowed_;  // commonOffsetOfValues: the locals followed for one question
+
+  std::optional<std::vector<const clang::Expr*>> plainValues(const clang::VarDecl* var);
+  std::optional<int64_t> commonOffsetOfValues(const clang::VarDecl* var, const HostEnv* env, int depth);
+
+ public:
   bool isReassigned(const clang::ValueDecl* decl);
+
+ private:
   // The value of the one assignment to a local declared without one, when that assignment is
   // a statement of the function's body itself (it always runs); else null.
   const clang::Expr* onlyAssignment(const clang::VarDecl* var);

@@ -43,8 +43,19 @@ Value Interpreter::opaqueCall(const CallExpr* call, const FunctionDecl* fn, cons
     if (name.rfind(reads, 0) == 0) pureOfArgs = false;
   if (const auto* member = dyn_cast<CXXMemberCallExpr>(call)) eval(member->getImplicitObjectArgument());
   std::vector<ExprRef> inputs;
+  // A header's function reads what it takes by const reference: `v[i] + v[i + 64]` on
+  // __half2 calls `operator+(const __half2&, const __half2&)`, whose operands are loads
+  // (fp16ScalarProduct's reductions), as a by-value argument's would be. A method's
+  // object is the first argument of a member operator, not a parameter: offset by one.
+  const unsigned firstParam = isa<CXXOperatorCallExpr>(call) && fn && isa<CXXMethodDecl>(fn) ? 1 : 0;
+  unsigned index = 0;
   for (const Expr* arg : call->arguments()) {
-    Value v = eval(arg);
+    const unsigned param = index++ - firstParam;
+    const bool readByConstRef = fn && index > firstParam && param < fn->getNumParams() &&
+                                sm_.isInSystemHeader(sm_.getExpansionLoc(fn->getLocation())) &&
+                                fn->getParamDecl(param)->getType()->isReferenceType() &&
+                                fn->getParamDecl(param)->getType().getNonReferenceType().isConstQualified();
+    Value v = readByConstRef ? readRecord(arg) : eval(arg);
     inputs.push_back(uniformValue(v) ? constant(0) : leaf(Op::Varying));
   }
   if (!pureOfArgs) return intValue(leaf(Op::Varying));

@@ -22,15 +22,30 @@ std::vector<int> loopGroup(int id, const SymbolTable& symbols) {
 // condition holds (for thread-dependent conditions, while it holds for the first or the
 // last thread of the block). Capped; `exact` says whether the loop ended within the cap.
 std::vector<std::map<int, int64_t>> loopIterations(const std::vector<int>& group, const SymbolTable& symbols,
-                                                   const Bindings& base, bool& exact) {
+                                                   const Bindings& base, bool& exact, bool* loadedStart) {
   std::vector<std::map<int, int64_t>> out;
   exact = false;
   std::map<int, int64_t> state;
   std::vector<int> members;  // those whose first value is known; the others stay unbound
+  // A geometric loop bounded by a count loaded from memory (`for (d = n >> 1; d > 0; d >>= 1)`
+  // and `for (d = 2; d < n; d <<= 1)` with n a __shared__ count: the up- and down-sweeps of
+  // eigenvalues' compaction scans) is a tree over the block's data: the count is taken as two
+  // elements per thread of the block, the span of a work-efficient scan, whose first level
+  // keeps every thread busy; said in the notes (iterationCombos).
+  const bool geometric = std::any_of(group.begin(), group.end(), [&](int id) { return symbols[id].loopNext; });
+  const int64_t loadedCount = 2 * base.blockDim[0] * base.blockDim[1] * base.blockDim[2];
+  auto withLoadedCount = [&](const ExprRef& e) {
+    if (!loadedStart || !geometric || !e || !containsOp(e, Op::UniformLoad)) return e;
+    *loadedStart = true;
+    return substituteLeaves(
+        e, [&](const ExprRef& leaf) -> ExprRef { return leaf->op == Op::UniformLoad ? constant(loadedCount) : nullptr; },
+        opBit(Op::UniformLoad));
+  };
   for (int id : group) {
     const SymbolInfo& s = symbols[id];
     if (s.loopNext) {
       auto x = evaluate(s.loopInit, base);
+      if (!x) x = evaluate(withLoadedCount(s.loopInit), base);
       if (!x) continue;
       state[id] = *x;
     } else {
@@ -49,6 +64,11 @@ std::vector<std::map<int, int64_t>> loopIterations(const std::vector<int>& group
     for (const auto& [id, v] : state) first.symbols[id] = last.symbols[id] = v;
     std::optional<int64_t> c1 = head.loopCond ? evaluate(head.loopCond, first) : std::nullopt;
     std::optional<int64_t> c2 = head.loopCond ? evaluate(head.loopCond, last) : std::nullopt;
+    if (!c1 && !c2 && head.loopCond) {
+      const ExprRef cond = withLoadedCount(head.loopCond);
+      c1 = evaluate(cond, first);
+      c2 = evaluate(cond, last);
+    }
     if (head.testAfter) out.push_back(state);  // a do-while runs its body before the test
     if (!c1 && !c2) return out;  // the bound is not known: what was listed
     if (!(c1.value_or(0) || c2.value_or(0))) {
@@ -74,6 +94,27 @@ std::vector<std::map<int, int64_t>> loopIterations(const std::vector<int>& group
     state = std::move(next);
   }
   return out;
+}
+
+void addLoopBoundSymbols(const RawAccess& raw, const SymbolTable& symbols, std::set<int>& out) {
+  std::set<int> seen;
+  std::vector<int> todo(out.begin(), out.end());
+  collectSymbols(raw.offset, seen);
+  todo.insert(todo.end(), seen.begin(), seen.end());
+  seen.clear();
+  while (!todo.empty()) {
+    const int id = todo.back();
+    todo.pop_back();
+    const SymbolInfo& s = symbols[id];
+    if (s.kind != SymbolInfo::Kind::LoopVar || !seen.insert(id).second) continue;
+    std::set<int> bounds;
+    for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond})
+      if (e) collectSymbols(e, bounds);
+    for (int b : bounds) {
+      if (symbols[b].kind == SymbolInfo::Kind::LoopVar) todo.push_back(b);
+      else out.insert(b);
+    }
+  }
 }
 
 // Loop symbols in the address or guards: their iterations are enumerated (up to a cap)
@@ -147,7 +188,12 @@ std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const 
       Bindings b = base;
       for (const auto& [sid, v] : c) b.symbols[sid] = v;
       bool exact = false;
-      std::vector<std::map<int, int64_t>> iterations = loopIterations(group, symbols, b, exact);
+      bool loadedStart = false;
+      std::vector<std::map<int, int64_t>> iterations = loopIterations(group, symbols, b, exact, &loadedStart);
+      if (loadedStart && !iterations.empty())
+        notes.insert("`" + s.loopText + "` is bounded by a count loaded from memory: taken as " +
+                     std::to_string(2 * b.blockDim[0] * b.blockDim[1] * b.blockDim[2]) +
+                     ", two elements per thread of the block (a tree over the block's data)");
       if (iterations.empty() && arithmetic) {
         // Unknown trip count: a sample of the first iterations, enough to cover every
         // alignment period of a small stride.

@@ -30,9 +30,10 @@ inline void collectSymbols(const ExprRef& e, std::set<int>& out) {
 // `offset *= 2`), which share its condition and advance together.
 std::vector<int> loopGroup(int id, const SymbolTable& symbols);
 // The values a loop group takes under `base`, in order; `exact`: every iteration listed
-// (no sample, the bounds known).
+// (no sample, the bounds known). With `loadedStart`, a geometric loop bounded by a value
+// loaded from memory takes it as twice the block's thread count (set true when used).
 std::vector<std::map<int, int64_t>> loopIterations(const std::vector<int>& group, const SymbolTable& symbols,
-                                                   const Bindings& base, bool& exact);
+                                                   const Bindings& base, bool& exact, bool* loadedStart = nullptr);
 // The iterations of every loop the address or guards use, outer loops first, each inner loop
 // listed under every outer iteration (up to kMaxIterationCombos); what was listed or
 // sampled is said in `notes`.
@@ -76,6 +77,11 @@ class IterationMemo {
   };
   std::deque<Entry> entries_;
 };
+
+// Adds to `out` the symbols that bound the loops the access's address and the loop symbols
+// already in `out` run over (`for (stride = (1 << log2N) >> 2; stride > 0; ...)` adds
+// log2N): the live-value search (lane_function.cpp) treats them as guards.
+void addLoopBoundSymbols(const RawAccess& raw, const SymbolTable& symbols, std::set<int>& out);
 
 struct Evaluator {
   Evaluator(const RawAccess& r, const LaunchContext& l, const SymbolTable& s, const model::Arch& a)
@@ -128,7 +134,13 @@ struct Evaluator {
     exitCache[exitId] = std::nullopt;
     const int var = symbols[exitId].exitOf;
     bool exact = false;
-    const auto iterations = loopIterations(loopGroup(var, symbols), symbols, launchBindings(), exact);
+    // A loop bounded by a loaded count (loopIterations) leaves its variables at the values
+    // that count gives: the next loop (a scan's down-sweep after its up-sweep) starts there.
+    bool loadedCount = false;
+    const auto iterations = loopIterations(loopGroup(var, symbols), symbols, launchBindings(), exact, &loadedCount);
+    if (loadedCount && exact)
+      assumptions.insert("`" + symbols[var].loopText + "` is bounded by a count loaded from memory: taken as two " +
+                         "elements per thread of the block, where later code starts from its end");
     std::optional<int64_t> value;
     if (exact && iterations.empty()) {
       value = evaluate(symbols[var].loopInit, launchBindings());  // the loop never ran
@@ -188,6 +200,8 @@ struct Evaluator {
     b.blockDim[0] = d.x; b.blockDim[1] = d.y; b.blockDim[2] = d.z;
     bindGrid(b);
     for (const auto& [id, v] : launch.symbolValues) b.symbols[id] = v;
+    // Values chosen so that an idle access runs bound its loops too (liveValues).
+    for (const auto& [id, v] : liveValues) b.symbols.emplace(id, v);
     for (size_t id = 0; id < symbols.size(); ++id)
       if (symbols[static_cast<int>(id)].value) b.symbols[static_cast<int>(id)] = *symbols[static_cast<int>(id)].value;
     for (size_t id = 0; id < symbols.size(); ++id)

@@ -460,18 +460,18 @@ std::vector<std::pair<std::array<int64_t, 3>, int64_t>> edgeBlocks(const model::
   return out;
 }
 
-// Values for the unknown runtime scalars of an access's guards under which it runs, when it
-// runs under none of the defaults (`if (tid >= Size - 1 - t) return;` idles every lane at
-// Size = t = 4096). First one scalar at a time, the others at their default, each taking the
-// candidates of kLiveValueCandidates in order (larger first: the value closest to the
-// default that works); then all of them at once; then every subset of them at once, with a
-// shorter list of values (kJointLiveValueCandidates). The first choice that lets any warp request
-// through is kept: searching for the best would cost a lane evaluation per try on every idle
-// access. Empty when no choice makes it run.
+// Values for the unknown runtime scalars of an access's guards (and its loops' bounds) under
+// which it runs, when it runs under none of the defaults (`if (tid >= Size - 1 - t) return;`
+// idles every lane at Size = t = 4096). One scalar at a time, the others at their default,
+// taking kLiveValueCandidates in order (the value closest to the default that works); then
+// all at once; then every subset at once, with kJointLiveValueCandidates. The first choice
+// that lets any warp request through is kept (searching for the best would cost a lane
+// evaluation per try on every idle access). Empty when no choice makes it run.
 std::map<int, int64_t> liveValues(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
                                   const model::Arch& arch, const std::array<int64_t, 3>& blockIdx, IterationMemo* memo) {
   std::set<int> inGuards;
   for (const auto& g : raw.guards) collectSymbols(g, inGuards);
+  addLoopBoundSymbols(raw, symbols, inGuards);  // the bounds of its loops are guards too
   std::vector<int> unknown;
   for (int id : inGuards) {
     const SymbolInfo& s = symbols[id];
@@ -796,5 +796,4 @@ std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& m
   out.memberSectors /= n;
   return out;
 }
-
 }  // namespace coalesce::analysis

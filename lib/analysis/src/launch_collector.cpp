@@ -82,6 +82,7 @@ void LaunchCollector::resolveLaunches() {
     std::vector<const FunctionDecl*> order;
     const std::vector<std::pair<const Expr*, bool>> conditions = enclosingConditions(p.call, p.holder);
     const std::vector<Equality> equalities = enclosingEqualities(p.call, p.holder);
+    const std::vector<const ForStmt*> loops = precedingLoops(p.call, p.holder);
     const auto* pointer = dyn_cast<DeclRefExpr>(p.callee->IgnoreParenCasts());
     const std::string through = pointer && !isa<FunctionDecl>(pointer->getDecl())
                                     ? " (through the function pointer `" + pointer->getDecl()->getNameAsString() + "`)"
@@ -110,6 +111,14 @@ void LaunchCollector::resolveLaunches() {
         factsText += (factsText.empty() ? " (where `" : ", `") + name + "` is " + std::to_string(*value);
       }
       if (contradicts) continue;
+      // `for (; log2N > 11; log2N -= 2, N >>= 2)` before the launch: the values it leaves.
+      for (const ForStmt* loop : loops)
+        for (const auto& [var, value] : values_.valuesAfterLoop(loop, p.holder, env)) {
+          if (withFacts.facts.count(var)) continue;
+          withFacts.facts[var] = value;
+          factsText += (factsText.empty() ? " (where `" : ", `") + var->getNameAsString() + "` is " +
+                       std::to_string(value) + " after the loop at " + locationText(loop->getBeginLoc());
+        }
       if (!factsText.empty()) factsText += ")";
       const HostEnv* use = env;
       if (!withFacts.facts.empty() || !withFacts.axisFacts.empty()) {
@@ -225,6 +234,22 @@ std::vector<std::pair<const Expr*, bool>> LaunchCollector::enclosingConditions(c
   return out;
 }
 
+// The `for` loops that run before `call` in the blocks around it (not those around it),
+// innermost block first.
+std::vector<const ForStmt*> LaunchCollector::precedingLoops(const Stmt* call, const FunctionDecl* holder) {
+  std::vector<const ForStmt*> out;
+  if (!holder || !holder->getBody()) return out;
+  const ParentMap& parents = parentsOf(holder);
+  for (const Stmt *child = call, *parent = parents.getParent(call); parent;
+       child = parent, parent = parents.getParent(parent))
+    if (const auto* block = dyn_cast<CompoundStmt>(parent))
+      for (const Stmt* s : block->body()) {
+        if (s == child) break;
+        if (const auto* loop = dyn_cast<ForStmt>(s)) out.push_back(loop);
+      }
+  return out;
+}
+
 namespace {
 
 // Whether control cannot run on past `s` into the next statement (no fall-through from
@@ -235,7 +260,11 @@ bool endsFlow(const Stmt* s) {
     else if (const auto* block = dyn_cast<CompoundStmt>(s)) s = block->body_empty() ? nullptr : block->body_back();
     else break;
   }
-  return s && (isa<BreakStmt>(s) || isa<ReturnStmt>(s) || isa<ContinueStmt>(s) || isa<GotoStmt>(s));
+  if (const auto* e = dyn_cast_or_null<Expr>(s))  // exit(1), abort(), a [[noreturn]] helper
+    if (const auto* call = dyn_cast<CallExpr>(e->IgnoreParenImpCasts()))
+      if (const FunctionDecl* fn = call->getDirectCallee(); fn && fn->isNoReturn()) return true;
+  return s && (isa<BreakStmt>(s) || isa<ReturnStmt>(s) || isa<ContinueStmt>(s) || isa<GotoStmt>(s) ||
+               isa<CXXThrowExpr>(s));
 }
 
 // `a == b` (and conjunctions of them) where one side is a variable: that it has the other's
@@ -267,6 +296,21 @@ std::vector<LaunchCollector::Equality> LaunchCollector::enclosingEqualities(cons
   std::vector<const Stmt*> chain{call};
   for (const Stmt* parent = parents.getParent(call); parent; parent = parents.getParent(parent)) chain.push_back(parent);
   for (size_t i = 1; i < chain.size(); ++i) {
+    // `if (radius != RADIUS) { ...; exit(1); }` earlier in an enclosing block: past it, the
+    // variable has that value (FDTD3d), when nothing assigns it.
+    if (const auto* block = dyn_cast<CompoundStmt>(chain[i])) {
+      for (const Stmt* s : block->body()) {
+        if (s == chain[i - 1]) break;
+        const auto* guard = dyn_cast<IfStmt>(s);
+        if (!guard || guard->getElse() || guard->getInit() || guard->getConditionVariable() || !endsFlow(guard->getThen()))
+          continue;
+        std::vector<std::pair<const Expr*, const Expr*>> eqs;
+        equalitiesIn(guard->getCond(), true, eqs);
+        for (const auto& [var, value] : eqs)
+          if (!values_.isReassigned(referencedVar(var))) out.push_back({var, value});
+      }
+      continue;
+    }
     if (const auto* ifs = dyn_cast<IfStmt>(chain[i])) {
       std::vector<std::pair<const Expr*, const Expr*>> eqs;
       if (chain[i - 1] == ifs->getThen()) equalitiesIn(ifs->getCond(), false, eqs);

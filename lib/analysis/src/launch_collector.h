@@ -91,6 +91,7 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
   const clang::ParentMap& parentsOf(const clang::FunctionDecl* holder);
   std::vector<std::pair<const clang::Expr*, bool>> enclosingConditions(const clang::Stmt* call,
                                                                       const clang::FunctionDecl* holder);
+  std::vector<const clang::ForStmt*> precedingLoops(const clang::Stmt* call, const clang::FunctionDecl* holder);
   std::vector<Equality> enclosingEqualities(const clang::Stmt* call, const clang::FunctionDecl* holder);
 };
 

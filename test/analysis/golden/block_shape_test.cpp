@@ -392,6 +392,52 @@ void forward(float* p, int n) {
   CHECK(kernelNamed(r, "maybe").block.source == BlockSource::Assumed);
 }
 
+TEST_CASE("block shapes: an early exit and a host loop before the launch fix its values") {
+  const AnalysisResult r = analyseOne(R"(
+#include <cstdlib>
+__global__ void checked(float* p) { p[threadIdx.x] = 0.0f; }
+__global__ void stepped(float* p, int log2N) { p[threadIdx.x] = 0.0f; }
+__global__ void bumped(float* p) { p[threadIdx.x] = 0.0f; }
+__global__ void early(float* p) { p[threadIdx.x] = 0.0f; }
+void check(float* p, int threads) {
+  if (threads != 96) exit(1);
+  checked<<<1, threads>>>(p);
+}
+void fwt(float* p, int log2N) {
+  int N = 1 << log2N;
+  for (; log2N > 11; log2N -= 2, N >>= 2) {
+  }
+  stepped<<<1, N / 4>>>(p, log2N);
+}
+void bump(float* p, int n) {
+  for (; n > 64; n >>= 1) {
+  }
+  n += 1;  // written after the loop too: its value there is not the loop's
+  bumped<<<1, n>>>(p);
+}
+void late(float* p, int n) {
+  early<<<1, n>>>(p);
+  if (n != 64) return;  // after the launch: says nothing of it
+}
+void run(float* p) {
+  fwt(p, 23);
+  bump(p, 1000);
+  late(p, 32);
+}
+)");
+  REQUIRE(r.files.size() == 1);
+  const KernelRecord& c = kernelNamed(r, "checked");
+  CHECK(c.block.dim == model::Dim3{96, 1, 1});
+  CHECK(mentions(c, "(where `threads` is 96)"));
+  // 23 -> 21 -> ... -> 11: six steps, N = 2^23 >> 12 = 2048, 512 threads.
+  const KernelRecord& s = kernelNamed(r, "stepped");
+  CHECK(s.block.dim == model::Dim3{512, 1, 1});
+  CHECK(mentions(s, "`log2N` is 11 after the loop at"));
+  CHECK(kernelNamed(r, "bumped").block.source != BlockSource::Launch);
+  const KernelRecord& e = kernelNamed(r, "early");
+  CHECK(e.block.dim == model::Dim3{32, 1, 1});
+}
+
 // Counter-examples from the CUDA samples, where a launched kernel's tiles said otherwise
 // (each was checked against its launch: docs/block-shapes.md).
 TEST_CASE("block shapes: tiles that hold several elements per thread, or an unusual side") {

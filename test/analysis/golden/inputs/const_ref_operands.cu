@@ -1,0 +1,18 @@
+// const_ref_operands.cu: operands a header's function takes by const reference are loads
+// (interpreter_calls.cpp, opaqueCall). __half2 arithmetic calls `operator*(const __half2&,
+// const __half2&)`: fp16ScalarProduct's products and shared reductions were unreported.
+#include <cuda_fp16.h>
+
+// 128 threads, 4-byte half2: each warp reads 128 contiguous bytes of a and of b (4 sectors)
+// and writes and reads the shared array without conflict (1 wavefront).
+__global__ void halfDot(const half2* a, const half2* b, half2* out) {
+  __shared__ half2 v[128];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  v[threadIdx.x] = a[i] * b[i];  // expect: global load sectors=4 ideal=4 eta=1.00 ; global load sectors=4 ideal=4 eta=1.00 ; shared store wavefronts=1 ideal=1 degree=1
+  __syncthreads();
+  if (threadIdx.x < 64) v[threadIdx.x] = v[threadIdx.x] + v[threadIdx.x + 64];  // expect: shared load wavefronts=1 ideal=1 degree=1 ; shared load wavefronts=1 ideal=1 degree=1 ; shared store wavefronts=1 ideal=1 degree=1
+  __syncthreads();
+  if (threadIdx.x == 0) out[blockIdx.x] = v[0];  // expect: shared load wavefronts=1 ideal=1 degree=1 ; global store sectors=1 ideal=1 eta=1.00
+}
+
+void runDot(const half2* a, const half2* b, half2* out) { halfDot<<<64, 128>>>(a, b, out); }
