@@ -67,15 +67,16 @@ def main():
     ap.add_argument("--staged", help="folder of bench/sweep_records.sh outputs")
     ap.add_argument("--panels", default=os.path.join(HERE, "..", "docs", "precision"))
     a = ap.parse_args()
-    reports = [p for s in a.sweeps for p in sorted(glob.glob(os.path.join(s, "json", "*.json")))]
+    # Each report with the folder its files are named relative to (a staged tree's parent).
     parent = os.path.abspath(a.trees_parent or "/") + "/"
+    reports = [(p, parent) for s in a.sweeps for p in sorted(glob.glob(os.path.join(s, "json", "*.json")))]
     scratch = tempfile.TemporaryDirectory()
     if a.staged and a.binary and os.path.isdir(a.staged):
         for name in sorted(os.listdir(a.staged)):
             staged = os.path.join(a.staged, name)
             if not (os.path.isdir(os.path.join(staged, "records")) and os.path.exists(os.path.join(staged, "tree.txt"))):
                 continue
-            parent = os.path.dirname(open(os.path.join(staged, "tree.txt")).read().strip()) + "/"
+            tree_parent = os.path.dirname(open(os.path.join(staged, "tree.txt")).read().strip()) + "/"
             out = os.path.join(scratch.name, name + ".json")
             run = subprocess.run([a.binary, "merge", "-q", "--format=json", "-o", out, os.path.join(staged, "records")],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -87,15 +88,15 @@ def main():
             if run.returncode not in (0, 1, 3) or not os.path.exists(out):
                 print(f"precision_check: merge of {staged} failed ({run.returncode}): {run.stderr[-500:]}")
                 return 1
-            reports.append(out)
+            reports.append((out, tree_parent))
     if not reports:
         print("precision_check: no sweep reports (the public trees are not staged): skipped")
         return 77
     fired = {}
-    for path in reports:
+    for path, relative_to in reports:
         for f in json.load(open(path)).get("findings", []):
             if f.get("severity") in ("warning", "error"):
-                file = os.path.normpath(os.path.abspath(f["file"])).replace(parent, "")
+                file = os.path.normpath(os.path.abspath(f["file"])).replace(relative_to, "")
                 fired[(file, f["line"], f.get("column", 0), f["rule"])] = f
     verdicts = load_panels(a.panels)
     counts = collections.Counter(verdicts[k][1] if k in verdicts else "unjudged" for k in fired)

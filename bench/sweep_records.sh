@@ -60,4 +60,4 @@ export includes_flat="${includes[*]:-}"
 analyse_wrapped() { IFS=' ' read -r -a includes <<< "$includes_flat"; analyse_one "$@"; }
 export -f analyse_wrapped
 cut -f1,2 "$out/files.tsv" | tr '\t' '\n' | xargs -d '\n' -n 2 -P "$jobs" bash -c 'analyse_wrapped "$0" "$1"'
-echo "records: $(ls "$out/records" | grep -c '\.coalesce-lint\.json$') of $n files; failed: $(wc -l < "$out/failed.txt" 2>/dev/null || echo 0)"
+echo "records: $(ls "$out/records" | grep -c '\.coalesce-lint\.json$') of $n files; failed: $(cat "$out/failed.txt" 2>/dev/null | wc -l)"
