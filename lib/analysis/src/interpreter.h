@@ -70,6 +70,7 @@ class Interpreter {
   std::optional<Value> pointerOf(const clang::Expr* e);
   std::optional<MemLoc> location(const clang::Expr* e);
   Value loaded(const MemLoc& loc);
+  void stored(const MemLoc& loc, const Value& v);
   bool inRegister(const MemLoc& loc, int64_t bytes) const;
   void record(model::AccessKind kind, const MemLoc& loc, const clang::Expr* site);
   Value readLvalue(const clang::Expr* e);

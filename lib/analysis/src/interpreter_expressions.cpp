@@ -266,7 +266,7 @@ Value Interpreter::binaryOp(const BinaryOperator* bin) {
     Value r = eval(rhs);
     if (auto loc = location(lhs)) {
       record(model::AccessKind::Store, *loc, lhs);
-      if (loc->root->space == model::Space::Local && !uniformValue(r)) state_.varyingLocals.insert(loc->root.get());
+      stored(*loc, r);
       return r;
     }
     return updateVariable(lhs, [&](const Value&) { return r; }, true);
@@ -277,7 +277,7 @@ Value Interpreter::binaryOp(const BinaryOperator* bin) {
     if (auto loc = location(lhs)) {
       record(model::AccessKind::Load, *loc, lhs);
       record(model::AccessKind::Store, *loc, lhs);
-      if (loc->root->space == model::Space::Local && !uniformValue(r)) state_.varyingLocals.insert(loc->root.get());
+      stored(*loc, r);
       return loaded(*loc);
     }
     return updateVariable(lhs, [&](const Value& old) {

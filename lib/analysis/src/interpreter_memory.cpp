@@ -94,6 +94,12 @@ std::optional<MemLoc> Interpreter::location(const Expr* e) {
   return std::nullopt;
 }
 
+// A value written to memory: a thread-private array given a lane-varying value holds
+// per-thread data from then on (read back by `loaded`).
+void Interpreter::stored(const MemLoc& loc, const Value& v) {
+  if (loc.root->space == model::Space::Local && !uniformValue(v)) state_.varyingLocals.insert(loc.root.get());
+}
+
 Value Interpreter::loaded(const MemLoc& loc) {
   const bool uniform = !loc.root->indirect && isUniform(loc.offset);
   if (loc.type->isPointerType()) {
