@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis_policy.h"
 #include "block_shape.h"
 #include "fix_edits.h"
 #include "interpreter.h"
@@ -50,6 +51,21 @@ std::string severalShapes(const std::vector<LaunchContext>& contexts) {
          "), each access is judged under the one where it fares worst";
 }
 
+// What one run of the program launches of the kernel (KernelRecord::launchesPerRun), and the
+// sentence that says what the count rests on.
+void setLaunchesPerRun(const LaunchCollector::Runs& r, KernelRecord& kernel) {
+  kernel.launchesPerRun = r.runs * (r.unknownLoops ? static_cast<double>(kAssumedLoopTrips) : 1.0);
+  std::string loops;
+  for (const std::string& l : r.loops) loops += (loops.empty() ? "" : ", ") + l;
+  kernel.launchesBasis =
+      std::to_string(r.sites) + (r.sites == 1 ? " launch site" : " launch sites") +
+      (loops.empty() ? std::string(", outside host loops")
+                     : ", in the host " + std::string(r.loops.size() == 1 ? "loop at " : "loops at ") + loops) +
+      (r.unknownLoops ? " (trip counts the code does not show taken as " + std::to_string(kAssumedLoopTrips) +
+                            " iterations together)"
+                      : std::string());
+}
+
 }  // namespace
 
 TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const TranslationUnitOptions& options) {
@@ -61,6 +77,9 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
 
   for (const clang::FunctionDecl* fn : collector.kernels) {
     KernelRecord kernel = kernelRecord(fn, ctx);
+    if (auto main = sm.getFileEntryRefForID(sm.getMainFileID())) kernel.unit = std::string(main->getName());
+    if (auto r = collector.runs.find(fn->getCanonicalDecl()); r != collector.runs.end() && r->second.runs > 0)
+      setLaunchesPerRun(r->second, kernel);
     if (auto failure = kernelFailure(fn, options, sm)) {
       kernel.status = Status::Failed;
       kernel.reason = *failure;

@@ -512,6 +512,51 @@ std::map<int, int64_t> liveValues(const RawAccess& raw, const LaunchContext& lau
   return {};
 }
 
+// Sample block indices along one axis of `dim` blocks, each with how many indices it stands
+// for: the first two and the last two exactly (where edge guards bite), `interior` evenly
+// spaced between them standing for the indices around them.
+std::vector<std::pair<int64_t, double>> axisSamples(int64_t dim, int64_t interior) {
+  if (dim <= 1) return {{0, 1.0}};
+  std::vector<int64_t> points{0, 1, dim - 2, dim - 1};
+  for (int64_t k = 1; k <= interior && dim > 4; ++k) points.push_back(1 + (dim - 3) * k / (interior + 1));
+  std::sort(points.begin(), points.end());
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  std::vector<std::pair<int64_t, double>> out;
+  int64_t from = 0;
+  for (size_t i = 0; i < points.size(); ++i) {
+    const int64_t to = i + 1 < points.size() ? (points[i] + points[i + 1] + 1) / 2 : dim;
+    out.push_back({points[i], static_cast<double>(to - from)});
+    from = to;
+  }
+  return out;
+}
+
+// The share of the grid's blocks that run an access the block standing for the grid does not
+// (`if (blockIdx.x == 0)`, the last block's tail, `if (blockIdx.x < blockIdx.y)`): the blocks
+// of a lattice over the grid, edges exact, each weighing the blocks it stands for. Over an
+// unknown grid, kAssumedGridDim blocks along x and y.
+double runningBlocks(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
+                     const model::Arch& arch, const std::map<int, int64_t>& live, IterationMemo* memo) {
+  int64_t dims[3];
+  int extended = 0;
+  for (int d = 0; d < 3; ++d) {
+    dims[d] = launch.grid ? dimOf(*launch.grid, d) : (d < 2 ? kAssumedGridDim : 1);
+    extended += dims[d] > 1;
+  }
+  const int64_t interior = extended <= 1 ? 6 : extended == 2 ? 3 : 1;
+  const auto xs = axisSamples(dims[0], interior), ys = axisSamples(dims[1], interior), zs = axisSamples(dims[2], interior);
+  double running = 0, all = 0;
+  for (const auto& [x, wx] : xs)
+    for (const auto& [y, wy] : ys)
+      for (const auto& [z, wz] : zs) {
+        const double w = wx * wy * wz;
+        all += w;
+        if (anyRequest(runInBlock(raw, launch, symbols, arch, {x, y, z}, live, memo, /*probe=*/true).result))
+          running += w;
+      }
+  return all > 0 ? running / all : 1.0;
+}
+
 }  // namespace
 
 LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
@@ -526,9 +571,13 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   IterationMemo memo;  // the loops' iterations, listed once per block index
   BlockRun chosen = runInBlock(raw, launch, symbols, arch, inside, live, &memo);
   LaneResult& result = chosen.result;
+  bool partialGrid = false;  // run in block 0 or an edge block only: runningBlocks below
   if (!anyRequest(result) && inside != std::array<int64_t, 3>{}) {
     BlockRun first = runInBlock(raw, launch, symbols, arch, {0, 0, 0}, live, &memo);
-    if (anyRequest(first.result)) chosen = std::move(first);
+    if (anyRequest(first.result)) {
+      chosen = std::move(first);
+      partialGrid = true;
+    }
   }
 
   // Still idle everywhere: unknown scalars of the guards take values under which it runs.
@@ -579,10 +628,23 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
     if (found) {
       const auto& idx = *found;
       chosen = runInBlock(raw, launch, symbols, arch, idx, live, &memo);
+      partialGrid = true;
       chosen.assumptions.insert("runs only in the grid's edge blocks: figures of block (" + std::to_string(idx[0]) +
                                 ", " + std::to_string(idx[1]) + ", " + std::to_string(idx[2]) + ")" +
                                 (launch.grid ? "" : ", the grid's size taken as " + std::to_string(kAssumedGridDim) +
                                                         " blocks along each axis"));
+    }
+  }
+
+  // What share of the grid runs it, for its cost (launchRequests); the same for every access
+  // under these guards.
+  double blockFraction = 1;
+  if (partialGrid) {
+    if (cache && cache->blockFraction.count(key)) {
+      blockFraction = cache->blockFraction.at(key);
+    } else {
+      blockFraction = runningBlocks(raw, launch, symbols, arch, live, &memo);
+      if (cache) cache->blockFraction[key] = blockFraction;
     }
   }
 
@@ -649,100 +711,10 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   if (g && !g->alignmentKnown)
     notes.insert("the base offset's alignment is not known: figures assume it aligned; the range covers every placement");
   result.assumptions.assign(notes.begin(), notes.end());
+  result.blockFraction = blockFraction;
   return result;
 }
 
-namespace {
-
-// 12, 2.5, 0.33: at most two decimals, no trailing zeros (the report's number()).
-std::string plainNumber(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  std::string s = buf;
-  while (!s.empty() && s.back() == '0') s.pop_back();
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  return s == "-0" ? "0" : s;
-}
-
-// A loop's trip count under the launch: listed when its iterations are few (the evaluator's
-// tripCount), else, for a counter k = 0, 1, ... whose condition the launch fixes, the first k
-// at which it fails, found by doubling then bisection (a condition true up to some k and
-// false after, as a loop's is). Nothing when the condition needs values the launch does not give.
-std::optional<int64_t> tripsOf(int id, Evaluator& ev, const SymbolTable& symbols) {
-  if (auto n = ev.tripCount(id)) return n;
-  const SymbolInfo& s = symbols[id];
-  if (s.loopNext || !s.loopCond) return std::nullopt;  // geometric: listed, or not known
-  Bindings b = ev.launchBindings();
-  auto holds = [&](int64_t k) -> std::optional<bool> {
-    b.symbols[id] = k;
-    auto v = evaluate(s.loopCond, b);
-    if (!v) return std::nullopt;
-    return *v != 0;
-  };
-  const int64_t after = s.testAfter ? 1 : 0;
-  auto first = holds(0);
-  if (!first) return std::nullopt;
-  if (!*first) return after;
-  int64_t lo = 0, hi = 1;
-  for (;;) {
-    auto c = holds(hi);
-    if (!c) return std::nullopt;
-    if (!*c) break;
-    lo = hi;
-    hi *= 2;
-    if (hi > (int64_t{1} << 40)) return std::nullopt;
-  }
-  while (hi - lo > 1) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    auto c = holds(mid);
-    if (!c) return std::nullopt;
-    (*c ? lo : hi) = mid;
-  }
-  return hi + after;
-}
-
-}  // namespace
-
-LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& loops, const LaunchContext& launch,
-                              const SymbolTable& symbols, const model::Arch& arch) {
-  LaunchRequests out;
-  RawAccess none;
-  none.offset = constant(0);
-  Evaluator ev(none, launch, symbols, arch);
-  const int64_t blocks = launch.grid ? launch.grid->volume() : kAssumedGridDim;
-  double trips = 1;
-  int assumedLoops = 0;
-  for (int loop : loops) {
-    std::optional<int64_t> n;
-    for (size_t id = 0; id < symbols.size(); ++id) {
-      const SymbolInfo& s = symbols[static_cast<int>(id)];
-      if (s.kind != SymbolInfo::Kind::LoopVar || s.loop != loop) continue;
-      n = tripsOf(static_cast<int>(id), ev, symbols);
-      break;
-    }
-    if (n) trips *= static_cast<double>(*n);
-    else ++assumedLoops;
-  }
-  // Loops of unknown trip count count together as kAssumedLoopTrips iterations, not that many
-  // each: a guess per nesting level would grow the cost geometrically with the nest's depth.
-  if (assumedLoops > 0) trips *= static_cast<double>(kAssumedLoopTrips);
-  out.requests = lanes.requestsPerIteration * static_cast<double>(blocks) * trips;
-  std::string basis = plainNumber(out.requests) + " warp requests per launch: " +
-                      plainNumber(lanes.requestsPerIteration) + " per block x " + std::to_string(blocks) + " blocks";
-  if (!launch.grid) basis += " (the grid is not known: taken as " + std::to_string(kAssumedGridDim) + " blocks)";
-  if (!loops.empty()) {
-    basis += " x " + plainNumber(trips) + " iterations of " +
-             (loops.size() == 1 ? std::string("the enclosing loop") : std::to_string(loops.size()) + " enclosing loops");
-    if (assumedLoops == 1)
-      basis += std::string(loops.size() == 1 ? " (its" : " (one with a") + " trip count not known statically, taken as " +
-               std::to_string(kAssumedLoopTrips) + ")";
-    else if (assumedLoops > 1)
-      basis += " (" + std::to_string(assumedLoops) + " with trip counts not known statically, taken as " +
-               std::to_string(kAssumedLoopTrips) + " iterations together)";
-  }
-  out.basis = std::move(basis);
-  return out;
-}
 
 std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& members, const LaunchContext& launch,
                                           const SymbolTable& symbols, const model::Arch& arch) {

@@ -55,6 +55,10 @@ struct LaneResult {
   // Warp requests with an active lane per listed iteration, in the block that stands for
   // the grid: the base of the launch's request count (launchRequests).
   double requestsPerIteration = 0;
+  // The share of the grid's blocks that run it: 1, unless its guards on the block index
+  // hold only in some (`if (blockIdx.x == 0)`, the last block's tail): from a lattice of
+  // blocks over the grid (evaluateLanes, `runningBlocks`).
+  double blockFraction = 1;
   // Global loads: how the block's warps share the bytes, per iteration (records.h).
   BlockReuse blockReuse;
   // Global accesses over several listed iterations: AccessSite::iterationReuse.
@@ -93,6 +97,8 @@ struct GuardCache {
   std::map<Key, std::map<int, int64_t>> liveValues;
   // The edge block that runs an access the representative blocks do not (none: no block).
   std::map<Key, std::optional<std::array<int64_t, 3>>> edgeBlock;
+  // The share of the grid's blocks that run it, when the representative block does not.
+  std::map<Key, double> blockFraction;
 };
 
 LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,

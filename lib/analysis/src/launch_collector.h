@@ -52,6 +52,15 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
 
   std::vector<const clang::FunctionDecl*> kernels;                     // in the order they are met
   std::map<const clang::FunctionDecl*, std::vector<Launch>> launches;  // by canonical kernel
+  // How often one run of the program launches each kernel (by canonical kernel), over all
+  // its launch sites: the trip counts of the host loops around them (launch_repeats.cpp).
+  struct Runs {
+    double runs = 1;
+    bool unknownLoops = false;       // a loop whose trip count the host code does not show
+    std::vector<std::string> loops;  // where the loops around the launches are, "a.cu:40"
+    int sites = 0;                   // launch sites counted
+  };
+  std::map<const clang::FunctionDecl*, Runs> runs;
 
  private:
   clang::SourceManager& sm_;
@@ -93,6 +102,8 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
                                                                       const clang::FunctionDecl* holder);
   std::vector<const clang::ForStmt*> precedingLoops(const clang::Stmt* call, const clang::FunctionDecl* holder);
   std::vector<Equality> enclosingEqualities(const clang::Stmt* call, const clang::FunctionDecl* holder);
+  Runs runsOf(const clang::Stmt* call, const clang::FunctionDecl* holder, int depth);
+  std::optional<int64_t> hostTripCount(const clang::Stmt* loop);
 };
 
 }  // namespace coalesce::analysis

@@ -61,6 +61,45 @@ std::optional<double> excessPerRequest(const AccessSite& a, const model::Arch& a
   return std::nullopt;
 }
 
+// One run of the program, per translation unit: the memory time of every kernel the unit
+// launches, each weighed by how often the host code launches it (KernelRecord::launchesPerRun).
+struct ProgramTime {
+  std::map<std::string, double> time;
+  std::map<std::string, int> kernels;  // kernels launched, with traffic
+};
+
+ProgramTime programTime(const AnalysisResult& analysis, std::map<size_t, KernelTraffic>& traffic,
+                        const model::Arch& arch) {
+  ProgramTime out;
+  for (size_t k = 0; k < analysis.kernels.size(); ++k) {
+    const KernelRecord& kernel = analysis.kernels[k];
+    if (kernel.unit.empty() || kernel.launchesPerRun <= 0) continue;
+    const double t = traffic[k].time(arch) * kernel.launchesPerRun;
+    if (t <= 0) continue;
+    out.time[kernel.unit] += t;
+    ++out.kernels[kernel.unit];
+  }
+  return out;
+}
+
+// The finding's share of its program's memory time: `levelTime` (what it wastes per launch,
+// in wavefronts) times its kernel's launches per run, against the unit's total. Only where the
+// unit launches the kernel and at least one other: alone, the share is the kernel's.
+void setProgramShare(Finding& f, double levelTime, size_t kernelIndex, const AnalysisResult& analysis,
+                     const ProgramTime& program) {
+  if (kernelIndex >= analysis.kernels.size()) return;
+  const KernelRecord& kernel = analysis.kernels[kernelIndex];
+  if (kernel.unit.empty() || kernel.launchesPerRun <= 0) return;
+  const auto total = program.time.find(kernel.unit);
+  const auto kernels = program.kernels.find(kernel.unit);
+  if (total == program.time.end() || total->second <= 0 || kernels->second < 2) return;
+  f.programShare = levelTime * kernel.launchesPerRun / total->second;
+  f.programBasis = fmt::format("{} launches {} kernels with memory traffic, each weighed by its launches per run; "
+                               "{} is launched {} {} per run ({})",
+                               kernel.unit, kernels->second, kernel.name, number(kernel.launchesPerRun),
+                               kernel.launchesPerRun == 1 ? "time" : "times", kernel.launchesBasis);
+}
+
 }  // namespace
 
 std::string byteSize(double bytes) {
@@ -84,6 +123,7 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
     else if (isGather(a)) t.sectors += idealOfGather(a, arch) * a.launchRequests;
     if (a.figures.shared) t.wavefronts += a.figures.shared->aligned.wavefronts * a.launchRequests;
   }
+  const ProgramTime program = programTime(analysis, traffic, arch);
   for (Finding& f : findings) {
     if (!f.access || *f.access < 0 || static_cast<size_t>(*f.access) >= analysis.accesses.size()) continue;
     const size_t i = static_cast<size_t>(*f.access);
@@ -105,6 +145,7 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
     if (a.figures.shared) {
       f.costWavefronts = cost;
       f.costShare = time > 0 ? cost / time : 0.0;
+      setProgramShare(f, cost, kernelOf[i], analysis, program);
     } else {
       f.costSectors = cost;
       // A member of a wasting group: the fix (SoA, a wide load) is the group's, so its level
@@ -113,6 +154,7 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
                                    ? std::max(0.0, a.group.sectorsPerRequest - a.group.idealSectors) * a.launchRequests
                                    : cost;
       f.costShare = time > 0 ? levelCost * arch.sectorCostInWavefronts / time : 0.0;
+      setProgramShare(f, levelCost * arch.sectorCostInWavefronts, kernelOf[i], analysis, program);
     }
     f.costBasis = a.requestsBasis;
   }

@@ -191,6 +191,7 @@ void writeJson(std::ostream& out, const Report& report) {
           j.attribute("cost_wavefronts", orNull(f.costWavefronts));
           j.attribute("cost_share", orNull(f.costShare));
           j.attribute("cost_basis", orNull(f.costBasis));
+          j.attribute("program_share", orNull(f.programShare));
           j.attribute("rank", f.rank > 0 ? json::Value(static_cast<int64_t>(f.rank)) : json::Value(nullptr));
         });
     });

@@ -75,8 +75,17 @@ std::vector<Finding> mergeByPlace(std::vector<Finding> findings, const AnalysisR
     if (kernels.size() > 1) merged.instantiations = kernels;
     // Every instance is executed: the place costs what they cost together, its share the
     // largest any kernel gives it.
+    // The program share only when every instance has one (a kernel launched nowhere here
+    // could be the program's hot one).
+    const bool programShareKnown =
+        std::all_of(group.begin(), group.end(), [](const Finding& f) { return f.programShare.has_value(); });
+    if (!programShareKnown) merged.programShare.reset();
     for (size_t i = 1; i < group.size(); ++i) {
       const Finding& f = group[i];
+      if (programShareKnown && *f.programShare > *merged.programShare) {
+        merged.programShare = f.programShare;
+        merged.programBasis = f.programBasis;
+      }
       if (f.costSectors) merged.costSectors = merged.costSectors.value_or(0) + *f.costSectors;
       if (f.costWavefronts) merged.costWavefronts = merged.costWavefronts.value_or(0) + *f.costWavefronts;
       if (f.costShare) merged.costShare = std::max(merged.costShare.value_or(0), *f.costShare);

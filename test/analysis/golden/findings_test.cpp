@@ -196,3 +196,40 @@ TEST_CASE("findings/: a thread walking its own row keeps its warning and says wh
   }
   CHECK(walks == 3);
 }
+
+TEST_CASE("findings/: a one-off kernel next to one the host loops over is a note, by its share of the program") {
+  const Analysed& r = analysed();
+  std::map<std::string, const KernelRecord*> kernels;
+  for (const KernelRecord& k : r.analysis.kernels)
+    if (k.loc.file.find("one_off_next_to_loops.cu") != std::string::npos) kernels[k.name] = &k;
+  REQUIRE(kernels.size() == 3);
+  CHECK(kernels["setupTranspose"]->launchesPerRun == Approx(1));
+  CHECK(kernels["step"]->launchesPerRun == Approx(100));
+  CHECK(kernels["mergePartials"]->launchesPerRun == Approx(100));
+  CHECK(kernels["step"]->launchesBasis.find("host loop at") != std::string::npos);
+  int setup = 0;
+  for (const report::Finding& f : r.shown) {
+    if (f.kernel != "setupTranspose" && f.kernel != "mergePartials") continue;
+    INFO(f.kernel << ": " << f.message);
+    // Most of its own kernel's traffic, a sliver of the program's.
+    CHECK(f.costShare.value_or(0) > 0.5);
+    REQUIRE(f.programShare);
+    CHECK(*f.programShare < 0.05);
+    CHECK(std::any_of(f.notes.begin(), f.notes.end(), [](const std::string& n) {
+      return n.find("of the memory time of the kernels its file launches") != std::string::npos;
+    }));
+    setup += f.kernel == "setupTranspose";
+  }
+  CHECK(setup == 1);
+  // The last block's tail store runs in one block of the 4,096, so one launch executes 8 of its
+  // warp requests, not 8 per block.
+  int tails = 0;
+  for (const AccessSite& a : r.analysis.accesses)
+    if (a.kernel == "step" && a.expression.find("tail[") != std::string::npos) {
+      INFO(a.requestsBasis);
+      CHECK(a.launchRequests == Approx(8));
+      CHECK(a.requestsBasis.find("1 of the 4096 blocks") != std::string::npos);
+      ++tails;
+    }
+  CHECK(tails == 1);
+}

@@ -43,7 +43,7 @@ int main() {
   cudaMalloc(&out, 1 << 24);
   haloTile<<<dim3(32, 128), dim3(32, 8)>>>(in, out, 1024);
   swapInPlace<<<dim3(32, 128), dim3(32, 8)>>>(in, 1024);
-  conflicts<<<64, 32>>>(out);
+  conflicts<<<131072, 32>>>(out);
   cudaDeviceSynchronize();
   return 0;
 }

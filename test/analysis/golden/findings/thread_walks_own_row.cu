@@ -61,8 +61,8 @@ int main() {
   ownRowLoad<<<4, 256>>>(in, out, 1024);
   ownRowStore<<<4, 256>>>(in, ind, 1024);
   columnWalk<<<4, 256>>>(in, out, 1024);
-  blockedLoads<<<4, 256>>>(ind, ind);
-  blockedStores<<<4, 256>>>(ind, ind);
+  blockedLoads<<<64, 256>>>(ind, ind);
+  blockedStores<<<64, 256>>>(ind, ind);
   cudaDeviceSynchronize();
   return 0;
 }

@@ -46,9 +46,9 @@ int main() {
   cudaMalloc(&out, 1 << 22);
   transposeUnpadded<<<dim3(32, 32), dim3(32, 32)>>>(in, out, 1024);
   transposePadded<<<dim3(32, 32), dim3(32, 32)>>>(in, out, 1024);
-  columnSums<<<32, dim3(32, 32)>>>(out);
-  strided<1><<<32, 32>>>(out);
-  strided<8><<<32, 32>>>(out);
+  columnSums<<<1024, dim3(32, 32)>>>(out);
+  strided<1><<<32768, 32>>>(out);
+  strided<8><<<32768, 32>>>(out);
   cudaDeviceSynchronize();
   return 0;
 }

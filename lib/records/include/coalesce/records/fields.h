@@ -320,6 +320,9 @@ void describeFields(V& v, R& r) {
   v.field("accesses", r.accesses);
   v.field("block", r.block);
   v.field("occupancy", r.occupancy);
+  v.field("launches_per_run", r.launchesPerRun);
+  v.field("launches_basis", r.launchesBasis, kEmptyIsNull);
+  v.field("unit", r.unit, kInternalField);
 }
 
 template <class V, RecordOf<FileRecord> R>

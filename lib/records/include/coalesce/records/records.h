@@ -324,6 +324,13 @@ struct KernelRecord {
   int accesses = 0;
   BlockShape block;
   KernelOccupancy occupancy;
+  // How often one run of the program launches it, as its translation unit shows: the trip
+  // counts of the host loops around its launches (lib/analysis/src/launch_repeats.cpp), those
+  // the code does not show taken as kAssumedLoopTrips; 0 when the unit launches it nowhere.
+  // What a finding's share of the program rests on (lib/report/src/cost.cpp).
+  double launchesPerRun = 0;
+  std::string launchesBasis;  // the sentence saying what that count rests on
+  std::string unit;           // the main file of the translation unit it was analysed in
   bool operator==(const KernelRecord&) const = default;
 };
 

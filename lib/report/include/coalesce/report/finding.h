@@ -72,6 +72,12 @@ struct Finding {
   std::optional<double> costWavefronts;
   std::optional<double> costShare;
   std::string costBasis;
+  // Its share of the program's memory time: what it wastes per run of the program (cost per
+  // launch x launches per run) against every kernel its translation unit launches, each
+  // weighed by its own launches (KernelRecord::launchesPerRun). Unset when the unit launches
+  // the kernel nowhere or launches no other kernel; programBasis says what it rests on.
+  std::optional<double> programShare;
+  std::string programBasis;
   // Bytes the cost stands for (32 per sector, 128 per wavefront): one scale to rank by.
   double costBytes() const { return costSectors ? *costSectors * 32 : costWavefronts ? *costWavefronts * 128 : 0; }
   bool hasCost() const { return costSectors.has_value() || costWavefronts.has_value(); }

@@ -1,0 +1,119 @@
+// How many times one run of the program executes a launch, as far as its translation unit
+// shows: the trip counts of the host loops around the launch and around each call of the
+// function holding it (up to kCallerDepth callers), summed over those call sites. What a
+// finding's share of the program's memory time rests on (lib/report/src/cost.cpp,
+// docs/findings.md "Levels"): a one-off setup kernel next to one launched in a loop.
+#include <clang/AST/Stmt.h>
+#include <clang/AST/StmtCXX.h>
+
+#include <algorithm>
+#include <string>
+
+#include "analysis_policy.h"
+#include "launch_collector.h"
+
+namespace coalesce::analysis {
+
+using namespace clang;
+
+namespace {
+
+const VarDecl* varOf(const Expr* e) {
+  const auto* ref = e ? dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()) : nullptr;
+  return ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+}
+
+// Whether anything in `s` but the loop's own increment writes `var`.
+bool writtenIn(const Stmt* s, const VarDecl* var, const Stmt* increment) {
+  if (!s || s == increment) return false;
+  if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && varOf(b->getLHS()) == var) return true;
+  if (const auto* u = dyn_cast<UnaryOperator>(s))
+    if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) && varOf(u->getSubExpr()) == var) return true;
+  return std::any_of(s->child_begin(), s->child_end(), [&](const Stmt* c) { return writtenIn(c, var, increment); });
+}
+
+}  // namespace
+
+// `for (int i = a; i < b; i += c)` (and `<=`, `>`, `>=`, `!=`, `++`, `--`, `-=`) with a, b, c
+// constants the host code shows and nothing else writing i: its trip count; else none.
+std::optional<int64_t> LaunchCollector::hostTripCount(const Stmt* loop) {
+  const auto* f = dyn_cast<ForStmt>(loop);
+  if (!f || !f->getCond() || !f->getInc()) return std::nullopt;
+  const VarDecl* var = nullptr;
+  std::optional<int64_t> start;
+  if (const auto* d = dyn_cast_or_null<DeclStmt>(f->getInit()); d && d->isSingleDecl()) {
+    var = dyn_cast<VarDecl>(d->getSingleDecl());
+    if (var && var->getInit()) start = values_.constantOf(var->getInit());
+  } else if (const auto* b = dyn_cast_or_null<BinaryOperator>(f->getInit()); b && b->getOpcode() == BO_Assign) {
+    var = varOf(b->getLHS());
+    start = values_.constantOf(b->getRHS());
+  }
+  if (!var || !start || !var->getType()->isIntegerType()) return std::nullopt;
+  const auto* cond = dyn_cast<BinaryOperator>(f->getCond()->IgnoreParenImpCasts());
+  if (!cond || varOf(cond->getLHS()) != var) return std::nullopt;
+  const std::optional<int64_t> bound = values_.constantOf(cond->getRHS());
+  std::optional<int64_t> step;
+  const Expr* inc = f->getInc()->IgnoreParenImpCasts();
+  if (const auto* u = dyn_cast<UnaryOperator>(inc); u && u->isIncrementDecrementOp() && varOf(u->getSubExpr()) == var)
+    step = u->isIncrementOp() ? 1 : -1;
+  else if (const auto* c = dyn_cast<CompoundAssignOperator>(inc); c && varOf(c->getLHS()) == var) {
+    if (auto by = values_.constantOf(c->getRHS())) {
+      if (c->getOpcode() == BO_AddAssign) step = *by;
+      if (c->getOpcode() == BO_SubAssign) step = -*by;
+    }
+  }
+  if (!bound || !step || *step == 0 || writtenIn(f->getBody(), var, f->getInc())) return std::nullopt;
+  int64_t span = 0;  // how far the variable moves while the condition holds, counted from 1
+  switch (cond->getOpcode()) {
+    case BO_LT: span = *step > 0 ? *bound - *start : -1; break;
+    case BO_LE: span = *step > 0 ? *bound - *start + 1 : -1; break;
+    case BO_GT: span = *step < 0 ? *start - *bound : -1; break;
+    case BO_GE: span = *step < 0 ? *start - *bound + 1 : -1; break;
+    case BO_NE: span = (*bound - *start) % *step == 0 ? std::abs(*bound - *start) : -1; break;
+    default: return std::nullopt;
+  }
+  if (span < 0 && cond->getOpcode() != BO_NE) return std::nullopt;  // a loop that would not end
+  if (span <= 0) return 0;
+  const int64_t by = std::abs(*step);
+  return (span + by - 1) / by;
+}
+
+// The runs of `call` inside `holder` per run of the program: the product of the trip counts of
+// the loops around it, times the sum over the holder's call sites (a function nobody in this
+// file calls, `main` or an entry point, runs once).
+LaunchCollector::Runs LaunchCollector::runsOf(const Stmt* call, const FunctionDecl* holder, int depth) {
+  Runs out;
+  if (!holder || !holder->getBody()) return out;
+  const ParentMap& parents = parentsOf(holder);
+  for (const Stmt *child = call, *parent = parents.getParent(call); parent;
+       child = parent, parent = parents.getParent(parent)) {
+    const Stmt* body = nullptr;
+    if (const auto* f = dyn_cast<ForStmt>(parent)) body = f->getBody();
+    else if (const auto* w = dyn_cast<WhileStmt>(parent)) body = w->getBody();
+    else if (const auto* d = dyn_cast<DoStmt>(parent)) body = d->getBody();
+    else if (const auto* r = dyn_cast<CXXForRangeStmt>(parent)) body = r->getBody();
+    if (!body || child != body) continue;
+    if (auto trips = hostTripCount(parent)) out.runs *= static_cast<double>(*trips);
+    else out.unknownLoops = true;
+    out.loops.push_back(locationText(parent->getBeginLoc()));
+  }
+  auto sites = callsOf_.find(holder->getCanonicalDecl());
+  if (depth <= 0 || sites == callsOf_.end()) return out;
+  Runs callers;
+  callers.runs = 0;
+  size_t counted = 0;
+  for (const CallSite& site : sites->second) {
+    if (site.caller == holder || counted++ >= kMaxCallSites) continue;  // recursion says nothing new
+    const Runs r = runsOf(site.call, site.caller, depth - 1);
+    callers.runs += r.runs;
+    callers.unknownLoops = callers.unknownLoops || r.unknownLoops;
+    callers.loops.insert(callers.loops.end(), r.loops.begin(), r.loops.end());
+  }
+  if (counted == 0) return out;
+  out.runs *= callers.runs;
+  out.unknownLoops = out.unknownLoops || callers.unknownLoops;
+  out.loops.insert(out.loops.end(), callers.loops.begin(), callers.loops.end());
+  return out;
+}
+
+}  // namespace coalesce::analysis

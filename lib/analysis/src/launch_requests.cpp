@@ -1,0 +1,114 @@
+// What one launch of a kernel executes of an access: its warp requests (warps with an
+// active lane x the blocks that run it x the trips of its loops), the base of a finding's
+// cost (lib/report/src/cost.cpp), with the sentence saying what the count rests on.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "analysis_policy.h"
+#include "lane_evaluator.h"
+#include "lane_function.h"
+
+namespace coalesce::analysis {
+
+using namespace lanes;
+
+namespace {
+
+// 12, 2.5, 0.33: at most two decimals, no trailing zeros (the report's number()).
+std::string plainNumber(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  std::string s = buf;
+  while (!s.empty() && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s == "-0" ? "0" : s;
+}
+
+// A loop's trip count under the launch: listed when its iterations are few (the evaluator's
+// tripCount), else, for a counter k = 0, 1, ... whose condition the launch fixes, the first k
+// at which it fails, found by doubling then bisection (a condition true up to some k and
+// false after, as a loop's is). Nothing when the condition needs values the launch does not give.
+std::optional<int64_t> tripsOf(int id, Evaluator& ev, const SymbolTable& symbols) {
+  if (auto n = ev.tripCount(id)) return n;
+  const SymbolInfo& s = symbols[id];
+  if (s.loopNext || !s.loopCond) return std::nullopt;  // geometric: listed, or not known
+  Bindings b = ev.launchBindings();
+  auto holds = [&](int64_t k) -> std::optional<bool> {
+    b.symbols[id] = k;
+    auto v = evaluate(s.loopCond, b);
+    if (!v) return std::nullopt;
+    return *v != 0;
+  };
+  const int64_t after = s.testAfter ? 1 : 0;
+  auto first = holds(0);
+  if (!first) return std::nullopt;
+  if (!*first) return after;
+  int64_t lo = 0, hi = 1;
+  for (;;) {
+    auto c = holds(hi);
+    if (!c) return std::nullopt;
+    if (!*c) break;
+    lo = hi;
+    hi *= 2;
+    if (hi > (int64_t{1} << 40)) return std::nullopt;
+  }
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    auto c = holds(mid);
+    if (!c) return std::nullopt;
+    (*c ? lo : hi) = mid;
+  }
+  return hi + after;
+}
+
+}  // namespace
+
+LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& loops, const LaunchContext& launch,
+                              const SymbolTable& symbols, const model::Arch& arch) {
+  LaunchRequests out;
+  RawAccess none;
+  none.offset = constant(0);
+  Evaluator ev(none, launch, symbols, arch);
+  const int64_t blocks = launch.grid ? launch.grid->volume() : kAssumedGridDim;
+  double trips = 1;
+  int assumedLoops = 0;
+  for (int loop : loops) {
+    std::optional<int64_t> n;
+    for (size_t id = 0; id < symbols.size(); ++id) {
+      const SymbolInfo& s = symbols[static_cast<int>(id)];
+      if (s.kind != SymbolInfo::Kind::LoopVar || s.loop != loop) continue;
+      n = tripsOf(static_cast<int>(id), ev, symbols);
+      break;
+    }
+    if (n) trips *= static_cast<double>(*n);
+    else ++assumedLoops;
+  }
+  // Loops of unknown trip count count together as kAssumedLoopTrips iterations, not that many
+  // each: a guess per nesting level would grow the cost geometrically with the nest's depth.
+  if (assumedLoops > 0) trips *= static_cast<double>(kAssumedLoopTrips);
+  const double running = std::max(1.0, std::round(static_cast<double>(blocks) * lanes.blockFraction));
+  out.requests = lanes.requestsPerIteration * running * trips;
+  std::string basis = plainNumber(out.requests) + " warp requests per launch: " +
+                      plainNumber(lanes.requestsPerIteration) + " per block x " +
+                      (running < static_cast<double>(blocks)
+                           ? plainNumber(running) + " of the " + std::to_string(blocks) +
+                                 " blocks (its guards on the block index hold in those only)"
+                           : std::to_string(blocks) + " blocks");
+  if (!launch.grid) basis += " (the grid is not known: taken as " + std::to_string(kAssumedGridDim) + " blocks)";
+  if (!loops.empty()) {
+    basis += " x " + plainNumber(trips) + " iterations of " +
+             (loops.size() == 1 ? std::string("the enclosing loop") : std::to_string(loops.size()) + " enclosing loops");
+    if (assumedLoops == 1)
+      basis += std::string(loops.size() == 1 ? " (its" : " (one with a") + " trip count not known statically, taken as " +
+               std::to_string(kAssumedLoopTrips) + ")";
+    else if (assumedLoops > 1)
+      basis += " (" + std::to_string(assumedLoops) + " with trip counts not known statically, taken as " +
+               std::to_string(kAssumedLoopTrips) + " iterations together)";
+  }
+  out.basis = std::move(basis);
+  return out;
+}
+
+}  // namespace coalesce::analysis
