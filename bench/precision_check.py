@@ -69,7 +69,8 @@ def main():
     a = ap.parse_args()
     # Each report with the folder its files are named relative to (a staged tree's parent).
     parent = os.path.abspath(a.trees_parent or "/") + "/"
-    reports = [(p, parent) for s in a.sweeps for p in sorted(glob.glob(os.path.join(s, "json", "*.json")))]
+    reports = [(p, parent, os.path.basename(os.path.normpath(s))) for s in a.sweeps
+               for p in sorted(glob.glob(os.path.join(s, "json", "*.json")))]
     scratch = tempfile.TemporaryDirectory()
     if a.staged and a.binary and os.path.isdir(a.staged):
         for name in sorted(os.listdir(a.staged)):
@@ -88,17 +89,21 @@ def main():
             if run.returncode not in (0, 1, 3) or not os.path.exists(out):
                 print(f"precision_check: merge of {staged} failed ({run.returncode}): {run.stderr[-500:]}")
                 return 1
-            reports.append((out, tree_parent))
+            reports.append((out, tree_parent, name))
     if not reports:
         print("precision_check: no sweep reports (the public trees are not staged): skipped")
         return 77
-    fired = {}
-    for path, relative_to in reports:
+    fired, tree_of = {}, {}
+    for path, relative_to, tree in reports:
         for f in json.load(open(path)).get("findings", []):
             if f.get("severity") in ("warning", "error"):
                 file = os.path.normpath(os.path.abspath(f["file"])).replace(relative_to, "")
                 fired[(file, f["line"], f.get("column", 0), f["rule"])] = f
+                tree_of[(file, f["line"], f.get("column", 0), f["rule"])] = tree
     verdicts = load_panels(a.panels)
+    for tree in sorted(set(tree_of.values())):
+        mine = collections.Counter(verdicts[k][1] if k in verdicts else "unjudged" for k in fired if tree_of[k] == tree)
+        print(f"  {tree}: {sum(mine.values())} places, {dict(sorted(mine.items()))}")
     counts = collections.Counter(verdicts[k][1] if k in verdicts else "unjudged" for k in fired)
     print(f"{len(fired)} warnings and errors at distinct places; by the panels' verdicts:", dict(counts))
     judged = sum(v for k, v in counts.items() if k != "unjudged")

@@ -59,7 +59,7 @@ std::optional<verify::Predictions> predict(const verify::PredictInput& input, st
 // baseline, diff-aware gating.
 struct GateOptions {
   std::string checks, warningsAsErrors, headerFilter;
-  std::optional<double> minEfficiency, maxDegree, minCostShare;
+  std::optional<double> minEfficiency, maxDegree, minCostShare, minProgramShare;
   std::vector<std::string> excludes;
 
   void addTo(CLI::App& app, cli::LintOptions& o) {
@@ -91,6 +91,10 @@ struct GateOptions {
                    "a finding wasting less than this share of its kernel's traffic is a note, not a warning (0..1; "
                    "default 0.05)")
         ->check(CLI::Range(0.0, 1.0));
+    app.add_option("--min-program-share", minProgramShare,
+                   "a finding wasting less than this share of the memory time of the kernels its file launches, "
+                   "each weighed by its launches per run, is a note, not a warning (0..1; default 0.02)")
+        ->check(CLI::Range(0.0, 1.0));
     app.add_option("--sort", o.sort, "text output order: 'file' (by file, costliest first within each) or 'cost' "
                                      "(the whole run, costliest first)")
         ->check(CLI::IsMember({"file", "cost"}));
@@ -111,6 +115,7 @@ struct GateOptions {
     o.overrides.minEfficiency = minEfficiency;
     o.overrides.maxConflictDegree = maxDegree;
     o.overrides.minCostShare = minCostShare;
+    o.overrides.minProgramShare = minProgramShare;
   }
 };
 

@@ -26,6 +26,9 @@ inline constexpr size_t kProbeIterations = 16;
 inline constexpr size_t kMaxLiveValueScalars = 6;
 // gridDim along an axis the launch does not fix.
 inline constexpr int64_t kAssumedGridDim = 1024;
+// Threads of a launch whose grid is not known, for the cost of a finding only (the warp
+// requests one launch executes, launch_requests.cpp): 1024 blocks of 256 threads.
+inline constexpr int64_t kAssumedGridThreads = 1024 * 256;
 // Iterations of the loops whose trip counts are not known statically, all of them together, for
 // the cost of a finding only (the warp requests one launch executes, lane_function.cpp): the
 // figures never use it.

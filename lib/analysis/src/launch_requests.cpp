@@ -71,7 +71,12 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
   RawAccess none;
   none.offset = constant(0);
   Evaluator ev(none, launch, symbols, arch);
-  const int64_t blocks = launch.grid ? launch.grid->volume() : kAssumedGridDim;
+  // An unknown grid covers kAssumedGridThreads threads, whatever the block: kernels of one
+  // program launched over the same data with small blocks have proportionally more of them
+  // (gaussian's 4x4-thread Fan2 beside its 512-thread Fan1), which their costs, compared
+  // across kernels for the program's share (lib/report/src/cost.cpp), must reflect.
+  const int64_t threads = std::max<int64_t>(1, launch.block.dim.x * launch.block.dim.y * launch.block.dim.z);
+  const int64_t blocks = launch.grid ? launch.grid->volume() : std::max<int64_t>(1, kAssumedGridThreads / threads);
   double trips = 1;
   int assumedLoops = 0;
   for (int loop : loops) {
@@ -96,7 +101,9 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
                            ? plainNumber(running) + " of the " + std::to_string(blocks) +
                                  " blocks (its guards on the block index hold in those only)"
                            : std::to_string(blocks) + " blocks");
-  if (!launch.grid) basis += " (the grid is not known: taken as " + std::to_string(kAssumedGridDim) + " blocks)";
+  if (!launch.grid)
+    basis += " (the grid is not known: taken as " + std::to_string(blocks) + " blocks, " +
+             std::to_string(kAssumedGridThreads) + " threads)";
   if (!loops.empty()) {
     basis += " x " + plainNumber(trips) + " iterations of " +
              (loops.size() == 1 ? std::string("the enclosing loop") : std::to_string(loops.size()) + " enclosing loops");

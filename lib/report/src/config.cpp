@@ -27,6 +27,7 @@ void Options::mergeFrom(const Options& later) {
   take(minEfficiency, later.minEfficiency);
   take(maxConflictDegree, later.maxConflictDegree);
   take(minCostShare, later.minCostShare);
+  take(minProgramShare, later.minProgramShare);
   take(headerFilter, later.headerFilter);
   take(systemHeaders, later.systemHeaders);
   take(exclude, later.exclude);
@@ -34,7 +35,7 @@ void Options::mergeFrom(const Options& later) {
 }
 
 bool Options::empty() const {
-  return !checks && !warningsAsErrors && !minEfficiency && !maxConflictDegree && !minCostShare && !headerFilter && !systemHeaders &&
+  return !checks && !warningsAsErrors && !minEfficiency && !maxConflictDegree && !minCostShare && !minProgramShare && !headerFilter && !systemHeaders &&
          !exclude && checkOptions.empty();
 }
 
@@ -53,6 +54,9 @@ Options defaultOptions() {
   // time even when the kernel is bound by memory: within the run-to-run spread of a timing,
   // not worth gating a build on (docs/findings.md, "Levels").
   o.minCostShare = 0.05;
+  // The program's share rests on estimated launch counts (host loops whose trip counts the code
+  // does not show) and grids, so it demotes only what is clearly negligible: docs/findings.md.
+  o.minProgramShare = 0.02;
   o.headerFilter = ".*";
   o.systemHeaders = false;
   o.exclude = std::vector<std::string>{"third_party/*", "*/third_party/*"};
@@ -68,6 +72,7 @@ std::string firstError(const Options& o) {
   if (auto e = minEfficiencyError(*o.minEfficiency); !e.empty()) return e;
   if (auto e = maxConflictDegreeError(*o.maxConflictDegree); !e.empty()) return e;
   if (auto e = minCostShareError(*o.minCostShare); !e.empty()) return e;
+  if (auto e = shareError("MinProgramShare", *o.minProgramShare); !e.empty()) return e;
   return headerFilterError(*o.headerFilter);
 }
 

@@ -53,6 +53,10 @@ std::string minEfficiencyError(double value) {
   return value >= 0 && value <= 1 ? "" : fmt::format("MinEfficiency must be between 0 and 1, not {}", value);
 }
 
+std::string shareError(std::string_view key, double value) {
+  return value >= 0 && value <= 1 ? "" : fmt::format("{} must be between 0 and 1, not {}", key, value);
+}
+
 std::string minCostShareError(double value) {
   return value >= 0 && value <= 1 ? "" : fmt::format("MinCostShare must be between 0 and 1, not {}", value);
 }

@@ -10,7 +10,7 @@ namespace coalesce::report::detail {
 
 inline const std::vector<std::string>& topLevelKeys() {
   static const std::vector<std::string> keys{"Checks",      "WarningsAsErrors", "MinEfficiency", "MaxConflictDegree", "MinCostShare",
-                                             "HeaderFilter", "SystemHeaders",    "Exclude",       "CheckOptions"};
+                                             "MinProgramShare", "HeaderFilter", "SystemHeaders",    "Exclude",       "CheckOptions"};
   return keys;
 }
 
@@ -20,6 +20,7 @@ std::string checkOptionError(std::string_view key, std::string_view value);
 std::string ruleListError(std::string_view key, std::string_view list);
 std::string minEfficiencyError(double value);
 std::string minCostShareError(double value);
+std::string shareError(std::string_view key, double value);
 std::string maxConflictDegreeError(double value);
 std::string noteUpToDegreeError(double value);
 std::string minDivergentShareError(double value);

@@ -117,6 +117,10 @@ class ConfigReader {
         out.minCostShare = number(value, *key);
         if (out.minCostShare)
           if (auto e = detail::minCostShareError(*out.minCostShare); !e.empty()) return fail(value, e);
+      } else if (*key == "MinProgramShare") {
+        out.minProgramShare = number(value, *key);
+        if (out.minProgramShare)
+          if (auto e = detail::shareError("MinProgramShare", *out.minProgramShare); !e.empty()) return fail(value, e);
       } else if (*key == "HeaderFilter") {
         out.headerFilter = scalar(value);
         if (out.headerFilter)

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 #include <map>
 #include <tuple>
 
@@ -75,17 +76,25 @@ std::vector<Finding> mergeByPlace(std::vector<Finding> findings, const AnalysisR
     if (kernels.size() > 1) merged.instantiations = kernels;
     // Every instance is executed: the place costs what they cost together, its share the
     // largest any kernel gives it.
-    // The program share only when every instance has one (a kernel launched nowhere here
-    // could be the program's hot one).
-    const bool programShareKnown =
-        std::all_of(group.begin(), group.end(), [](const Finding& f) { return f.programShare.has_value(); });
-    if (!programShareKnown) merged.programShare.reset();
-    for (size_t i = 1; i < group.size(); ++i) {
-      const Finding& f = group[i];
-      if (programShareKnown && *f.programShare > *merged.programShare) {
+    // The program share only when every kernel the place covers has one, from a translation
+    // unit that launches it (an instantiation launched nowhere here could be the program's hot
+    // one; the same kernel seen again in a unit that only includes its file says nothing): the
+    // largest.
+    std::set<std::string> withShare;
+    for (const Finding& f : group)
+      if (f.programShare) withShare.insert(f.kernel);
+    const bool programShareKnown = withShare.size() == kernels.size();
+    merged.programShare.reset();
+    merged.programBasis.clear();
+    for (const Finding& f : group) {
+      if (!programShareKnown || !f.programShare) continue;
+      if (!merged.programShare || *f.programShare > *merged.programShare) {
         merged.programShare = f.programShare;
         merged.programBasis = f.programBasis;
       }
+    }
+    for (size_t i = 1; i < group.size(); ++i) {
+      const Finding& f = group[i];
       if (f.costSectors) merged.costSectors = merged.costSectors.value_or(0) + *f.costSectors;
       if (f.costWavefronts) merged.costWavefronts = merged.costWavefronts.value_or(0) + *f.costWavefronts;
       if (f.costShare) merged.costShare = std::max(merged.costShare.value_or(0), *f.costShare);

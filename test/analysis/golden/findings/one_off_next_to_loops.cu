@@ -13,7 +13,7 @@ __global__ void setupTranspose(const float* __restrict__ aos, float* __restrict_
   for (int f = 0; f < 4; ++f) soa[f * n + i] = aos[i * features + f];  // finding: uncoalesced-global-access=note
 }
 
-// Launched 100 times over the whole data: its transposed store is the program's problem.
+// Launched 1000 times over the whole data: its transposed store is the program's problem.
 // The last block also writes a strided tail: once per launch, not once per block, so its
 // waste is a small part of the kernel's (multisplit's last-block store, panel 5).
 __global__ void step(const float* __restrict__ soa, float* __restrict__ out, float* __restrict__ tail, int n) {
@@ -40,7 +40,7 @@ int main() {
   cudaMalloc(&total, 256 * sizeof(float));
   cudaMalloc(&tail, 32 * 256 * sizeof(float));
   setupTranspose<<<n / 256, 256>>>(aos, soa, n, 34);
-  for (int it = 0; it < 100; ++it) {
+  for (int it = 0; it < 1000; ++it) {
     step<<<n / 256, 256>>>(soa, out, tail, n);
     mergePartials<<<1, 256>>>(out, total, 16);
   }

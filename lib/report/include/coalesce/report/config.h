@@ -30,6 +30,7 @@ struct Options {
   std::optional<double> minEfficiency;          // global: eta below this is reported
   std::optional<double> maxConflictDegree;      // global: degree above this is reported
   std::optional<double> minCostShare;           // global: a finding wasting less of its kernel's traffic is a note
+  std::optional<double> minProgramShare;        // global: the same against its program's traffic (cost.cpp)
   std::optional<std::string> headerFilter;      // regex: headers whose findings are shown
   std::optional<bool> systemHeaders;            // show findings in system headers
   std::optional<std::vector<std::string>> exclude;  // path globs whose findings are hidden
@@ -69,6 +70,7 @@ class Config {
   // by shared-memory throughput. 1 restores them.
   double noteUpToDegree(std::string_view rule) const;
   double minCostShare() const { return *values_.minCostShare; }
+  double minProgramShare() const { return *values_.minProgramShare; }
   // No global value: the rule's option, else its default threshold, else 0 (any share).
   double minDivergentShare(std::string_view rule) const;
   // No global values either: the rule's option, else its default threshold.
