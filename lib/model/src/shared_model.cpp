@@ -85,8 +85,9 @@ WarpWavefronts countWavefronts(std::span<const std::optional<int64_t>> lanes, in
     for (const Phase& p : units) {
       w.activeLanes += p.activeLanes;
       if (p.words.empty()) continue;
-      const int64_t busiest = busiestBank(sameWordSerialised ? p.laneWords : p.words, arch);
-      w.wavefronts += busiest;
+      const int64_t busiest = busiestBank(p.words, arch);
+      // A serialised atomic: every lane's word counts, repeats included.
+      w.wavefronts += sameWordSerialised ? busiestBank(p.laneWords, arch) : busiest;
       w.maxWaysInPhase = std::max(w.maxWaysInPhase, busiest);
       w.idealWavefronts += ceilDiv(static_cast<int64_t>(p.words.size()), arch.sharedBanks);
     }
