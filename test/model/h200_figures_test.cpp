@@ -60,3 +60,33 @@ TEST_CASE("H200 shared: wavefronts per request, and the wide-access minimum") {
   m.pattern = LanePattern::makeEnumerated(mod8, {0, 0});
   CHECK(sharedOf(m, {32, 1, 1}).wavefronts == 4);
 }
+
+TEST_CASE("H200 shared atomics: lanes on one word are served one by one, not broadcast") {
+  // eigenvalues' same-word atomicExch (realcode set): one wavefront per active lane, ideal 1.
+  Access same = strided(Space::Shared, 0, 4);
+  same.kind = AccessKind::Atomic;
+  same.sameWordSerialised = true;
+  const SharedFigures s = sharedOf(same, {32, 1, 1});
+  CHECK(s.wavefronts == 32);
+  CHECK(s.idealWavefronts == 1);
+  CHECK(s.conflictDegree == 32);
+  // Distinct words: as a load (s[t] conflict-free, s[32t] 32 words in one bank).
+  Access spread = strided(Space::Shared, 1, 4);
+  spread.kind = AccessKind::Atomic;
+  spread.sameWordSerialised = true;
+  CHECK(sharedOf(spread).wavefronts == 1);
+  spread.pattern = LanePattern::makeAffine({128, 0, 0}, {0, 0});
+  CHECK(sharedOf(spread).wavefronts == 32);
+  // Pairs of lanes on 16 words (s[t % 16]): 2 per bank.
+  std::vector<std::optional<int64_t>> pairs;
+  for (int t = 0; t < 32; ++t) pairs.push_back((t % 16) * 4);
+  Access p;
+  p.space = Space::Shared;
+  p.kind = AccessKind::Atomic;
+  p.sameWordSerialised = true;
+  p.pattern = LanePattern::makeEnumerated(pairs, {0, 0});
+  CHECK(sharedOf(p, {32, 1, 1}).wavefronts == 2);
+  // nvcc's counting form atomicAdd(&s[0], 1) is not serialised (calibration satom_u32_s0: 1).
+  same.sameWordSerialised = false;
+  CHECK(sharedOf(same, {32, 1, 1}).wavefronts == 1);
+}

@@ -52,6 +52,76 @@ void addFile(llvm::vfs::InMemoryFileSystem& memory, const std::string& path, std
                  llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(contents.data(), contents.size()), path));
 }
 
+bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// nvcc accepts a C++11 alignment specifier after a CUDA memory-space keyword
+// (`__shared__ alignas(alignof(float4)) float As[4][16][16]`, the samples'
+// globalToShmemAsyncCopy); Clang does not ("an attribute list cannot appear here": the keyword
+// is a GNU attribute, and `alignas` may only open the declaration), so the kernel failed to
+// parse. The two are swapped, the whitespace between them kept in place: the same characters,
+// lines and length. Nullopt when the text has no such pair.
+std::optional<std::string> alignasFirst(std::string_view text) {
+  if (text.find("alignas") == std::string_view::npos) return std::nullopt;
+  std::string out(text);
+  bool changed = false;
+  for (std::string_view keyword : {"__shared__", "__device__", "__constant__", "__managed__"}) {
+    for (size_t at = out.find(keyword); at != std::string::npos; at = out.find(keyword, at + 1)) {
+      if (at > 0 && identifierChar(out[at - 1])) continue;
+      size_t spec = at + keyword.size();
+      while (spec < out.size() && std::isspace(static_cast<unsigned char>(out[spec]))) ++spec;
+      if (spec == at + keyword.size() || out.compare(spec, 7, "alignas") != 0) continue;
+      size_t open = spec + 7;
+      while (open < out.size() && std::isspace(static_cast<unsigned char>(out[open]))) ++open;
+      if (open >= out.size() || out[open] != '(') continue;
+      size_t close = open;
+      for (int depth = 0; close < out.size(); ++close) {
+        if (out[close] == '(') ++depth;
+        if (out[close] == ')' && --depth == 0) break;
+      }
+      if (close >= out.size()) continue;
+      const std::string gap = out.substr(at + keyword.size(), spec - at - keyword.size());
+      const std::string specifier = out.substr(spec, close + 1 - spec);
+      out.replace(at, close + 1 - at, specifier + gap + std::string(keyword));
+      changed = true;
+    }
+  }
+  return changed ? std::optional<std::string>(std::move(out)) : std::nullopt;
+}
+
+// A file already read, served from memory with the status of the one it stands for (a
+// copy costs little next to parsing it).
+class ReadFile : public llvm::vfs::File {
+ public:
+  ReadFile(llvm::vfs::Status status, std::string text) : status_(std::move(status)), text_(std::move(text)) {}
+  llvm::ErrorOr<llvm::vfs::Status> status() override { return status_; }
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> getBuffer(const llvm::Twine& name, int64_t, bool, bool) override {
+    return llvm::MemoryBuffer::getMemBufferCopy(text_, name);
+  }
+  std::error_code close() override { return {}; }
+
+ private:
+  llvm::vfs::Status status_;
+  std::string text_;
+};
+
+// The real files, each read through alignasFirst (the toolkit's headers have no such pair:
+// they come back as they are, at the cost of one search for "alignas").
+class NvccSpellingsFileSystem : public llvm::vfs::ProxyFileSystem {
+ public:
+  using ProxyFileSystem::ProxyFileSystem;
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine& path) override {
+    auto file = ProxyFileSystem::openFileForRead(path);
+    if (!file) return file;
+    auto status = (*file)->status();
+    auto buffer = (*file)->getBuffer(path);
+    if (!status || !buffer) return ProxyFileSystem::openFileForRead(path);
+    const llvm::StringRef text = (*buffer)->getBuffer();
+    std::optional<std::string> patched = alignasFirst(std::string_view(text.data(), text.size()));
+    if (!patched) return ProxyFileSystem::openFileForRead(path);
+    return std::unique_ptr<llvm::vfs::File>(std::make_unique<ReadFile>(*status, std::move(*patched)));
+  }
+};
+
 }  // namespace
 
 const std::vector<BuiltinFile>& builtinFiles() {
@@ -176,7 +246,8 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeOverlayFileSystem(const Tool
   // A physical file system of its own rather than the process-wide one: Clang tools set the
   // working directory of the file system per job, and on the shared one that is a chdir()
   // for the whole process, which concurrent jobs would fight over.
-  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> physical(llvm::vfs::createPhysicalFileSystem().release());
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> real(llvm::vfs::createPhysicalFileSystem().release());
+  auto physical = llvm::makeIntrusiveRefCnt<NvccSpellingsFileSystem>(real);
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(physical);
   overlay->pushOverlay(memory);
   if (!options.workingDirectory.empty()) overlay->setCurrentWorkingDirectory(options.workingDirectory);

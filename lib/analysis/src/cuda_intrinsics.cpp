@@ -65,12 +65,26 @@ std::optional<Value> Interpreter::cudaIntrinsic(const CallExpr* call, const Func
   return cooperativeGroups(call);
 }
 
-Value Interpreter::atomicCall(const CallExpr* call, const std::string&) {
+Value Interpreter::atomicCall(const CallExpr* call, const std::string& name) {
   auto ptr = pointerOf(call->getArg(0));
   for (unsigned i = 1; i < call->getNumArgs(); ++i) eval(call->getArg(i));
   if (ptr) {
     QualType t = call->getArg(0)->getType()->getPointeeType();
+    // Shared memory has no FP64 atomic add: nvcc reads the word (LDS) and swaps the sum in
+    // with a compare-and-swap loop (ATOMS.CAST.SPIN.64), so the read is a load of its own
+    // (jacobiCudaGraphs' atomicAdd(&b_shared[...], -sum), measured on the H200).
+    if (ptr->root->space == model::Space::Shared && StringRef(name).starts_with("atomicAdd") &&
+        t.getCanonicalType().getUnqualifiedType() == ctx_.DoubleTy)
+      record(model::AccessKind::Load, MemLoc{ptr->root, ptr->off, t}, call);
+    const size_t before = events_.accesses.size();
     record(model::AccessKind::Atomic, MemLoc{ptr->root, ptr->off, t}, call);
+    // The lanes of one word update it one after another, except in nvcc's counting form
+    // atomicAdd(p, 1), which adds the word's lane count once (ATOMS.POPC.INC; H200:
+    // calibration satom_u32_s0 1 wavefront, eigenvalues' same-word atomicExch 1 per lane).
+    Expr::EvalResult one;
+    const bool counting = StringRef(name).starts_with("atomicAdd") && call->getNumArgs() == 2 &&
+                          call->getArg(1)->EvaluateAsInt(one, ctx_) && one.Val.getInt() == 1;
+    for (size_t i = before; i < events_.accesses.size(); ++i) events_.accesses[i].raw.sameWordSerialised = !counting;
   }
   return intValue(leaf(Op::Varying));
 }

@@ -101,7 +101,26 @@ std::optional<int64_t> HostValues::constantOf(const Expr* e, const HostEnv* env,
     return std::nullopt;
   }
   if (const auto* m = dyn_cast<MemberExpr>(e)) return memberConstant(m, env, depth + 1);
+  if (const auto* call = dyn_cast<CallExpr>(e)) return returnedConstant(call, env, depth + 1);
   return std::nullopt;
+}
+
+// A call of a function of this translation unit whose body is one `return e;` (the samples'
+// `iDivUp(a, b)`, `divUp`, `alignUp`): `e` with the function's parameters read as the call's
+// arguments, in the caller's environment. shfl_scan's `int blockSize = iDivUp(w, 16)`.
+std::optional<int64_t> HostValues::returnedConstant(const CallExpr* call, const HostEnv* env, int depth) {
+  const FunctionDecl* callee = call->getDirectCallee();
+  const FunctionDecl* def = nullptr;
+  if (!callee || isa<CXXMethodDecl>(callee) || !callee->hasBody(def) || !def) return std::nullopt;
+  if (def->isVariadic() || def->getNumParams() != call->getNumArgs() || !def->getReturnType()->isIntegerType())
+    return std::nullopt;
+  const auto* body = dyn_cast_or_null<CompoundStmt>(def->getBody());
+  const auto* ret = body && body->size() == 1 ? dyn_cast<ReturnStmt>(body->body_front()) : nullptr;
+  if (!ret || !ret->getRetValue()) return std::nullopt;
+  HostEnv& bound = callEnvs_.emplace_back();
+  for (unsigned i = 0; i < def->getNumParams(); ++i) bound.params[def->getParamDecl(i)] = {call->getArg(i), env};
+  if (env) bound.via = env->via;
+  return constantOf(ret->getRetValue(), &bound, depth + 1);
 }
 
 // `cfg.threads` of a struct whose member has a constant initialiser, in the class

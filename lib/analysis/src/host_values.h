@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -94,6 +95,8 @@ class HostValues {
   std::map<const clang::VarDecl*, const clang::Expr*> onlyAssignment_;
   void applyMemberAssignments(const clang::VarDecl* var, Dim3Axes& d, const HostEnv* env);
   std::optional<int64_t> memberConstant(const clang::MemberExpr* m, const HostEnv* env, int depth);
+  std::optional<int64_t> returnedConstant(const clang::CallExpr* call, const HostEnv* env, int depth);
+  std::deque<HostEnv> callEnvs_;  // returnedConstant: the bindings of the calls followed (stable addresses)
   bool memberAssigned(const clang::VarDecl* var, const clang::FieldDecl* field);
 };
 

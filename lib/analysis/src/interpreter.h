@@ -72,7 +72,10 @@ class Interpreter {
   Value loaded(const MemLoc& loc);
   void stored(const MemLoc& loc, const Value& v);
   bool inRegister(const MemLoc& loc, int64_t bytes) const;
-  void record(model::AccessKind kind, const MemLoc& loc, const clang::Expr* site);
+  // `placedAt`: where the instruction lands when it starts on another line than `site` (a
+  // whole-record copy's stores, on its source value's line: interpreter_calls.cpp).
+  void record(model::AccessKind kind, const MemLoc& loc, const clang::Expr* site,
+              const clang::Expr* placedAt = nullptr);
   Value readLvalue(const clang::Expr* e);
   Value readRecord(const clang::Expr* e);
   RawAccess currentGuards() const;

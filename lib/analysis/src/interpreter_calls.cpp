@@ -13,9 +13,13 @@ Value Interpreter::callExpr(const CallExpr* call) {
   if (const auto* op = dyn_cast<CXXOperatorCallExpr>(call); op && op->getOperator() == OO_Equal && op->getNumArgs() == 2) {
     // Record assignment through the implicit operator=: a store of the whole record,
     // and a load of the right side when it is memory bound to the const reference.
+    // nvcc copies the record where its value is read, so the stores carry the right
+    // side's line when the statement spans lines (cudaTensorCoreGemm's
+    // `*((int4*)(dst + ...) + laneId) =` / `*((int4*)(src + ...) + laneId);`: STG/STS on the
+    // second line, measured on the H200).
     Value r = readRecord(op->getArg(1));
     if (auto loc = location(op->getArg(0))) {
-      record(model::AccessKind::Store, *loc, op->getArg(0));
+      record(model::AccessKind::Store, *loc, op->getArg(0), op->getArg(1));
       return r;
     }
     return updateVariable(op->getArg(0), [&](const Value&) { return r; }, true);

@@ -133,9 +133,13 @@ bool Interpreter::inRegister(const MemLoc& loc, int64_t bytes) const {
   });
 }
 
-void Interpreter::record(model::AccessKind kind, const MemLoc& loc, const Expr* site) {
+void Interpreter::record(model::AccessKind kind, const MemLoc& loc, const Expr* site, const Expr* placedAt) {
   if (!state_.recording || state_.stack.empty()) return;
   clang::SourceLocation at = sm_.getExpansionLoc(site->getBeginLoc());
+  if (placedAt)
+    if (const clang::SourceLocation p = sm_.getExpansionLoc(placedAt->getBeginLoc());
+        p.isValid() && at.isValid() && sm_.getExpansionLineNumber(p) != sm_.getExpansionLineNumber(at))
+      at = p;
   if (at.isInvalid() || sm_.isInSystemHeader(at)) return;
   QualType t = loc.type.getCanonicalType().getUnqualifiedType();
   const int64_t size = sizeOf(t);

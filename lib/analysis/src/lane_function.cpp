@@ -348,7 +348,7 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
     if (probe && !first && anyRequest(result)) break;
     ++listed;
     auto p = ev.patternFor(combo);
-    model::Access access{raw.space, raw.kind, raw.bytes, std::move(p.pattern)};
+    model::Access access{raw.space, raw.kind, raw.bytes, std::move(p.pattern), raw.sameWordSerialised};
     result.indirectRowGather = result.indirectRowGather || p.gather;
     // A base loaded per warp (`table[rows[token] * D + lane]`, one token per warp) differs
     // between the warps in ways the pattern does not say: their sharing is not known.

@@ -26,6 +26,7 @@ struct RawAccess {
   int rootParam = -1;            // the kernel's pointer parameter the root is, or -1
   int64_t rootAlignment = 256;   // bytes the root is known to be aligned to
   bool rootIndirect = false;     // the pointer itself was loaded per lane
+  bool sameWordSerialised = false;  // an atomic whose lanes on one word go one by one (model::Access)
   ExprRef rootLoadAddress;       // ...from this offset: warp-uniform under some launches
   std::vector<std::string> notes;  // assumptions the walker already knows
   std::vector<ExprRef> guards;   // each must be non-zero for a lane to execute the access

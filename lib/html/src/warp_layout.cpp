@@ -73,7 +73,7 @@ std::optional<SharedWarpLayout> sharedWarpLayout(const model::Access& access, co
   SharedWarpLayout out;
   out.lanes = std::move(*lanes);
   const int64_t W = arch.bankWidthBytes, B = access.bytesPerLane;
-  out.counts = model::countWavefronts(out.lanes, static_cast<int>(B), arch);
+  out.counts = model::countWavefronts(out.lanes, static_cast<int>(B), arch, access.sameWordSerialised);
   out.phaseLanes = static_cast<size_t>(arch.sharedPhaseLanes(static_cast<int>(B)));
   for (size_t first = 0; first < out.lanes.size(); first += out.phaseLanes) {
     SharedWarpLayout::Phase phase;

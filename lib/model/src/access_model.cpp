@@ -158,7 +158,7 @@ SharedFigures sharedForBase(const Access& a, const Dim3& block, const Arch& arch
         any = true;
       }
     if (!any) continue;
-    const WarpWavefronts ww = countWavefronts(lanes, a.bytesPerLane, arch);
+    const WarpWavefronts ww = countWavefronts(lanes, a.bytesPerLane, arch, a.sameWordSerialised);
     sumWave += ww.wavefronts;
     sumIdeal += ww.idealWavefronts;
     ++requests;

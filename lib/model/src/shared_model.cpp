@@ -21,6 +21,7 @@ namespace {
 // every warp of every listed iteration (lane_function.cpp), where a node per word costs.
 struct Phase {
   std::vector<int64_t> words;      // distinct 4-byte words the phase's lanes touch (sorted)
+  std::vector<int64_t> laneWords;  // every lane's words, repeats kept (serialised atomics)
   std::vector<int64_t> addresses;  // distinct lane addresses (sorted)
   int64_t activeLanes = 0;
 };
@@ -41,7 +42,8 @@ int64_t busiestBank(const std::vector<int64_t>& words, const Arch& arch) {
 
 }  // namespace
 
-WarpWavefronts countWavefronts(std::span<const std::optional<int64_t>> lanes, int bytesPerLane, const Arch& arch) {
+WarpWavefronts countWavefronts(std::span<const std::optional<int64_t>> lanes, int bytesPerLane, const Arch& arch,
+                               bool sameWordSerialised) {
   WarpWavefronts w;
   const size_t phaseLanes = static_cast<size_t>(arch.sharedPhaseLanes(bytesPerLane));
   std::vector<Phase> phases;
@@ -56,6 +58,7 @@ WarpWavefronts countWavefronts(std::span<const std::optional<int64_t>> lanes, in
            ++word)
         p.words.push_back(word);
     }
+    if (sameWordSerialised) p.laneWords = p.words;
     sortUnique(p.addresses);
     sortUnique(p.words);
     phases.push_back(std::move(p));
@@ -65,7 +68,7 @@ WarpWavefronts countWavefronts(std::span<const std::optional<int64_t>> lanes, in
   const size_t group = static_cast<size_t>(arch.sharedBroadcastPhases(bytesPerLane));
   for (size_t g = 0; g < phases.size(); g += group) {
     const size_t end = std::min(phases.size(), g + group);
-    bool allSingle = group > 1;
+    bool allSingle = group > 1 && !sameWordSerialised;
     for (size_t i = g; i < end; ++i) allSingle = allSingle && phases[i].addresses.size() <= 1;
     std::vector<Phase> units;
     if (allSingle) {
@@ -83,7 +86,8 @@ WarpWavefronts countWavefronts(std::span<const std::optional<int64_t>> lanes, in
       w.activeLanes += p.activeLanes;
       if (p.words.empty()) continue;
       const int64_t busiest = busiestBank(p.words, arch);
-      w.wavefronts += busiest;
+      // A serialised atomic: every lane's word counts, repeats included.
+      w.wavefronts += sameWordSerialised ? busiestBank(p.laneWords, arch) : busiest;
       w.maxWaysInPhase = std::max(w.maxWaysInPhase, busiest);
       w.idealWavefronts += ceilDiv(static_cast<int64_t>(p.words.size()), arch.sharedBanks);
     }

@@ -538,3 +538,35 @@ void reduceBlocks(float* p, unsigned n) {
   CHECK(mentions(big, "where `dimBlock.x` is 512"));
   CHECK(kernelNamed(r, "red<64U>").block.dim == model::Dim3{64, 1, 1});
 }
+
+TEST_CASE("block shapes: a host helper whose body is one return statement is evaluated at its call") {
+  const AnalysisResult r = analyseOne(R"(
+int iDivUp(int a, int b) { return ((a % b) != 0) ? (a / b + 1) : (a / b); }
+static inline int twiceOf(int v) { return iDivUp(v, 1) * 2; }
+int runtimeWidth();
+int branchy(int a) {
+  if (a > 64) return 64;
+  return a;
+}
+__global__ void rows(float* p) { p[threadIdx.x] = 0.0f; }
+__global__ void nested(float* p) { p[threadIdx.x] = 0.0f; }
+__global__ void opaque(float* p) { p[threadIdx.x] = 0.0f; }
+__global__ void twoStatements(float* p) { p[threadIdx.x] = 0.0f; }
+void host(float* p) {
+  int w = 1920;
+  int blockSize = iDivUp(w, 16);
+  rows<<<1080, blockSize>>>(p);
+  nested<<<1, twiceOf(48)>>>(p);
+  opaque<<<1, iDivUp(runtimeWidth(), 16)>>>(p);
+  twoStatements<<<1, branchy(32)>>>(p);
+}
+)");
+  REQUIRE(r.files.size() == 1);
+  const KernelRecord& k = kernelNamed(r, "rows");
+  CHECK(k.block.dim == model::Dim3{120, 1, 1});
+  CHECK(k.block.source == BlockSource::Launch);
+  CHECK(kernelNamed(r, "nested").block.dim == model::Dim3{96, 1, 1});
+  // An argument the host computes at run time, or a body of more than one statement: no value.
+  CHECK(kernelNamed(r, "opaque").block.source == BlockSource::Assumed);
+  CHECK(kernelNamed(r, "twoStatements").block.source == BlockSource::Assumed);
+}

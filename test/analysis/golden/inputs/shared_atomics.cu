@@ -17,7 +17,11 @@ __global__ void histogram256(const unsigned char* __restrict__ data, unsigned in
 }
 
 // Fixed per-lane slots: lanes l and l + 16 of a warp share a counter (16 words).
-// Per-warp counter: one word per warp. Block 128.
+// Per-warp counter: one word per warp. Block 128. Unlike a load, an atomic does not
+// broadcast: the lanes on one word update it one after another, a wavefront each (H200:
+// eigenvalues' same-word atomicExch, 1 wavefront per active lane), so the pairs take 2
+// and the per-warp word 32. nvcc's counting form atomicAdd(p, 1) adds the word's lane count
+// once (ATOMS.POPC.INC, 1 wavefront: the calibration's satom_u32_s0).
 __global__ void laneCounters(const int* __restrict__ flags, int* __restrict__ out) {
   __shared__ int perLane[16];
   __shared__ int perWarp[4];
@@ -26,8 +30,14 @@ __global__ void laneCounters(const int* __restrict__ flags, int* __restrict__ ou
   if (t < 4) perWarp[t] = 0;  // expect: shared store wavefronts=1 ideal=1 degree=1
   __syncthreads();
   int f = flags[blockIdx.x * blockDim.x + t];  // expect: global load sectors=4 ideal=4 eta=1.00
-  atomicAdd(&perLane[t % 16], f);  // expect: shared atomic wavefronts=1 ideal=1 degree=1
-  atomicMax(&perWarp[t / 32], f);  // expect: shared atomic wavefronts=1 ideal=1 degree=1
+  atomicAdd(&perLane[t % 16], f);  // expect: shared atomic wavefronts=2 ideal=1 degree=2
+  atomicMax(&perWarp[t / 32], f);  // expect: shared atomic wavefronts=32 ideal=1 degree=32
+  atomicExch(&perWarp[t / 32], f);  // expect: shared atomic wavefronts=32 ideal=1 degree=32
+  atomicAdd(&perWarp[t / 32], 1);  // expect: shared atomic wavefronts=1 ideal=1 degree=1
+  if (t % 32 < 4) atomicExch(&perLane[0], f);  // expect: shared atomic wavefronts=4 ideal=1 degree=4
+  // No shared FP64 add: nvcc loads the word, then swaps the sum in (LDS + ATOMS.CAST.SPIN.64).
+  __shared__ double sums[4];
+  if (t % 32 == 0) atomicAdd(&sums[t / 32], 1.0);  // expect: shared load wavefronts=1 ideal=1 degree=1 ; shared atomic wavefronts=1 ideal=1 degree=1
   __syncthreads();
   if (t < 16) atomicAdd(&out[t], perLane[t]);  // expect: global atomic sectors=2 ideal=2 eta=1.00 ; shared load wavefronts=1 ideal=1 degree=1
   if (t == 0) atomicAdd(&out[16 + blockIdx.x % 4], perWarp[0]);  // expect: global atomic sectors=1 ideal=1 eta=1.00 ; shared load wavefronts=1 ideal=1 degree=1

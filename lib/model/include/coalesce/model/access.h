@@ -68,6 +68,11 @@ struct Access {
   AccessKind kind = AccessKind::Load;
   int bytesPerLane = 4;  // bytes each lane moves: 1, 2, 4, 8, 16, or a field's size
   LanePattern pattern;
+  // A shared-memory atomic whose lanes on one word each take their own wavefront (the
+  // update is serialised per lane: ATOMS.EXCH, ATOMS.ADD...), unlike a load's broadcast.
+  // False for loads and stores, and for nvcc's counting form atomicAdd(p, 1), which updates
+  // a word once for all its lanes (ATOMS.POPC.INC). Measured on the H200: docs/model.md.
+  bool sameWordSerialised = false;
   bool operator==(const Access&) const = default;
 };
 

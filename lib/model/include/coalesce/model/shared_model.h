@@ -20,8 +20,11 @@ struct WarpWavefronts {
 // Lanes are grouped into phases (Arch::sharedPhaseLanes); inside a phase each bank
 // serves one distinct 4-byte word per wavefront and lanes reading the same word share
 // it (broadcast). wavefronts = sum over phases of the busiest bank's distinct words.
+// `sameWordSerialised` (a shared atomic, Access::sameWordSerialised): lanes on one word
+// do not share it, each lane's word counts in its bank (32 lanes on one word: 32
+// wavefronts); the ideal still counts distinct words.
 WarpWavefronts countWavefronts(std::span<const std::optional<int64_t>> lanes, int bytesPerLane,
-                               const Arch& arch);
+                               const Arch& arch, bool sameWordSerialised = false);
 
 // Bank of a byte address: floor(a / bankWidth) mod banks.
 int64_t bankOf(int64_t byteAddress, const Arch& arch);
