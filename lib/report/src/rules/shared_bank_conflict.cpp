@@ -25,6 +25,22 @@ RuleDescription SharedBankConflict::description() const {
 std::optional<Finding> SharedBankConflict::checkAccess(const AccessSite& site, const RuleContext& ctx) const {
   if (classify(site, ctx.arch) != Cause::SharedConflict) return std::nullopt;
   const model::SharedFigures f = *sharedFigures(site);
+  // An atomic whose lanes meet on the same words: no bank holds two distinct words, the hardware
+  // serialises the lanes on each word (lib/model/src/shared_model.cpp). Padding cannot help;
+  // combining the warp's values first, then one atomic per word, does.
+  if (site.access.sameWordSerialised && f.maxWaysInPhase <= 1) {
+    Finding out = accessFinding(
+        *this, site, ctx.arch,
+        fmt::format("{} needs {} wavefronts per request (ideal {}): its lanes update the same word, which the "
+                    "hardware serialises lane by lane ({}-way)",
+                    accessPhrase(site), number(f.wavefronts), number(f.idealWavefronts), number(f.conflictDegree)));
+    out.notes.push_back(sharedCostNote(f));
+    out.notes.push_back(
+        "fix: combine the warp's values first (__reduce_add_sync / __reduce_max_sync, or a shuffle reduction) and "
+        "let one lane per word issue the atomic; padding or swizzling cannot help, the lanes share one word");
+    out.conflictDegree = f.conflictDegree;
+    return out;
+  }
   std::string cause = fmt::format("{} distinct words share one bank", f.maxWaysInPhase);
   if (const std::string stride = sharedStrideText(site, ctx.arch); !stride.empty()) cause = stride + ": " + cause;
 
