@@ -40,6 +40,27 @@ std::optional<std::pair<int64_t, int64_t>> sectorSpan(const AccessSite& site, co
   return std::nullopt;
 }
 
+int64_t sectorOf(int64_t address, const model::Arch& arch) {
+  return address >= 0 ? address / arch.sectorBytes : -((-address + arch.sectorBytes - 1) / arch.sectorBytes);
+}
+
+// The runs of 2 or more contiguous sectors that byte ranges touch: each may start off a sector
+// boundary and pay one sector for it (the rows of a stencil's taps, each a run of its own).
+int64_t multiSectorRuns(const std::vector<model::ByteRange>& ranges, const model::Arch& arch) {
+  std::vector<std::pair<int64_t, int64_t>> spans;
+  for (const model::ByteRange& r : ranges)
+    spans.push_back({sectorOf(r.address, arch), sectorOf(r.address + r.bytes - 1, arch)});
+  std::sort(spans.begin(), spans.end());
+  int64_t runs = 0;
+  for (size_t k = 0; k < spans.size();) {
+    const int64_t first = spans[k].first;
+    int64_t last = spans[k].second;
+    for (++k; k < spans.size() && spans[k].first <= last + 1; ++k) last = std::max(last, spans[k].second);
+    if (last > first) ++runs;
+  }
+  return runs;
+}
+
 bool extendsGuards(const std::vector<std::string>& guards, const std::vector<std::string>& anchor) {
   return guards.size() >= anchor.size() && std::equal(anchor.begin(), anchor.end(), guards.begin());
 }
@@ -158,11 +179,13 @@ std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& m
       }
       if (ranges.empty()) continue;
       const model::WarpSectors together = model::countSectorsOfRanges(ranges, arch);
+      const int64_t runs = multiSectorRuns(ranges, arch);
       for (size_t m = 0; m < members.size(); ++m) {
         if (!active[m]) continue;
         views[m].sectorsPerRequest += static_cast<double>(together.sectors);
         views[m].idealSectors += static_cast<double>(together.idealSectors);
         views[m].memberSectors += static_cast<double>(memberSectors);
+        views[m].sectorRuns += static_cast<double>(runs);
         ++views[m].requests;
       }
     }
@@ -176,6 +199,7 @@ std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& m
     v.sectorsPerRequest /= n;
     v.idealSectors /= n;
     v.memberSectors /= n;
+    v.sectorRuns /= n;
     if (!out || v.sectorsPerRequest * out->idealSectors > out->sectorsPerRequest * v.idealSectors) out = v;
   }
   if (out) out->activeMembers = ran;
@@ -234,6 +258,7 @@ void groupAccesses(const std::vector<SeenAccess>& seen, const std::vector<Launch
         group.idealSectors = worst->idealSectors;
         group.efficiency = worst->sectorsPerRequest > 0 ? worst->idealSectors / worst->sectorsPerRequest : 1.0;
         group.memberSectors = worst->memberSectors;
+        group.sectorRuns = worst->sectorRuns;
         for (size_t i : cluster) sites[first + i].group = group;
       }
   }

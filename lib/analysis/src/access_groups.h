@@ -23,6 +23,7 @@ struct GroupFigures {
   double sectorsPerRequest = 0;
   double idealSectors = 0;
   double memberSectors = 0;
+  double sectorRuns = 0;  // runs of 2 or more contiguous sectors in the union (AccessGroup)
   int64_t requests = 0;   // the warp requests of the worst member's view
   int activeMembers = 0;  // members with an active lane in some warp request
 };

@@ -10,7 +10,9 @@ namespace coalesce::report::detail {
 bool isRecordField(const AccessSite& site) { return !site.record.empty(); }
 
 bool groupWastes(const AccessGroup& group) {
-  const double allowance = std::max(1.0, group.idealSectors / 8);
+  // One sector for each run of sectors that starts off a boundary: a stencil's rows of taps
+  // (up, centre and down neighbours of a 2D block's warp) are runs of their own.
+  const double allowance = std::max(1.0, group.idealSectors / 8) + std::max(0.0, group.sectorRuns - 1);
   return group.sectorsPerRequest > group.idealSectors + allowance + 1e-9;
 }
 
