@@ -76,18 +76,6 @@ struct LaunchRequests {
 LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& loops, const LaunchContext& launch,
                               const SymbolTable& symbols, const model::Arch& arch);
 
-// Accesses of one thread served together (AccessGroup, records.h): their union per warp
-// request in the block that stands for the grid, over the loop iterations of any member.
-// Nothing when a member's address is data-dependent or unknown, or no warp runs them.
-struct GroupFigures {
-  double sectorsPerRequest = 0;
-  double idealSectors = 0;
-  double memberSectors = 0;
-  int64_t requests = 0;
-};
-std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& members, const LaunchContext& launch,
-                                          const SymbolTable& symbols, const model::Arch& arch);
-
 // What evaluating one kernel's accesses learns about their guards, shared by the accesses
 // whose guards are the same expressions under the same launch context (a block's accesses
 // share them): the values under which an otherwise idle access runs (lane_function.cpp,

@@ -12,6 +12,7 @@
 #include <set>
 #include <tuple>
 
+#include "access_groups.h"
 #include "build_hints.h"
 
 namespace coalesce::analysis {
@@ -116,95 +117,7 @@ Site siteAt(const Event& e, const std::string& kernel, const SourceManager& sm) 
   return site;
 }
 
-// The sectors a warp's lanes touch in the access's first listed iteration, as [first, last]
-// (the first warp with an active lane); nothing for patterns with no lane offsets.
-std::optional<std::pair<int64_t, int64_t>> sectorSpan(const AccessSite& site, const model::Arch& arch) {
-  const model::LanePattern& p = site.access.pattern;
-  if (p.kind != model::PatternKind::Affine && p.kind != model::PatternKind::Enumerated) return std::nullopt;
-  const int64_t warps = model::warpCount(site.block.dim, arch);
-  for (int64_t w = 0; w < warps; ++w) {
-    std::optional<std::pair<int64_t, int64_t>> span;
-    for (const auto& lane : model::warpLaneOffsets(p, site.block.dim, w, arch)) {
-      if (!lane) continue;
-      const int64_t a = p.base.constant + *lane;
-      const int64_t first = a >= 0 ? a / arch.sectorBytes : -((-a + arch.sectorBytes - 1) / arch.sectorBytes);
-      const int64_t end = a + site.access.bytesPerLane - 1;
-      const int64_t last = end >= 0 ? end / arch.sectorBytes : -((-end + arch.sectorBytes - 1) / arch.sectorBytes);
-      if (!span) span = std::make_pair(first, last);
-      span->first = std::min(span->first, first);
-      span->second = std::max(span->second, last);
-    }
-    if (span) return span;
-  }
-  return std::nullopt;
-}
-
 }  // namespace
-
-void groupAccesses(const std::vector<SeenAccess>& seen, const std::vector<LaunchContext>& contexts,
-                   const SymbolTable& symbols, const model::Arch& arch, std::vector<AccessSite>& sites, size_t first) {
-  // Candidates by what must be the same: kind, base object, loops and guards.
-  using Key = std::tuple<model::AccessKind, std::string, int, std::vector<int>, std::vector<std::string>>;
-  std::map<Key, std::vector<size_t>> buckets;
-  for (size_t i = 0; i < seen.size(); ++i) {
-    const SeenAccess& s = seen[i];
-    const AccessSite& site = sites[first + i];
-    if (s.raw.space != model::Space::Global || s.raw.kind == model::AccessKind::Atomic || s.raw.rootIndirect ||
-        s.raw.rootName.empty() || !site.executed || !site.figures.global)
-      continue;
-    buckets[Key{s.raw.kind, s.raw.rootName, s.raw.rootParam, s.loops, s.raw.guardTexts}].push_back(i);
-  }
-  for (const auto& [key, members] : buckets) {
-    if (members.size() < 2) continue;
-    // Members join when their sectors in a warp overlap or touch, transitively: the
-    // connected parts of an interval graph, found by one sweep over the spans sorted by
-    // their first sector (a pairwise test was quadratic in a bucket's members).
-    std::vector<std::optional<std::pair<int64_t, int64_t>>> spans;
-    for (size_t m : members) spans.push_back(sectorSpan(sites[first + m], arch));
-    std::vector<size_t> byStart;
-    for (size_t a = 0; a < members.size(); ++a)
-      if (spans[a]) byStart.push_back(a);
-    std::stable_sort(byStart.begin(), byStart.end(), [&](size_t a, size_t b) { return spans[a]->first < spans[b]->first; });
-    std::vector<size_t> part(members.size(), 0);
-    size_t parts = 0;
-    int64_t reach = 0;  // the last sector of the part being swept
-    for (size_t k = 0; k < byStart.size(); ++k) {
-      const auto& span = *spans[byStart[k]];
-      if (k == 0 || span.first > reach + 1) {
-        ++parts;
-        reach = span.second;
-      } else {
-        reach = std::max(reach, span.second);
-      }
-      part[byStart[k]] = parts;
-    }
-    // Each part's members in their order in the kernel (the group's id is its first).
-    std::map<size_t, std::vector<size_t>> clusters;
-    for (size_t a = 0; a < members.size(); ++a)
-      if (spans[a]) clusters[part[a]].push_back(members[a]);
-    for (const auto& [r, cluster] : clusters) {
-      if (cluster.size() < 2) continue;
-      std::vector<const RawAccess*> raws;
-      for (size_t i : cluster) raws.push_back(&seen[i].raw);
-      // The launch whose union is worst, as each access keeps its worst launch.
-      std::optional<GroupFigures> worst;
-      for (const LaunchContext& c : contexts) {
-        auto g = evaluateGroup(raws, c, symbols, arch);
-        if (g && (!worst || g->sectorsPerRequest * worst->idealSectors > worst->sectorsPerRequest * g->idealSectors))
-          worst = g;
-      }
-      if (!worst) continue;
-      AccessGroup group;
-      group.id = static_cast<int>(first + cluster.front());  // the result-wide id: analyze.cpp
-      group.members = static_cast<int>(cluster.size());
-      group.sectorsPerRequest = worst->sectorsPerRequest;
-      group.idealSectors = worst->idealSectors;
-      group.efficiency = worst->sectorsPerRequest > 0 ? worst->idealSectors / worst->sectorsPerRequest : 1.0;
-      group.memberSectors = worst->memberSectors;
-      for (size_t i : cluster) sites[first + i].group = group;
-    }
-  }
-}
 
 KernelRecord kernelRecord(const FunctionDecl* fn, const ASTContext& ctx) {
   KernelRecord kernel;
@@ -278,7 +191,7 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     ++kernel.accesses;
   }
 
-  groupAccesses(events.accesses, contexts, symbols, arch, out.accesses, firstAccess);
+  groupAccesses(events.accesses, contexts, symbols, arch, guardCache, out.accesses, firstAccess);
 
   // Branches: the launch where most warp requests split.
   for (const SeenBranch& b : events.branches) {

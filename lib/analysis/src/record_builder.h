@@ -32,11 +32,4 @@ void buildKernelRecords(const clang::FunctionDecl* fn, const KernelEvents& event
                         const model::Arch& arch, const clang::SourceManager& sm, KernelRecord& kernel,
                         TranslationUnitResult& out);
 
-// Sets AccessSite::group on the accesses of one kernel (seen[i] is sites[first + i]) that the
-// memory system serves together: global loads (or stores) of one thread through the same
-// base, in the same loops under the same guards, whose sectors in a warp overlap or touch.
-// The group's id is its first member's index in `sites`.
-void groupAccesses(const std::vector<SeenAccess>& seen, const std::vector<LaunchContext>& contexts,
-                   const SymbolTable& symbols, const model::Arch& arch, std::vector<AccessSite>& sites, size_t first);
-
 }  // namespace coalesce::analysis

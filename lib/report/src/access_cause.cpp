@@ -10,7 +10,10 @@ namespace coalesce::report::detail {
 bool isRecordField(const AccessSite& site) { return !site.record.empty(); }
 
 bool groupWastes(const AccessGroup& group) {
-  const double allowance = std::max(1.0, group.idealSectors / 8);
+  // Each further run of sectors (a stencil's rows of taps: up, centre and down neighbours of
+  // a 2D block's warp) may start off a boundary and rounds its own bytes up to a whole
+  // sector, which the union's single ideal does not count: two sectors per further run.
+  const double allowance = std::max(1.0, group.idealSectors / 8) + 2 * std::max(0.0, group.sectorRuns - 1);
   return group.sectorsPerRequest > group.idealSectors + allowance + 1e-9;
 }
 

@@ -166,11 +166,19 @@ void addCostNotes(std::vector<Finding>& findings, const AnalysisResult& analysis
     const AccessSite& a = analysis.accesses[static_cast<size_t>(*f.access)];
     if (a.group.id >= 0) {
       const std::vector<const AccessSite*> members = groupMembers(a, &analysis);
+      // Loads and stores of one record updated in place share a group (access_groups.cpp).
+      const bool mixed = std::any_of(members.begin(), members.end(),
+                                     [&](const AccessSite* m) { return m->access.kind != a.access.kind; });
+      const std::string others = mixed && a.group.members > 2 ? std::string("accesses (loads and stores)")
+                                 : mixed ? std::string(toString(a.access.kind == model::AccessKind::Load
+                                                                    ? model::AccessKind::Store
+                                                                    : model::AccessKind::Load))
+                                         : std::string(toString(a.access.kind)) + (a.group.members > 2 ? "s" : "");
       f.notes.push_back(fmt::format(
-          "served together with {} other {}{} of the same thread in the same iteration: {} sectors per request "
+          "served together with {} other {} of the same thread in the same iteration: {} sectors per request "
           "where {} would carry their bytes (eta = {}), so the group wastes traffic",
-          a.group.members - 1, toString(a.access.kind), a.group.members > 2 ? "s" : "",
-          number(a.group.sectorsPerRequest), number(a.group.idealSectors), percent(a.group.efficiency)));
+          a.group.members - 1, others, number(a.group.sectorsPerRequest), number(a.group.idealSectors),
+          percent(a.group.efficiency)));
     }
     if (!f.hasCost()) continue;
     const bool gather = isGather(a);

@@ -36,7 +36,9 @@ std::optional<Finding> AosFieldAccess::checkAccess(const AccessSite& site, const
     std::vector<std::string> fields;
     std::vector<int64_t> offsets;
     int64_t bytes = 0;
+    bool loads = false, stores = false;  // a record updated in place groups both (access_groups.cpp)
     for (const AccessSite* m : groupMembers(site, ctx.analysis)) {
+      (m->access.kind == model::AccessKind::Store ? stores : loads) = true;
       const int64_t at = m->access.pattern.base.constant;
       if (std::find(offsets.begin(), offsets.end(), at) != offsets.end()) continue;
       offsets.push_back(at);
@@ -47,10 +49,11 @@ std::optional<Finding> AosFieldAccess::checkAccess(const AccessSite& site, const
     std::string names;
     for (const std::string& n : fields) names += (names.empty() ? "" : ", ") + n;
     if (bytes < record)
-      cause = fmt::format("each thread reads {} of the {} bytes of its record{}{}: the other {} bytes share the "
-                          "sectors but the kernel does not read them here (a structure stride, not misalignment)",
-                          bytes, record, site.record.empty() ? "" : " " + site.record,
-                          names.empty() ? "" : " (" + names + ")", record - bytes);
+      cause = fmt::format("each thread {} {} of the {} bytes of its record{}{}: the other {} bytes share the "
+                          "sectors but the kernel does not {} them here (a structure stride, not misalignment)",
+                          loads && stores ? "reads or writes" : stores ? "writes" : "reads", bytes, record,
+                          site.record.empty() ? "" : " " + site.record, names.empty() ? "" : " (" + names + ")",
+                          record - bytes, loads && stores ? "read or write" : stores ? "write" : "read");
   }
 
   Finding out = accessFinding(*this, site, ctx.arch, globalMessage(site, f, cause));

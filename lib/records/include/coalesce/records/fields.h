@@ -159,6 +159,7 @@ void describeFields(V& v, R& r) {
   v.field("ideal_sectors", r.idealSectors);
   v.field("efficiency", r.efficiency);
   v.field("member_sectors", r.memberSectors);
+  v.field("sector_runs", r.sectorRuns);
 }
 
 // Fix-it records (docs/fixes.md): the worker's format carries them; the public report does

@@ -99,6 +99,7 @@ struct AccessGroup {
   double idealSectors = 0;       // ceil(distinct bytes the lanes ask for / 32), per warp request
   double efficiency = 1;         // idealSectors / sectorsPerRequest
   double memberSectors = 0;      // the members' own sectors per request, added up
+  double sectorRuns = 0;         // runs of 2 or more contiguous sectors in their union, per request
   bool operator==(const AccessGroup&) const = default;
 };
 
