@@ -90,7 +90,8 @@ TEST_CASE("records: the field list covers the records' members") {
   CHECK(padding.all == 7);  // array, declared, padded, last_dimension, element_bytes, edit, blocked
   KernelRecord k;
   describeFields(kernel, k);
-  CHECK(kernel.all == 9);  // name, file, line, column, status, reason, accesses, block, occupancy
+  CHECK(kernel.all == 12);  // name, file, line, column, status, reason, accesses, block, occupancy,
+                            // launches_per_run, launches_basis, unit
   FieldCounter occupancy;
   KernelOccupancy o;
   describeFields(occupancy, o);

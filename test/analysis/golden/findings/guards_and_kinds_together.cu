@@ -110,7 +110,7 @@ int main(int argc, char**) {
   blendTexel<<<64, 256>>>(surface, 64 * 256, 0.5f);
   markRecord<<<256, 256>>>(records, 256 * 256, argc);
   bumpFirst<<<256, 256>>>((float*)records, 256 * 256);
-  smoothEdges<<<dim3(64, 64), dim3(16, 16)>>>((uchar4*)surface, 1024, 1024);
+  smoothEdges<<<dim3(16, 16), dim3(16, 16)>>>((uchar4*)surface, 256, 256);
   cudaDeviceSynchronize();
   return 0;
 }
