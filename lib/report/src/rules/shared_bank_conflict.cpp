@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "../access_cause.h"
+#include "../format.h"
 #include "../notes.h"
 #include "../what_if.h"
 #include "access_finding.h"
