@@ -185,9 +185,16 @@ void addCostNotes(std::vector<Finding>& findings, const AnalysisResult& analysis
     const std::string what = f.costSectors ? fmt::format("{} excess sectors ({})", number(*f.costSectors),
                                                         byteSize(*f.costSectors * arch.sectorBytes))
                                            : fmt::format("{} excess wavefronts", number(*f.costWavefronts));
-    f.notes.push_back(fmt::format("cost: {} per launch{}, {} of the kernel's memory time; {}", what,
+    // A place merged over several kernels (instantiations, callers of one helper) costs what
+    // they cost together; the basis sentence is the worst kernel's, and says so.
+    const std::string summed =
+        f.instantiations.size() > 1
+            ? fmt::format(" of each of its {} kernels, added together", f.instantiations.size())
+            : std::string();
+    const std::string basis = f.instantiations.size() > 1 ? "in '" + f.kernel + "': " + f.costBasis : f.costBasis;
+    f.notes.push_back(fmt::format("cost: {} per launch{}{}, {} of the kernel's memory time; {}", what, summed,
                                   gather ? " when every lane hits its own sector" : "", percent(*f.costShare),
-                                  f.costBasis));
+                                  basis));
   }
 }
 
