@@ -136,7 +136,7 @@ Result<FilterOutcome> filterFindings(std::vector<Finding> candidates, const Filt
     }
     // The same next to the program: a one-off setup kernel, a merge pass over a few partial
     // results, a single-block step beside kernels the host launches over the whole data or
-    // in a loop (lib/report/src/cost.cpp, `addProgramShares`).
+    // in a loop (lib/report/src/cost.cpp, `setProgramShare`).
     if (f.severity == Severity::Warning && f.programShare && *f.programShare < c.minProgramShare()) {
       f.severity = Severity::Note;
       f.notes.push_back(fmt::format("a note, not a warning: it wastes {} of the memory time of the kernels its file "
