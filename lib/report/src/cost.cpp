@@ -68,13 +68,14 @@ struct ProgramTime {
   std::map<std::string, int> kernels;  // kernels launched, with traffic
 };
 
-ProgramTime programTime(const AnalysisResult& analysis, std::map<size_t, KernelTraffic>& traffic,
+ProgramTime programTime(const AnalysisResult& analysis, const std::map<size_t, KernelTraffic>& traffic,
                         const model::Arch& arch) {
   ProgramTime out;
   for (size_t k = 0; k < analysis.kernels.size(); ++k) {
     const KernelRecord& kernel = analysis.kernels[k];
-    if (kernel.unit.empty() || kernel.launchesPerRun <= 0) continue;
-    const double t = traffic[k].time(arch) * kernel.launchesPerRun;
+    const auto moved = traffic.find(k);
+    if (kernel.unit.empty() || kernel.launchesPerRun <= 0 || moved == traffic.end()) continue;
+    const double t = moved->second.time(arch) * kernel.launchesPerRun;
     if (t <= 0) continue;
     out.time[kernel.unit] += t;
     ++out.kernels[kernel.unit];

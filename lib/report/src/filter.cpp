@@ -128,22 +128,21 @@ Result<FilterOutcome> filterFindings(std::vector<Finding> candidates, const Filt
                                     f.rule));
     }
     // Waste that is negligible next to the kernel's memory time is worth knowing, not gating on.
-    if (f.severity == Severity::Warning && f.costShare && *f.costShare < c.minCostShare()) {
+    // A share under its threshold makes the warning a note that says which share and why.
+    const auto noteUnder = [&f](const std::optional<double>& share, double threshold, const std::string& why) {
+      if (f.severity != Severity::Warning || !share || *share >= threshold) return;
       f.severity = Severity::Note;
-      f.notes.push_back(fmt::format("a note, not a warning: it wastes {} of the kernel's memory time, under MinCostShare "
-                                    "({})",
-                                    detail::percent(*f.costShare), detail::percent(c.minCostShare())));
-    }
+      f.notes.push_back(fmt::format("a note, not a warning: it wastes {} of {}", detail::percent(*share), why));
+    };
+    noteUnder(f.costShare, c.minCostShare(),
+              fmt::format("the kernel's memory time, under MinCostShare ({})", detail::percent(c.minCostShare())));
     // The same next to the program: a one-off setup kernel, a merge pass over a few partial
     // results, a single-block step beside kernels the host launches over the whole data or
     // in a loop (lib/report/src/cost.cpp, `setProgramShare`).
-    if (f.severity == Severity::Warning && f.programShare && *f.programShare < c.minProgramShare()) {
-      f.severity = Severity::Note;
-      f.notes.push_back(fmt::format("a note, not a warning: it wastes {} of the memory time of the kernels its file "
-                                    "launches, per run of the program, under MinProgramShare ({}); {}",
-                                    detail::percent(*f.programShare), detail::percent(c.minProgramShare()),
-                                    f.programBasis));
-    }
+    noteUnder(f.programShare, c.minProgramShare(),
+              fmt::format("the memory time of the kernels its file launches, per run of the program, under "
+                          "MinProgramShare ({}); {}",
+                          detail::percent(c.minProgramShare()), f.programBasis));
     if (f.severity == Severity::Warning && c.warningAsError(f.rule)) f.severity = Severity::Error;
     out.findings.push_back(std::move(f));
   }
