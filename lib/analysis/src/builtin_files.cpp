@@ -10,6 +10,8 @@
 #include <mutex>
 #include <sstream>
 
+#include "nvcc_spellings.h"
+
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -52,42 +54,6 @@ void addFile(llvm::vfs::InMemoryFileSystem& memory, const std::string& path, std
                  llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(contents.data(), contents.size()), path));
 }
 
-bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// nvcc accepts a C++11 alignment specifier after a CUDA memory-space keyword
-// (`__shared__ alignas(alignof(float4)) float As[4][16][16]`, the samples'
-// globalToShmemAsyncCopy); Clang does not ("an attribute list cannot appear here": the keyword
-// is a GNU attribute, and `alignas` may only open the declaration), so the kernel failed to
-// parse. The two are swapped, the whitespace between them kept in place: the same characters,
-// lines and length. Nullopt when the text has no such pair.
-std::optional<std::string> alignasFirst(std::string_view text) {
-  if (text.find("alignas") == std::string_view::npos) return std::nullopt;
-  std::string out(text);
-  bool changed = false;
-  for (std::string_view keyword : {"__shared__", "__device__", "__constant__", "__managed__"}) {
-    for (size_t at = out.find(keyword); at != std::string::npos; at = out.find(keyword, at + 1)) {
-      if (at > 0 && identifierChar(out[at - 1])) continue;
-      size_t spec = at + keyword.size();
-      while (spec < out.size() && std::isspace(static_cast<unsigned char>(out[spec]))) ++spec;
-      if (spec == at + keyword.size() || out.compare(spec, 7, "alignas") != 0) continue;
-      size_t open = spec + 7;
-      while (open < out.size() && std::isspace(static_cast<unsigned char>(out[open]))) ++open;
-      if (open >= out.size() || out[open] != '(') continue;
-      size_t close = open;
-      for (int depth = 0; close < out.size(); ++close) {
-        if (out[close] == '(') ++depth;
-        if (out[close] == ')' && --depth == 0) break;
-      }
-      if (close >= out.size()) continue;
-      const std::string gap = out.substr(at + keyword.size(), spec - at - keyword.size());
-      const std::string specifier = out.substr(spec, close + 1 - spec);
-      out.replace(at, close + 1 - at, specifier + gap + std::string(keyword));
-      changed = true;
-    }
-  }
-  return changed ? std::optional<std::string>(std::move(out)) : std::nullopt;
-}
-
 // A file already read, served from memory with the status of the one it stands for (a
 // copy costs little next to parsing it).
 class ReadFile : public llvm::vfs::File {
@@ -104,8 +70,8 @@ class ReadFile : public llvm::vfs::File {
   std::string text_;
 };
 
-// The real files, each read through alignasFirst (the toolkit's headers have no such pair:
-// they come back as they are, at the cost of one search for "alignas").
+// The real files, each read through nvccSpellings (nvcc_spellings.h; the toolkit's headers
+// have none: they come back as they are, at the cost of a search for each spelling).
 class NvccSpellingsFileSystem : public llvm::vfs::ProxyFileSystem {
  public:
   using ProxyFileSystem::ProxyFileSystem;
@@ -116,7 +82,7 @@ class NvccSpellingsFileSystem : public llvm::vfs::ProxyFileSystem {
     auto buffer = (*file)->getBuffer(path);
     if (!status || !buffer) return ProxyFileSystem::openFileForRead(path);
     const llvm::StringRef text = (*buffer)->getBuffer();
-    std::optional<std::string> patched = alignasFirst(std::string_view(text.data(), text.size()));
+    std::optional<std::string> patched = nvccSpellings(std::string_view(text.data(), text.size()));
     if (!patched) return ProxyFileSystem::openFileForRead(path);
     return std::unique_ptr<llvm::vfs::File>(std::make_unique<ReadFile>(*status, std::move(*patched)));
   }

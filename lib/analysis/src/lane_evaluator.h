@@ -238,6 +238,9 @@ struct Evaluator {
   struct Pattern {
     model::LanePattern pattern;
     bool gather = false;
+    // A pattern the model has no figures for (indirect, unknown): the warps with an active
+    // lane, so that its requests still count in the launch's cost (launch_requests.cpp).
+    int64_t uncomputedRequests = 0;
   };
 
   // The uniform part of an address -> constant + unknown multiple of an alignment.
@@ -265,7 +268,8 @@ struct Evaluator {
   }
 
   // Per-thread activity from the guards (nullopt: the guard could not be evaluated).
-  std::vector<bool> activeMask(const std::vector<ExprRef>& guards, Bindings b) {
+  // `quiet`: a count only (uncomputedRequests), which states nothing in the figures' notes.
+  std::vector<bool> activeMask(const std::vector<ExprRef>& guards, Bindings b, bool quiet = false) {
     const Dim3 d = block();
     std::vector<bool> active(static_cast<size_t>(d.volume()), true);
     if (guards.empty()) return active;
@@ -277,6 +281,7 @@ struct Evaluator {
       for (size_t g = 0; g < guards.size(); ++g) {
         auto v = programs[g].run(t.x, t.y, t.z);
         if (!v) {
+          if (quiet) continue;
           guardAssumed = true;
           if (!said[g])
             assumptions.insert("assumes every lane passes `" + raw.guardTexts[g] + "` (it depends on values not known statically)");
@@ -290,6 +295,19 @@ struct Evaluator {
       }
     }
     return active;
+  }
+
+  // The warps of the block with a lane the guards let through (a guard not known statically
+  // lets every lane through, as in activeMask).
+  int64_t warpsWithActiveLane(const std::vector<ExprRef>& guards, const Bindings& b) {
+    const std::vector<bool> active = activeMask(guards, b, /*quiet=*/true);
+    int64_t warps = 0;
+    for (size_t first = 0; first < active.size(); first += static_cast<size_t>(arch.warpSize))
+      if (std::any_of(active.begin() + static_cast<std::ptrdiff_t>(first),
+                      active.begin() + static_cast<std::ptrdiff_t>(std::min(active.size(), first + static_cast<size_t>(arch.warpSize))),
+                      [](bool on) { return on; }))
+        ++warps;
+    return warps;
   }
 
   // A load whose address is the same for every lane of each warp (under this block
@@ -358,10 +376,12 @@ struct Evaluator {
         raw.rootIndirect && !(raw.rootLoadAddress && warpUniform(atIteration(raw.rootLoadAddress, iteration, rep), rep));
     if (rootIndirect || containsOp(offset, Op::LaneLoad)) {
       out.pattern = model::LanePattern::makeIndirect();
+      out.uncomputedRequests = warpsWithActiveLane(guards, rep);
       return out;
     }
     if (containsOp(offset, Op::Varying)) {
       out.pattern = model::LanePattern::makeUnknown();
+      out.uncomputedRequests = warpsWithActiveLane(guards, rep);
       return out;
     }
     // Split the address into a warp-uniform base and a lane part. An affine address

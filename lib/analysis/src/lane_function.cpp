@@ -320,7 +320,7 @@ BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& laun
 namespace {
 
 bool anyRequest(const LaneResult& r) {
-  return (r.figures.global && r.figures.global->aligned.requests > 0) ||
+  return r.uncomputedRequests > 0 || (r.figures.global && r.figures.global->aligned.requests > 0) ||
          (r.figures.shared && r.figures.shared->aligned.requests > 0);
 }
 
@@ -335,6 +335,13 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
   const size_t step = probe ? std::max<size_t>(1, combos.size() / kProbeIterations) : 1;
   bool first = true;
   int64_t listed = 0;
+  int64_t liveIterations = 0;  // listed iterations with a request
+  int64_t before = 0;           // requests of the iterations listed so far
+  auto requestsSoFar = [&] {
+    return result.uncomputedRequests + (result.figures.global   ? result.figures.global->aligned.requests
+                                        : result.figures.shared ? result.figures.shared->aligned.requests
+                                                                : 0);
+  };
   // Global loads only: the bytes the block's warps share (block_reuse.h), known when every
   // listed iteration's addresses are.
   const bool sharingMatters = raw.space == model::Space::Global && raw.kind == model::AccessKind::Load && !probe;
@@ -350,6 +357,7 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
     auto p = ev.patternFor(combo);
     model::Access access{raw.space, raw.kind, raw.bytes, std::move(p.pattern), raw.sameWordSerialised};
     result.indirectRowGather = result.indirectRowGather || p.gather;
+    result.uncomputedRequests += p.uncomputedRequests;
     // A base loaded per warp (`table[rows[token] * D + lane]`, one token per warp) differs
     // between the warps in ways the pattern does not say: their sharing is not known.
     if (p.gather) sharingKnown = false;
@@ -376,11 +384,14 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
     }
     mergeCases(result.figures.global, f.global);
     mergeCases(result.figures.shared, f.shared);
+    const int64_t now = requestsSoFar();
+    if (now > before) ++liveIterations;
+    before = now;
   }
-  const int64_t requests = result.figures.global   ? result.figures.global->aligned.requests
-                           : result.figures.shared ? result.figures.shared->aligned.requests
-                                                   : 0;
+  const int64_t requests = requestsSoFar();
   if (listed > 0) result.requestsPerIteration = static_cast<double>(requests) / static_cast<double>(listed);
+  if (liveIterations > 0)
+    result.requestsPerLiveIteration = static_cast<double>(requests) / static_cast<double>(liveIterations);
   if (sharingKnown && sharingIterations > 0) {
     BlockReuse& r = result.blockReuse;
     r.known = true;

@@ -56,6 +56,14 @@ struct LaneResult {
   // Warp requests with an active lane per listed iteration, in the block that stands for
   // the grid: the base of the launch's request count (launchRequests).
   double requestsPerIteration = 0;
+  // The same over the listed iterations with a request only: a loop whose trip count is
+  // not known counts kAssumedLoopTrips iterations that run (launch_requests.cpp), whereas
+  // the listing, under the default values of the scalars that bound it, may run few of its
+  // samples (a grid-stride loop `pos < n` at n = 4096 in a 240-block grid).
+  double requestsPerLiveIteration = 0;
+  // Warp requests of the listed iterations whose pattern the model has no figures for
+  // (indirect, unknown): the warps with an active lane (lane_evaluator.h, patternFor).
+  int64_t uncomputedRequests = 0;
   // The share of the grid's blocks that run it: 1, unless its guards on the block index
   // hold only in some (`if (blockIdx.x == 0)`, the last block's tail): from a lattice of
   // blocks over the grid (evaluateLanes, `runningBlocks`).

@@ -92,11 +92,15 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
   }
   // Loops of unknown trip count count together as kAssumedLoopTrips iterations, not that many
   // each: a guess per nesting level would grow the cost geometrically with the nest's depth.
+  // Those iterations are ones that run: their requests are the listed iterations' that have
+  // any (the listing, under the default values of the scalars that bound the loop, may run
+  // only a few of its samples, which would count the assumed trips as mostly idle).
   if (assumedLoops > 0) trips *= static_cast<double>(kAssumedLoopTrips);
+  const double perIteration = assumedLoops > 0 ? lanes.requestsPerLiveIteration : lanes.requestsPerIteration;
   const double running = std::max(1.0, std::round(static_cast<double>(blocks) * lanes.blockFraction));
-  out.requests = lanes.requestsPerIteration * running * trips;
+  out.requests = perIteration * running * trips;
   std::string basis = plainNumber(out.requests) + " warp requests per launch: " +
-                      plainNumber(lanes.requestsPerIteration) + " per block x " +
+                      plainNumber(perIteration) + " per block x " +
                       (running < static_cast<double>(blocks)
                            ? plainNumber(running) + " of the " + std::to_string(blocks) +
                                  " blocks (its guards on the block index hold in those only)"

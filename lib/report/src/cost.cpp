@@ -83,6 +83,13 @@ ProgramTime programTime(const AnalysisResult& analysis, const std::map<size_t, K
   return out;
 }
 
+// How often one run of the program launches the kernel: 1 where no unit launches it.
+double launchesOf(size_t kernelIndex, const AnalysisResult& analysis) {
+  if (kernelIndex >= analysis.kernels.size()) return 1;
+  const double n = analysis.kernels[kernelIndex].launchesPerRun;
+  return n > 0 ? n : 1;
+}
+
 // The finding's share of its program's memory time: `levelTime` (what it wastes per launch,
 // in wavefronts) times its kernel's launches per run, against the unit's total. Only where the
 // unit launches the kernel and at least one other: alone, the share is the kernel's.
@@ -123,6 +130,9 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
     if (a.figures.global) t.sectors += a.figures.global->aligned.sectorsPerRequest * a.launchRequests;
     else if (isGather(a)) t.sectors += idealOfGather(a, arch) * a.launchRequests;
     if (a.figures.shared) t.wavefronts += a.figures.shared->aligned.wavefronts * a.launchRequests;
+    // A data-dependent shared access (histogram bins, atomics on loaded indices) at its least,
+    // for the same reason.
+    else if (a.figures.wavefrontRange) t.wavefronts += a.figures.wavefrontRange->first * a.launchRequests;
   }
   const ProgramTime program = programTime(analysis, traffic, arch);
   for (Finding& f : findings) {
@@ -135,6 +145,7 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
       const KernelTraffic& t = traffic[kernelOf[i]];
       f.costShare = t.sectors > 0 ? *f.costSectors / t.sectors : 0.0;
       f.costBasis = a.requestsBasis;
+      f.costTimePerRun = *f.costSectors * arch.sectorCostInWavefronts * launchesOf(kernelOf[i], analysis);
       continue;
     }
     const std::optional<double> excess = excessPerRequest(a, arch);
@@ -146,9 +157,11 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
     if (a.figures.shared) {
       f.costWavefronts = cost;
       f.costShare = time > 0 ? cost / time : 0.0;
+      f.costTimePerRun = cost * launchesOf(kernelOf[i], analysis);
       setProgramShare(f, cost, kernelOf[i], analysis, program);
     } else {
       f.costSectors = cost;
+      f.costTimePerRun = cost * arch.sectorCostInWavefronts * launchesOf(kernelOf[i], analysis);
       // A member of a wasting group: the fix (SoA, a wide load) is the group's, so its level
       // follows what the whole group wastes; its cost, for ranking, is its part of that.
       const double levelCost = a.group.id >= 0 && a.figures.global

@@ -60,7 +60,9 @@ void rankByCost(std::vector<Finding>& findings) {
   for (Finding& f : findings)
     if (f.hasCost()) costed.push_back(&f);
   std::stable_sort(costed.begin(), costed.end(),
-                   [](const Finding* a, const Finding* b) { return a->costBytes() > b->costBytes(); });
+                   [](const Finding* a, const Finding* b) {
+                     return a->costTimePerRun.value_or(0) > b->costTimePerRun.value_or(0);
+                   });
   for (size_t i = 0; i < costed.size(); ++i) costed[i]->rank = static_cast<int>(i + 1);
 }
 

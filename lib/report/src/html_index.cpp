@@ -34,6 +34,10 @@ std::vector<size_t> byCost(const HtmlContext& ctx) {
   std::vector<size_t> order(ctx.report.findings.size());
   std::iota(order.begin(), order.end(), size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    // Ranked findings (a cost per run, filter.cpp's rankByCost) by their rank first.
+    const int ra = ctx.report.findings[a].rank, rb = ctx.report.findings[b].rank;
+    if ((ra > 0) != (rb > 0)) return ra > 0;
+    if (ra > 0) return ra < rb;
     const auto& ca = ctx.costs[a].excessPerRequest;
     const auto& cb = ctx.costs[b].excessPerRequest;
     if (ca.has_value() != cb.has_value()) return ca.has_value();

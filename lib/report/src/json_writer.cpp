@@ -137,6 +137,8 @@ void writeSummary(json::OStream& j, const Report& report) {
           j.attribute("kernel", f->kernel);
           j.attribute("cost_bytes", f->costBytes());
           j.attribute("cost_share", f->costShare.value_or(0));
+          j.attribute("cost_time_per_run", f->costTimePerRun.value_or(0));
+          j.attribute("program_share", orNull(f->programShare));
         });
     });
     j.attribute("suppressed", static_cast<int64_t>(s.stats.suppressed));
@@ -191,6 +193,7 @@ void writeJson(std::ostream& out, const Report& report) {
           j.attribute("cost_wavefronts", orNull(f.costWavefronts));
           j.attribute("cost_share", orNull(f.costShare));
           j.attribute("cost_basis", orNull(f.costBasis));
+          j.attribute("cost_time_per_run", orNull(f.costTimePerRun));
           j.attribute("program_share", orNull(f.programShare));
           j.attribute("rank", f.rank > 0 ? json::Value(static_cast<int64_t>(f.rank)) : json::Value(nullptr));
         });

@@ -97,6 +97,7 @@ std::vector<Finding> mergeByPlace(std::vector<Finding> findings, const AnalysisR
       const Finding& f = group[i];
       if (f.costSectors) merged.costSectors = merged.costSectors.value_or(0) + *f.costSectors;
       if (f.costWavefronts) merged.costWavefronts = merged.costWavefronts.value_or(0) + *f.costWavefronts;
+      if (f.costTimePerRun) merged.costTimePerRun = merged.costTimePerRun.value_or(0) + *f.costTimePerRun;
       if (f.costShare) merged.costShare = std::max(merged.costShare.value_or(0), *f.costShare);
     }
     merged.fields = fields;

@@ -78,14 +78,17 @@ std::vector<std::string> mostExpensiveLines(const Report& report, size_t n) {
   const auto top = mostExpensive(report, n);
   if (top.empty()) return lines;
   lines.push_back(top.size() == 1
-                      ? fmt::format("{}: the most expensive place, in bytes wasted per launch:", report.tool.name)
-                      : fmt::format("{}: the {} most expensive places, in bytes wasted per launch:", report.tool.name,
-                                    top.size()));
+                      ? fmt::format("{}: the most expensive place, by memory time wasted per run of the program:",
+                                    report.tool.name)
+                      : fmt::format("{}: the {} most expensive places, by memory time wasted per run of the program:",
+                                    report.tool.name, top.size()));
   for (const Finding* f : top)
-    lines.push_back(fmt::format("{}:   {}. {}:{}:{} [{}] {} of {}, {} of the memory time of kernel '{}'",
+    lines.push_back(fmt::format("{}:   {}. {}:{}:{} [{}] {} of {} per launch, {} of the memory time of kernel '{}'{}",
                                 report.tool.name, f->rank, f->loc.file, f->loc.line, f->loc.column, f->rule,
                                 detail::byteSize(f->costBytes()), f->costSectors ? "global memory" : "shared memory",
-                                detail::percent(f->costShare.value_or(0)), f->kernel));
+                                detail::percent(f->costShare.value_or(0)), f->kernel,
+                                f->programShare ? ", " + detail::percent(*f->programShare) + " of the program's"
+                                                : std::string()));
   return lines;
 }
 

@@ -39,7 +39,7 @@ std::vector<const Finding*> inOrder(const std::vector<Finding>& findings, bool w
   std::stable_sort(out.begin(), out.end(), [&](const Finding* a, const Finding* b) {
     if (fileIndex(a) != fileIndex(b)) return fileIndex(a) < fileIndex(b);
     if (a->hasCost() != b->hasCost()) return a->hasCost();
-    return a->costBytes() > b->costBytes();
+    return a->costTimePerRun.value_or(0) > b->costTimePerRun.value_or(0);
   });
   return out;
 }

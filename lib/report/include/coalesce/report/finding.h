@@ -78,7 +78,13 @@ struct Finding {
   // the kernel nowhere or launches no other kernel; programBasis says what it rests on.
   std::optional<double> programShare;
   std::string programBasis;
-  // Bytes the cost stands for (32 per sector, 128 per wavefront): one scale to rank by.
+  // What it wastes per run of the program, in the memory time of shared-memory wavefronts
+  // (a sector weighs Arch::sectorCostInWavefronts, as in the kernel's time, cost.cpp): the
+  // cost per launch times its kernel's launches per run (KernelRecord::launchesPerRun; one
+  // where no unit launches the kernel). One scale across spaces, kernels and launch counts:
+  // what findings are ranked by (rankByCost, the text writer's order, the summary's top five).
+  std::optional<double> costTimePerRun;
+  // Bytes the cost stands for (32 per sector, 128 per wavefront), for the text.
   double costBytes() const { return costSectors ? *costSectors * 32 : costWavefronts ? *costWavefronts * 128 : 0; }
   bool hasCost() const { return costSectors.has_value() || costWavefronts.has_value(); }
   // 1 for the most expensive finding of the run, 2 for the next...; 0 before ranking.

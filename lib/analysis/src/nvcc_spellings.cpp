@@ -1,0 +1,118 @@
+#include "nvcc_spellings.h"
+
+#include <cctype>
+#include <cstddef>
+
+namespace coalesce::analysis {
+
+namespace {
+
+bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// The word that ends just before `at`, whitespace skipped.
+std::string_view wordBefore(std::string_view text, size_t at) {
+  size_t end = at;
+  while (end > 0 && blank(text[end - 1])) --end;
+  size_t begin = end;
+  while (begin > 0 && identifierChar(text[begin - 1])) --begin;
+  return text.substr(begin, end - begin);
+}
+
+// From `from`, the launch's closing `>>>` or `>> >` at parenthesis depth 0, followed by its
+// argument list's `(`; npos when a `;`, `{` or `}` comes first (not a launch).
+size_t closingBrackets(std::string_view text, size_t from, bool& spaced, size_t& gapEnd) {
+  int depth = 0;
+  for (size_t i = from; i + 1 < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (c == ';' || c == '{' || c == '}' || depth < 0) return std::string_view::npos;
+    if (depth != 0 || c != '>' || text[i + 1] != '>') continue;
+    size_t j = i + 2;
+    spaced = false;
+    if (j < text.size() && text[j] != '>') {
+      while (j < text.size() && blank(text[j])) ++j;
+      if (j == i + 2 || j >= text.size() || text[j] != '>') return std::string_view::npos;
+      spaced = true;
+    }
+    gapEnd = j;  // the third `>`
+    size_t k = j + 1;
+    while (k < text.size() && blank(text[k])) ++k;
+    return k < text.size() && text[k] == '(' ? i : std::string_view::npos;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+
+// nvcc accepts a C++11 alignment specifier after a CUDA memory-space keyword
+// (`__shared__ alignas(alignof(float4)) float As[4][16][16]`, the samples'
+// globalToShmemAsyncCopy); Clang does not ("an attribute list cannot appear here": the keyword
+// is a GNU attribute, and `alignas` may only open the declaration), so the kernel failed to
+// parse. The two are swapped, the whitespace between them kept in place: the same characters,
+// lines and length. Nullopt when the text has no such pair.
+std::optional<std::string> alignasFirst(std::string_view text) {
+  if (text.find("alignas") == std::string_view::npos) return std::nullopt;
+  std::string out(text);
+  bool changed = false;
+  for (std::string_view keyword : {"__shared__", "__device__", "__constant__", "__managed__"}) {
+    for (size_t at = out.find(keyword); at != std::string::npos; at = out.find(keyword, at + 1)) {
+      if (at > 0 && identifierChar(out[at - 1])) continue;
+      size_t spec = at + keyword.size();
+      while (spec < out.size() && std::isspace(static_cast<unsigned char>(out[spec]))) ++spec;
+      if (spec == at + keyword.size() || out.compare(spec, 7, "alignas") != 0) continue;
+      size_t open = spec + 7;
+      while (open < out.size() && std::isspace(static_cast<unsigned char>(out[open]))) ++open;
+      if (open >= out.size() || out[open] != '(') continue;
+      size_t close = open;
+      for (int depth = 0; close < out.size(); ++close) {
+        if (out[close] == '(') ++depth;
+        if (out[close] == ')' && --depth == 0) break;
+      }
+      if (close >= out.size()) continue;
+      const std::string gap = out.substr(at + keyword.size(), spec - at - keyword.size());
+      const std::string specifier = out.substr(spec, close + 1 - spec);
+      out.replace(at, close + 1 - at, specifier + gap + std::string(keyword));
+      changed = true;
+    }
+  }
+  return changed ? std::optional<std::string>(std::move(out)) : std::nullopt;
+}
+
+std::optional<std::string> joinedLaunchBrackets(std::string_view text) {
+  if (text.find("<< ") == std::string_view::npos && text.find("<<\t") == std::string_view::npos) return std::nullopt;
+  std::string out(text);
+  bool changed = false;
+  for (size_t at = out.find("<<"); at != std::string::npos; at = out.find("<<", at + 2)) {
+    if ((at > 0 && out[at - 1] == '<') || at + 2 >= out.size() || !blank(out[at + 2])) continue;
+    size_t third = at + 2;
+    while (third < out.size() && blank(out[third])) ++third;
+    if (third + 1 >= out.size() || out[third] != '<' || out[third + 1] == '<' || out[third + 1] == '=') continue;
+    // `operator<< <T>(...)`: an operator template's explicit arguments, not a launch.
+    if (wordBefore(out, at) == "operator") continue;
+    bool spaced = false;
+    size_t gapEnd = 0;
+    const size_t close = closingBrackets(out, third + 1, spaced, gapEnd);
+    if (close == std::string::npos) continue;
+    // The bracket moves over the gap; the gap's characters, newlines included, stay.
+    out.erase(third, 1);
+    out.insert(at + 2, 1, '<');
+    if (spaced) {
+      out.erase(gapEnd, 1);
+      out.insert(close + 2, 1, '>');
+    }
+    changed = true;
+    at = close;
+  }
+  return changed ? std::optional<std::string>(std::move(out)) : std::nullopt;
+}
+
+std::optional<std::string> nvccSpellings(std::string_view text) {
+  std::optional<std::string> aligned = alignasFirst(text);
+  std::optional<std::string> joined = joinedLaunchBrackets(aligned ? std::string_view(*aligned) : text);
+  return joined ? joined : aligned;
+}
+
+}  // namespace coalesce::analysis

@@ -1,0 +1,48 @@
+// Spellings nvcc accepts and Clang does not, rewritten as files are read
+// (lib/analysis/src/nvcc_spellings.cpp): the rewrite itself, and a launch written with
+// spaced brackets followed end to end.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "nvcc_spellings.h"
+#include "temp_dir.h"
+#include "coalesce/analysis/analyze.h"
+
+using namespace coalesce;
+
+TEST_CASE("spaced launch brackets are joined, length and line breaks kept", "[nvcc_spellings]") {
+  const std::string in = "  k << < grid, block >> > (a, b);\n  m<<<1, 2>>>(c);\n  q <<\n<g, dim3(2, 2) >>\n> (d);\n";
+  const auto out = analysis::joinedLaunchBrackets(in);
+  REQUIRE(out);
+  CHECK(*out == "  k <<<  grid, block >>>  (a, b);\n  m<<<1, 2>>>(c);\n  q <<<\ng, dim3(2, 2) >>>\n (d);\n");
+  CHECK(out->size() == in.size());
+  CHECK(std::count(out->begin(), out->end(), '\n') == std::count(in.begin(), in.end(), '\n'));
+}
+
+TEST_CASE("what is not a launch keeps its brackets", "[nvcc_spellings]") {
+  // An operator template's explicit arguments; shifts; a template argument list after a shift.
+  CHECK_FALSE(analysis::joinedLaunchBrackets("friend std::ostream& operator<< <>(std::ostream&, const X&);"));
+  CHECK_FALSE(analysis::joinedLaunchBrackets("int a = b << 2; int c = d >> 1;"));
+  CHECK_FALSE(analysis::joinedLaunchBrackets("x << <3>;"));  // no closing brackets before the `;`
+  CHECK_FALSE(analysis::nvccSpellings("k<<<1, 32>>>(p);"));
+}
+
+TEST_CASE("a kernel launched with spaced brackets gets its launch's block", "[nvcc_spellings]") {
+  test::TempDir dir;
+  analysis::AnalysisRequest request;
+  request.inputs = {dir.write("k.cu", R"(
+__global__ void k(float* p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) p[i] = 0.0f; }
+void run(float* p, int n) {
+  int threads = 128;
+  k << < (n + threads - 1) / threads, threads >> > (p, n);
+}
+)")};
+  request.jobs = 1;
+  const AnalysisResult r = analysis::analyze(request);
+  REQUIRE(r.files.size() == 1);
+  CHECK(r.files[0].hostErrors == 0);
+  REQUIRE(r.kernels.size() == 1);
+  CHECK(r.kernels[0].block.source == BlockSource::Launch);
+  CHECK(r.kernels[0].block.dim.x == 128);
+}
