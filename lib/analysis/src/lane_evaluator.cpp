@@ -117,6 +117,34 @@ void addLoopBoundSymbols(const RawAccess& raw, const SymbolTable& symbols, std::
   }
 }
 
+ComboInputs comboInputs(const RawAccess& raw, const SymbolTable& symbols) {
+  std::set<int> reads;
+  collectSymbols(raw.offset, reads);
+  for (const auto& g : raw.guards) collectSymbols(g, reads);
+  ComboInputs out;
+  std::vector<int> todo(reads.begin(), reads.end());
+  std::set<int> expanded;
+  while (!todo.empty()) {
+    const int id = todo.back();
+    todo.pop_back();
+    if (symbols[id].kind != SymbolInfo::Kind::LoopVar || !expanded.insert(id).second) continue;
+    for (int member : loopGroup(id, symbols)) {
+      if (reads.insert(member).second) todo.push_back(member);
+      const SymbolInfo& s = symbols[member];
+      for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond}) {
+        if (!e) continue;
+        out.blockIdx = out.blockIdx || containsOp(e, Op::BlockIdx);
+        std::set<int> more;
+        collectSymbols(e, more);
+        for (int m : more)
+          if (reads.insert(m).second) todo.push_back(m);
+      }
+    }
+  }
+  out.symbols.assign(reads.begin(), reads.end());
+  return out;
+}
+
 // Loop symbols in the address or guards: their iterations are enumerated (up to a cap)
 // and the figures averaged per warp request, as the hardware's counters add up.
 std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const SymbolTable& symbols,
