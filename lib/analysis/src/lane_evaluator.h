@@ -41,10 +41,11 @@ std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const 
                                                     const Bindings& base, std::set<std::string>& notes);
 
 // What iterationCombos can read of its bindings for one access: the values of `symbols` (the
-// symbols of the address and guards, and, for every loop variable among them, its loop's
-// symbols and every symbol of their starts, steps and conditions, transitively: a superset of
-// what it evaluates) and, when one of those expressions names it, the block index. The thread
-// index, block and grid sizes are always compared.
+// loop variables of the address and guards, their loops' other variables and every symbol of
+// those loops' starts, steps and conditions, transitively: a superset of what it looks up)
+// and, when one of those expressions names it, the block index. The thread index, block and
+// grid sizes are always compared. A symbol of the guards that no loop mentions (a probe's
+// live value) is not read.
 struct ComboInputs {
   std::vector<int> symbols;  // sorted
   bool blockIdx = false;
