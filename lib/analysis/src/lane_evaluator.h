@@ -295,13 +295,27 @@ struct Evaluator {
     const Dim3 d = block();
     std::vector<bool> active(static_cast<size_t>(d.volume()), true);
     if (guards.empty()) return active;
+    // A guard that holds for every thread (known and non-zero without the thread index) changes
+    // no thread's state: left out of the per-thread loop. `index`: the guards kept, in order.
     std::vector<ThreadProgram> programs;
-    for (const ExprRef& g : guards) programs.emplace_back(g, b);
+    std::vector<size_t> index;
+    for (size_t g = 0; g < guards.size(); ++g) {
+      ThreadProgram program(guards[g], b);
+      if (program.threadIndependent()) {
+        const auto v = program.run(0, 0, 0);
+        if (v && *v != 0) continue;
+        // The first guard every thread reaches is false for all of them: none is active.
+        if (v && programs.empty()) return std::vector<bool>(active.size(), false);
+      }
+      programs.push_back(std::move(program));
+      index.push_back(g);
+    }
     std::vector<bool> said(guards.size(), false);  // the assumption is built once a guard, not once a thread
-    for (int64_t linear = 0; linear < d.volume(); ++linear) {
+    for (int64_t linear = 0; programs.size() > 0 && linear < d.volume(); ++linear) {
       const model::ThreadIdx t = model::threadFromLinear(d, linear);
-      for (size_t g = 0; g < guards.size(); ++g) {
-        auto v = programs[g].run(t.x, t.y, t.z);
+      for (size_t k = 0; k < programs.size(); ++k) {
+        const size_t g = index[k];
+        auto v = programs[k].run(t.x, t.y, t.z);
         if (!v) {
           guardAssumed = true;
           if (!said[g])
