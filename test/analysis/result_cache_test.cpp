@@ -299,6 +299,24 @@ TEST_CASE("result cache: the CUDA headers' precompiled header is kept, and the n
   CHECK(sectorsOf(second.result, "in[STRIDE * i]") == 8);
 }
 
+TEST_CASE("result cache: a folder named relative to the working directory stores and finds entries too") {
+  // A file parsed over the kept PCH lists what it read; the PCH itself, named by the folder's
+  // path, must be left out (its time stamp is renewed by every run that uses it). Under a
+  // relative folder it was not, and nothing was ever stored.
+  Tree tree;
+  const fs::path before = fs::current_path();
+  fs::current_path(tree.dir.str(""));
+  analysis::AnalysisRequest r = tree.request();
+  r.cacheDir = "cache";
+  r.inputs = {tree.dir.str("src/plain.cu")};  // one file: with a cache, it gets a PCH too
+  const Run first = run(r);
+  const Run second = run(r);
+  fs::current_path(before);
+  CHECK(first.stats.cacheStored == 1);
+  CHECK(second.stats.cacheHits == 1);
+  CHECK(keptPchs(tree.dir.str("cache")).size() == 1);
+}
+
 TEST_CASE("result cache: a kept precompiled header that cannot be used costs speed, not results, and is rebuilt") {
   Tree tree;
   analysis::AnalysisRequest r = tree.request();

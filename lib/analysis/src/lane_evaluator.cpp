@@ -55,19 +55,25 @@ std::vector<std::map<int, int64_t>> loopIterations(const std::vector<int>& group
   }
   if (members.empty()) return out;
   const SymbolInfo& head = symbols[group.front()];
-  Bindings first = base, last = base;
-  for (int d = 0; d < 3; ++d) {
-    first.tid[d] = 0;
-    last.tid[d] = base.blockDim[d] - 1;
-  }
+  // The block's first thread and its last: one copy of `base` whose thread index is switched
+  // between them (the bindings are large: copying them twice per call was most of its cost).
+  Bindings at = base;
+  auto first = [&]() -> const Bindings& {
+    for (int d = 0; d < 3; ++d) at.tid[d] = 0;
+    return at;
+  };
+  auto last = [&]() -> const Bindings& {
+    for (int d = 0; d < 3; ++d) at.tid[d] = base.blockDim[d] - 1;
+    return at;
+  };
   while (static_cast<int64_t>(out.size()) < kMaxLoopValues) {
-    for (const auto& [id, v] : state) first.symbols[id] = last.symbols[id] = v;
-    std::optional<int64_t> c1 = head.loopCond ? evaluate(head.loopCond, first) : std::nullopt;
-    std::optional<int64_t> c2 = head.loopCond ? evaluate(head.loopCond, last) : std::nullopt;
+    for (const auto& [id, v] : state) at.symbols[id] = v;
+    std::optional<int64_t> c1 = head.loopCond ? evaluate(head.loopCond, first()) : std::nullopt;
+    std::optional<int64_t> c2 = head.loopCond ? evaluate(head.loopCond, last()) : std::nullopt;
     if (!c1 && !c2 && head.loopCond) {
       const ExprRef cond = withLoadedCount(head.loopCond);
-      c1 = evaluate(cond, first);
-      c2 = evaluate(cond, last);
+      c1 = evaluate(cond, first());
+      c2 = evaluate(cond, last());
     }
     if (head.testAfter) out.push_back(state);  // a do-while runs its body before the test
     if (!c1 && !c2) return out;  // the bound is not known: what was listed
@@ -85,7 +91,7 @@ std::vector<std::map<int, int64_t>> loopIterations(const std::vector<int>& group
         moved = true;
         continue;
       }
-      auto n = evaluate(s.loopNext, first);
+      auto n = evaluate(s.loopNext, first());
       if (!n) return out;
       moved = moved || *n != state[id];
       next[id] = *n;
@@ -115,6 +121,42 @@ void addLoopBoundSymbols(const RawAccess& raw, const SymbolTable& symbols, std::
       else out.insert(b);
     }
   }
+}
+
+ComboInputs comboInputs(const RawAccess& raw, const SymbolTable& symbols) {
+  // iterationCombos reads a symbol's binding in two places: whether a loop variable of the
+  // address, the guards or a loop bound is bound (`isLoop`: other symbols are not looked up),
+  // and the evaluation of its loops' starts, steps and conditions.
+  std::set<int> used;
+  collectSymbols(raw.offset, used);
+  for (const auto& g : raw.guards) collectSymbols(g, used);
+  ComboInputs out;
+  std::set<int> reads;
+  std::vector<int> todo(used.begin(), used.end());
+  std::set<int> expanded;
+  while (!todo.empty()) {
+    const int id = todo.back();
+    todo.pop_back();
+    if (symbols[id].kind != SymbolInfo::Kind::LoopVar || !expanded.insert(id).second) continue;
+    reads.insert(id);
+    for (int member : loopGroup(id, symbols)) {
+      reads.insert(member);
+      todo.push_back(member);
+      const SymbolInfo& s = symbols[member];
+      for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond}) {
+        if (!e) continue;
+        out.blockIdx = out.blockIdx || containsOp(e, Op::BlockIdx);
+        std::set<int> more;
+        collectSymbols(e, more);
+        for (int m : more) {
+          reads.insert(m);
+          todo.push_back(m);
+        }
+      }
+    }
+  }
+  out.symbols.assign(reads.begin(), reads.end());
+  return out;
 }
 
 // Loop symbols in the address or guards: their iterations are enumerated (up to a cap)
@@ -184,9 +226,21 @@ std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const 
     std::vector<std::map<int, int64_t>> next;
     size_t listed = 0;
     bool allExact = true, sampled = false;
+    // `b`: the base with the outer combo's values set, then put back as they were (one copy
+    // of the base per group, not one per outer combo).
+    Bindings b = base;
+    std::vector<std::pair<int, std::optional<int64_t>>> saved;
     for (const auto& c : combos) {
-      Bindings b = base;
-      for (const auto& [sid, v] : c) b.symbols[sid] = v;
+      for (const auto& [sid, old] : saved) {
+        if (old) b.symbols[sid] = *old;
+        else b.symbols.erase(sid);
+      }
+      saved.clear();
+      for (const auto& [sid, v] : c) {
+        auto it = b.symbols.find(sid);
+        saved.emplace_back(sid, it == b.symbols.end() ? std::nullopt : std::optional<int64_t>(it->second));
+        b.symbols[sid] = v;
+      }
       bool exact = false;
       bool loadedStart = false;
       std::vector<std::map<int, int64_t>> iterations = loopIterations(group, symbols, b, exact, &loadedStart);

@@ -40,18 +40,36 @@ std::vector<std::map<int, int64_t>> loopIterations(const std::vector<int>& group
 std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const SymbolTable& symbols,
                                                     const Bindings& base, std::set<std::string>& notes);
 
+// What iterationCombos can read of its bindings for one access: the values of `symbols` (the
+// loop variables of the address and guards, their loops' other variables and every symbol of
+// those loops' starts, steps and conditions, transitively: a superset of what it looks up)
+// and, when one of those expressions names it, the block index. The thread index, block and
+// grid sizes are always compared. A symbol of the guards that no loop mentions (a probe's
+// live value) is not read.
+struct ComboInputs {
+  std::vector<int> symbols;  // sorted
+  bool blockIdx = false;
+};
+ComboInputs comboInputs(const RawAccess& raw, const SymbolTable& symbols);
+
 // The iteration combos of one access, kept across the block runs of one evaluateLanes
 // (lane_function.cpp): the chosen block, the live-value probes and the edge blocks each ask
-// for them again, and they depend only on the access and the launch's bindings (the block
-// index among them), not on the live values a run tries. What iterationCombos said of them
-// (`notes`) is kept with them and said again on every hit, so a hit changes nothing.
+// for them again. iterationCombos is a function of the access and of the bindings it reads
+// (ComboInputs), so an entry is reused when those agree: a probe's live value that no loop
+// bound mentions, or an edge block whose loops do not name the block index, lists the same
+// iterations. What iterationCombos said of them (`notes`) is kept with them and said again on
+// every hit, so a hit changes nothing.
 class IterationMemo {
  public:
   using Combos = std::vector<std::map<int, int64_t>>;
   const Combos& combos(const RawAccess& raw, const SymbolTable& symbols, const Bindings& base,
                        std::set<std::string>& notes) {
+    if (inputsOf_ != &raw) {
+      inputs_ = comboInputs(raw, symbols);
+      inputsOf_ = &raw;
+    }
     for (const Entry& e : entries_)
-      if (e.raw == &raw && sameBindings(e.base, base)) {
+      if (e.raw == &raw && sameInputs(e.base, base)) {
         notes.insert(e.notes.begin(), e.notes.end());
         return e.combos;
       }
@@ -64,10 +82,16 @@ class IterationMemo {
   }
 
  private:
-  static bool sameBindings(const Bindings& a, const Bindings& b) {
+  bool sameInputs(const Bindings& a, const Bindings& b) const {
     auto same3 = [](const int64_t* x, const int64_t* y) { return std::equal(x, x + 3, y); };
-    return same3(a.tid, b.tid) && same3(a.blockDim, b.blockDim) && same3(a.blockIdx, b.blockIdx) &&
-           same3(a.gridDim, b.gridDim) && a.symbols == b.symbols;
+    if (!same3(a.tid, b.tid) || !same3(a.blockDim, b.blockDim) || !same3(a.gridDim, b.gridDim)) return false;
+    if (inputs_.blockIdx && !same3(a.blockIdx, b.blockIdx)) return false;
+    for (int id : inputs_.symbols) {
+      auto x = a.symbols.find(id), y = b.symbols.find(id);
+      const bool hasX = x != a.symbols.end(), hasY = y != b.symbols.end();
+      if (hasX != hasY || (hasX && x->second != y->second)) return false;
+    }
+    return true;
   }
   struct Entry {
     const RawAccess* raw = nullptr;
@@ -76,6 +100,8 @@ class IterationMemo {
     std::set<std::string> notes;
   };
   std::deque<Entry> entries_;
+  const RawAccess* inputsOf_ = nullptr;  // the access `inputs_` is of
+  ComboInputs inputs_;
 };
 
 // Adds to `out` the symbols that bound the loops the access's address and the loop symbols
@@ -273,13 +299,27 @@ struct Evaluator {
     const Dim3 d = block();
     std::vector<bool> active(static_cast<size_t>(d.volume()), true);
     if (guards.empty()) return active;
+    // A guard that holds for every thread (known and non-zero without the thread index) changes
+    // no thread's state: left out of the per-thread loop. `index`: the guards kept, in order.
     std::vector<ThreadProgram> programs;
-    for (const ExprRef& g : guards) programs.emplace_back(g, b);
+    std::vector<size_t> index;
+    for (size_t g = 0; g < guards.size(); ++g) {
+      ThreadProgram program(guards[g], b);
+      if (program.threadIndependent()) {
+        const auto v = program.run(0, 0, 0);
+        if (v && *v != 0) continue;
+        // The first guard every thread reaches is false for all of them: none is active.
+        if (v && programs.empty()) return std::vector<bool>(active.size(), false);
+      }
+      programs.push_back(std::move(program));
+      index.push_back(g);
+    }
     std::vector<bool> said(guards.size(), false);  // the assumption is built once a guard, not once a thread
-    for (int64_t linear = 0; linear < d.volume(); ++linear) {
+    for (int64_t linear = 0; programs.size() > 0 && linear < d.volume(); ++linear) {
       const model::ThreadIdx t = model::threadFromLinear(d, linear);
-      for (size_t g = 0; g < guards.size(); ++g) {
-        auto v = programs[g].run(t.x, t.y, t.z);
+      for (size_t k = 0; k < programs.size(); ++k) {
+        const size_t g = index[k];
+        auto v = programs[k].run(t.x, t.y, t.z);
         if (!v) {
           if (quiet) continue;
           guardAssumed = true;

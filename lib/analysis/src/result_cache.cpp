@@ -111,9 +111,22 @@ std::string toolIdentity() {
   return id;
 }
 
+namespace {
+// The folder as an absolute path: a file parsed over a kept PCH is given the PCH by this path,
+// and filesReadBy (analyze.cpp) leaves the PCH out of the entry's inputs by comparing it with
+// the path Clang opened, which is absolute. Under a relative folder (`--cache-dir cache`) every
+// entry listed the PCH itself, whose time stamp each run renews (pchInputs): as a file changed
+// during the run, no entry was ever stored.
+std::string absoluteFolder(const std::string& dir) {
+  std::error_code ec;
+  const fs::path p = fs::absolute(dir, ec);
+  return ec ? dir : p.lexically_normal().string();
+}
+}  // namespace
+
 ResultCache::ResultCache(const std::string& dir, uint64_t maxBytes)
-    : root_((fs::path(dir) / kEntriesFolder).string()),
-      pchRoot_((fs::path(dir) / kPchFolder).string()),
+    : root_((fs::path(absoluteFolder(dir)) / kEntriesFolder).string()),
+      pchRoot_((fs::path(absoluteFolder(dir)) / kPchFolder).string()),
       dir_(dir),
       maxBytes_(maxBytes),
       tool_(toolIdentity()) {

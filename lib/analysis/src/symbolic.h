@@ -128,6 +128,8 @@ class ThreadProgram {
  public:
   ThreadProgram(const ExprRef& e, const Bindings& b);
   std::optional<int64_t> run(int64_t tx, int64_t ty, int64_t tz) const;
+  // Nothing depends on threadIdx: run() gives every thread the same value.
+  bool threadIndependent() const { return perThread_.empty(); }
 
  private:
   // Fixed: a value known before the threads (or none: poison); Thread: threadIdx[value];
