@@ -87,6 +87,31 @@ TEST_CASE("seed 000 cause 3: a sub-view one float off, and unknown alignment") {
   CHECK(cases.worst.sectorsPerRequest == 5);
 }
 
+TEST_CASE("a base the block index steps by less than a sector: the mean over its residues") {
+  // a[blockIdx.x + threadIdx.x] (4 bytes a block): over the grid 1 block in 8 aligned (4
+  // sectors), 7 straddling (5): 4.875, as the H200 measured on fp16ScalarProduct.
+  Access a = strided(Space::Global, 1, 4);
+  a.pattern.base.blockCycle = 4;
+  auto cases = *analyzeAccess(a, {256, 1, 1}, defaultArch()).global;
+  CHECK(cases.alignmentKnown);
+  CHECK(cases.aligned.sectorsPerRequest == 4.875);
+  CHECK(cases.aligned.idealSectors == 4);
+  CHECK(cases.aligned.minSectors == 4);
+  CHECK(cases.aligned.maxSectors == 5);
+  // 32 bytes a block keep the alignment; 8 bytes: residues 0, 8, 16, 24, 1 in 4 aligned.
+  a.pattern.base.blockCycle = 32;
+  CHECK(analyzeAccess(a, {256, 1, 1}, defaultArch()).global->aligned.sectorsPerRequest == 4);
+  a.pattern.base.blockCycle = 8;
+  CHECK(analyzeAccess(a, {256, 1, 1}, defaultArch()).global->aligned.sectorsPerRequest == 4.75);
+  // With a 4-byte unknown alignment too, every placement runs through the same residues:
+  // best and worst are that mean.
+  a.pattern.base.blockCycle = 4;
+  a.pattern.base.unknownAlignment = 4;
+  cases = *analyzeAccess(a, {256, 1, 1}, defaultArch()).global;
+  CHECK(cases.best.sectorsPerRequest == 4.875);
+  CHECK(cases.worst.sectorsPerRequest == 4.875);
+}
+
 TEST_CASE("seed 000 cause 5: the transpose tile, naive, padded and swizzled") {
   // tuile[32][32] read as tuile[threadIdx.x][threadIdx.y]: 32-way conflict.
   Access col;

@@ -51,15 +51,22 @@ Value Interpreter::opaqueCall(const CallExpr* call, const FunctionDecl* fn, cons
   // __half2 calls `operator+(const __half2&, const __half2&)`, whose operands are loads
   // (fp16ScalarProduct's reductions), as a by-value argument's would be. A method's
   // object is the first argument of a member operator, not a parameter: offset by one.
+  // So does a forwarding reference (`template <class T> f(T&& val)`), which an lvalue binds
+  // as T& and the function reads to forward it: cg::reduce(tile, sdata[tid], cg::plus<double>())
+  // loads sdata[tid] (an LDS the H200 measured on reductionMultiBlockCG's line 94).
   const unsigned firstParam = isa<CXXOperatorCallExpr>(call) && fn && isa<CXXMethodDecl>(fn) ? 1 : 0;
+  const FunctionDecl* pattern = fn ? fn->getTemplateInstantiationPattern() : nullptr;
   unsigned index = 0;
   for (const Expr* arg : call->arguments()) {
     const unsigned param = index++ - firstParam;
-    const bool readByConstRef = fn && index > firstParam && param < fn->getNumParams() &&
-                                sm_.isInSystemHeader(sm_.getExpansionLoc(fn->getLocation())) &&
-                                fn->getParamDecl(param)->getType()->isReferenceType() &&
+    const bool inHeader = fn && index > firstParam && param < fn->getNumParams() &&
+                          sm_.isInSystemHeader(sm_.getExpansionLoc(fn->getLocation()));
+    const bool readByConstRef = inHeader && fn->getParamDecl(param)->getType()->isReferenceType() &&
                                 fn->getParamDecl(param)->getType().getNonReferenceType().isConstQualified();
-    Value v = readByConstRef ? readRecord(arg) : eval(arg);
+    const bool forwarded = inHeader && pattern && param < pattern->getNumParams() &&
+                           pattern->getParamDecl(param)->getType()->isRValueReferenceType() &&
+                           pattern->getParamDecl(param)->getType().getNonReferenceType()->isTemplateTypeParmType();
+    Value v = readByConstRef || forwarded ? readRecord(arg) : eval(arg);
     inputs.push_back(uniformValue(v) ? constant(0) : leaf(Op::Varying));
   }
   if (!pureOfArgs) return intValue(leaf(Op::Varying));

@@ -282,6 +282,14 @@ struct Evaluator {
       base.constant += form->constant;
       for (const AffineTerm& t : form->terms) {
         if (containsOp(t.leaf, Op::UniformLoad)) gather = true;
+        // The block index steps the address from block to block: the grid's blocks take its
+        // every residue (model::UniformOffset::blockCycle), none of them unknown. An axis the
+        // known grid does not extend on leaves it 0.
+        if (t.leaf->op == Op::BlockIdx) {
+          if (!(launch.grid && dimOf(*launch.grid, static_cast<int>(t.leaf->value)) <= 1))
+            base.blockCycle = std::gcd(base.blockCycle, std::abs(t.coef));
+          continue;
+        }
         const int64_t div = knownDivisor(t.leaf, [&](const ExprRef& l) { return leafAlignment(l); });
         const int64_t termAlign = div == 0 ? 0 : std::abs(t.coef) * div;
         unknown = std::gcd(unknown, termAlign);

@@ -173,6 +173,64 @@ SharedFigures sharedForBase(const Access& a, const Dim3& block, const Arch& arch
   return f;
 }
 
+// The offsets a block-cycling term (UniformOffset::blockCycle) takes mod period, each as
+// often as the others over the grid's blocks: {0} when it has none or keeps the alignment.
+std::vector<int64_t> cycleOffsets(int64_t blockCycle, int64_t period) {
+  if (blockCycle == 0 || blockCycle % period == 0) return {0};
+  const int64_t step = std::gcd(blockCycle, period);
+  std::vector<int64_t> out;
+  for (int64_t k = 0; k < period / step; ++k) out.push_back(k * step);
+  return out;
+}
+
+// The mean of one access's figures over the placements of its block-cycling term: what the
+// counters add up to over the blocks (every placement runs the same lanes, so as many requests).
+GlobalFigures meanOf(const std::vector<GlobalFigures>& all) {
+  if (all.size() == 1 || all.front().requests == 0) return all.front();
+  GlobalFigures m = all.front();
+  double sectors = 0, ideal = 0;
+  for (const GlobalFigures& f : all) {
+    sectors += f.sectorsPerRequest;
+    ideal += f.idealSectors;
+    m.minSectors = std::min(m.minSectors, f.minSectors);
+    m.maxSectors = std::max(m.maxSectors, f.maxSectors);
+    m.broadcast = m.broadcast && f.broadcast;
+  }
+  const double n = static_cast<double>(all.size());
+  m.sectorsPerRequest = sectors / n;
+  m.idealSectors = ideal / n;
+  m.efficiency = sectors > 0 ? ideal / sectors : 1.0;
+  return m;
+}
+
+SharedFigures meanOf(const std::vector<SharedFigures>& all) {
+  if (all.size() == 1 || all.front().requests == 0) return all.front();
+  SharedFigures m = all.front();
+  double wave = 0, ideal = 0;
+  for (const SharedFigures& f : all) {
+    wave += f.wavefronts;
+    ideal += f.idealWavefronts;
+    m.maxWavefronts = std::max(m.maxWavefronts, f.maxWavefronts);
+    m.maxWaysInPhase = std::max(m.maxWaysInPhase, f.maxWaysInPhase);
+  }
+  const double n = static_cast<double>(all.size());
+  m.wavefronts = wave / n;
+  m.idealWavefronts = ideal / n;
+  m.conflictDegree = ideal > 0 ? wave / ideal : 1.0;
+  return m;
+}
+
+// Figures at one placement of the unknown part: the mean over the block-cycling offsets.
+template <class Figures, class Compute>
+auto overCycle(const std::vector<int64_t>& cycle, Compute compute) {
+  return [cycle, compute](int64_t residue) {
+    std::vector<Figures> all;
+    all.reserve(cycle.size());
+    for (int64_t c : cycle) all.push_back(compute(residue + c));
+    return meanOf(all);
+  };
+}
+
 template <class Figures, class Compute, class Key>
 AlignmentCases<Figures> overResidues(const std::vector<int64_t>& residues, Compute compute, Key key) {
   AlignmentCases<Figures> c;
@@ -214,12 +272,14 @@ AccessFigures analyzeAccess(const Access& a, const Dim3& block, const Arch& arch
   if (a.space == Space::Global) {
     out.global = overResidues<GlobalFigures>(
         baseResidues(a.pattern.base, arch.sectorBytes),
-        [&](int64_t r) { return globalForBase(a, block, arch, r); },
+        overCycle<GlobalFigures>(cycleOffsets(a.pattern.base.blockCycle, arch.sectorBytes),
+                                 [&](int64_t r) { return globalForBase(a, block, arch, r); }),
         [](const GlobalFigures& f) { return f.sectorsPerRequest; });
   } else {
     out.shared = overResidues<SharedFigures>(
         baseResidues(a.pattern.base, arch.sharedWavefrontBytes()),
-        [&](int64_t r) { return sharedForBase(a, block, arch, r); },
+        overCycle<SharedFigures>(cycleOffsets(a.pattern.base.blockCycle, arch.sharedWavefrontBytes()),
+                                 [&](int64_t r) { return sharedForBase(a, block, arch, r); }),
         [](const SharedFigures& f) { return f.wavefronts; });
   }
   return out;

@@ -31,11 +31,15 @@ std::optional<PatternKind> parsePatternKind(std::string_view text);
 
 // The warp-uniform part of an address: a known constant plus, optionally, an unknown
 // term known only to be a multiple of `unknownAlignment` bytes (a pointer's
-// alignment, blockIdx.x * blockDim.x * 4, ...). unknownAlignment == 0 means the
-// whole offset is known.
+// alignment, a loaded offset times its element size, ...). unknownAlignment == 0 means
+// the whole offset is known. `blockCycle`: a term that steps by that many bytes from one
+// block to the next (`a[blockIdx.x + threadIdx.x]`: 4 bytes a block); over the grid's
+// blocks it takes every residue of its cycle equally often, so the figures average over
+// them (the counters add up every block) instead of ranging over them. 0: none.
 struct UniformOffset {
   int64_t constant = 0;
   int64_t unknownAlignment = 0;
+  int64_t blockCycle = 0;
   bool fullyKnown() const { return unknownAlignment == 0; }
   bool operator==(const UniformOffset&) const = default;
 };

@@ -71,6 +71,7 @@ template <class V, RecordOf<model::UniformOffset> R>
 void describeFields(V& v, R& r) {
   v.field("constant", r.constant);
   v.field("unknown_alignment", r.unknownAlignment);
+  v.field("block_cycle", r.blockCycle);
 }
 
 // The report's "lane_strides" object.
