@@ -55,6 +55,11 @@ struct BlockShape {
   model::Dim3 dim{256, 1, 1};
   BlockSource source = BlockSource::Assumed;
   std::string detail;  // e.g. "launch at saxpy.cu:40" or "1D, blockDim.x a multiple of 32"
+  // A guessed shape (Assumed) only: the other shapes its kernel's figures were evaluated
+  // under ("128x1x1"; lib/analysis/src/shape_trials.h), and whether every figure the report
+  // reads came out the same under each of them: then the figures do not rest on the guess.
+  std::vector<std::string> shapesTried;
+  bool shapeInvariant = false;
   bool operator==(const BlockShape&) const = default;
 };
 
