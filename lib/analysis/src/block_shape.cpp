@@ -356,6 +356,13 @@ std::vector<LaunchContext> kernelContexts(const FunctionDecl* fn, const std::str
       c.block.source = BlockSource::Launch;
       c.block.detail = "block " + std::to_string(l.block.x) + "x" + std::to_string(l.block.y) + "x" +
                        std::to_string(l.block.z) + " from " + l.how + " at " + l.where;
+      if (!l.blockCap.empty()) {
+        // Computed at run time under a cap: the block of an input larger than one block.
+        c.block.source = BlockSource::LaunchCap;
+        c.block.detail = "block " + dims(l.block) + ": " + l.how + " at " + l.where +
+                         " computes its block at run time, capped: " + l.blockCap +
+                         "; the block of an input larger than one block (verify --launch-info gives the one a run used)";
+      }
       c.blockKnown = true;
       c.grid = l.grid;
     } else {

@@ -25,13 +25,6 @@ std::string number(double v) {
 // Doubles that are the same figure: equal up to rounding (a mean over 8 or 16 warps).
 bool same(double a, double b) { return std::fabs(a - b) <= 1e-6 * std::max({1.0, std::fabs(a), std::fabs(b)}); }
 
-// The share of the block's warps that issue the request: the executed-request fraction, which
-// does not grow with the block as the count of warps does.
-double requestShare(int64_t requests, const model::Dim3& block, const model::Arch& arch) {
-  const int64_t warps = model::warpCount(block, arch);
-  return warps > 0 ? static_cast<double>(requests) / static_cast<double>(warps) : 0;
-}
-
 // What one access's figures under the trial shape are, as buildKernelRecords keeps them (the
 // worst over the contexts; nothing for an access no lane runs).
 struct TrialAccess {
@@ -39,6 +32,7 @@ struct TrialAccess {
   BlockReuse blockReuse;
   IterationReuse iterationReuse;
   bool executed = true;
+  double launchRequests = 0;  // as AccessSite::launchRequests: the weight of the access in its kernel
 };
 
 TrialAccess evaluateAccess(const SeenAccess& s, const std::vector<LaunchContext>& contexts, const SymbolTable& symbols,
@@ -53,10 +47,12 @@ TrialAccess evaluateAccess(const SeenAccess& s, const std::vector<LaunchContext>
       out.figures = std::move(lr.figures);
       out.blockReuse = lr.blockReuse;
       out.iterationReuse = lr.iterationReuse;
+      out.launchRequests = launchRequests(lr, s.loops, c, symbols, arch).requests;
     }
   }
   out.executed = !((out.figures.global && out.figures.global->aligned.requests == 0) ||
                    (out.figures.shared && out.figures.shared->aligned.requests == 0));
+  if (!out.executed) out.launchRequests = 0;
   return out;
 }
 
@@ -71,8 +67,6 @@ std::optional<std::string> globalDifference(const model::GlobalFigures& b, const
   if (!same(b.idealSectors, g.idealSectors)) return says("ideal sectors", g.idealSectors, b.idealSectors);
   if (!same(b.efficiency, g.efficiency)) return says("efficiency", g.efficiency, b.efficiency);
   if (b.broadcast != g.broadcast) return std::string(g.broadcast ? "a broadcast" : "no longer a broadcast") + placement;
-  const double before = requestShare(b.requests, guess, arch), now = requestShare(g.requests, tried, arch);
-  if (!same(before, now)) return says("share of the block's warps that issue it", now, before);
   return std::nullopt;
 }
 
@@ -85,8 +79,6 @@ std::optional<std::string> sharedDifference(const model::SharedFigures& b, const
   if (!same(b.wavefronts, g.wavefronts)) return says("wavefronts per request", g.wavefronts, b.wavefronts);
   if (!same(b.idealWavefronts, g.idealWavefronts)) return says("ideal wavefronts", g.idealWavefronts, b.idealWavefronts);
   if (!same(b.conflictDegree, g.conflictDegree)) return says("conflict degree", g.conflictDegree, b.conflictDegree);
-  const double before = requestShare(b.requests, guess, arch), now = requestShare(g.requests, tried, arch);
-  if (!same(before, now)) return says("share of the block's warps that issue it", now, before);
   return std::nullopt;
 }
 
@@ -119,7 +111,15 @@ std::optional<std::string> accessDifference(const AccessSite& b, const TrialAcce
   if (b.figures.activeLanesPerWarp != t.figures.activeLanesPerWarp)
     return "active lanes per warp " + std::to_string(t.figures.activeLanesPerWarp) + " instead of " +
            std::to_string(b.figures.activeLanesPerWarp);
-  if (b.blockReuse.known != t.blockReuse.known || !same(b.blockReuse.reuse(), t.blockReuse.reuse()))
+  // The reuse between the block's warps grows with their count by construction (a load every
+  // warp makes once is reused `warps` times); what the report decides from it is compared:
+  // whether there is any (the tiling hint), and whether a tile would save nothing.
+  const auto reused = [](const BlockReuse& r) { return r.known && r.distinctBytes > 0 && r.reuse() > 1.0 + 1e-9; };
+  const auto noTileHelps = [](const BlockReuse& r) {
+    return r.known && r.warpSectors > 0 && r.blockSectors >= 0.9 * r.warpSectors;
+  };
+  if (b.blockReuse.known != t.blockReuse.known || reused(b.blockReuse) != reused(t.blockReuse) ||
+      noTileHelps(b.blockReuse) != noTileHelps(t.blockReuse))
     return "reuse between the block's warps " + number(t.blockReuse.reuse()) + "x instead of " +
            number(b.blockReuse.reuse()) + "x";
   if (!same(b.iterationReuse.sectorsPerRequest, t.iterationReuse.sectorsPerRequest))
@@ -140,10 +140,27 @@ std::optional<std::string> firstDifference(const KernelEvents& events, const std
                                            const model::Arch& arch, const TranslationUnitResult& built,
                                            size_t firstAccess, size_t firstBranch, size_t firstBarrier) {
   GuardCache cache;  // keyed by context: the trial's own
+  std::vector<double> weights;
   for (size_t i = 0; i < events.accesses.size(); ++i) {
     const AccessSite& b = built.accesses[firstAccess + i];
     const TrialAccess t = evaluateAccess(events.accesses[i], trial, symbols, arch, cache);
     if (auto d = accessDifference(b, t, shape, arch)) return "`" + b.expression + "` (" + where(b.loc) + "): " + *d;
+    weights.push_back(t.launchRequests);
+  }
+  // What each access weighs in its kernel (the requests a launch issues, over the busiest
+  // access's): the costs and shares the findings quote. Not the count itself, which scales
+  // with the threads of a block as the grid is not known either.
+  double builtMost = 0, trialMost = 0;
+  for (size_t i = 0; i < weights.size(); ++i) {
+    builtMost = std::max(builtMost, built.accesses[firstAccess + i].launchRequests);
+    trialMost = std::max(trialMost, weights[i]);
+  }
+  for (size_t i = 0; i < weights.size() && builtMost > 0 && trialMost > 0; ++i) {
+    const AccessSite& b = built.accesses[firstAccess + i];
+    const double before = b.launchRequests / builtMost, now = weights[i] / trialMost;
+    if (!same(before, now))
+      return "`" + b.expression + "` (" + where(b.loc) + "): its requests " + number(now) +
+             " of the busiest access's instead of " + number(before);
   }
   for (size_t i = 0; i < events.branches.size(); ++i) {
     const SeenBranch& e = events.branches[i];

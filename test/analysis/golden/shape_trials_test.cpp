@@ -91,10 +91,10 @@ __global__ void transposeRead(float* out, const float* in, int w) {
 TEST_CASE("shape trials: only the guessed axes vary; a launch or a bound is not tried") {
   const AnalysisResult r = analyseOne(R"(
 __global__ void tile16(float* p, int w) {
-  __shared__ float t[16][16];
-  t[threadIdx.y][threadIdx.x] = p[(blockIdx.y * blockDim.y + threadIdx.y) * w + blockIdx.x * 16 + threadIdx.x];
+  __shared__ float t[16];
+  if (threadIdx.y == 0) t[threadIdx.x] = p[blockIdx.x * 16 + threadIdx.x];
   __syncthreads();
-  p[(blockIdx.y * blockDim.y + threadIdx.y) * w + blockIdx.x * 16 + threadIdx.x] = t[threadIdx.x][threadIdx.y];
+  p[(blockIdx.y * blockDim.y + threadIdx.y) * w + blockIdx.x * 16 + threadIdx.x] = t[threadIdx.x];
 }
 __global__ void launched(float* p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 0.0f; }
 __global__ void __launch_bounds__(128) bounded(float* p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 0.0f; }
