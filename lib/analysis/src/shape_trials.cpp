@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "coalesce/model/geometry.h"
+#include "analysis_policy.h"
 #include "record_builder.h"
 
 namespace coalesce::analysis {
@@ -242,6 +243,11 @@ ShapeTrial tryOtherShapes(const KernelEvents& events, const std::vector<LaunchCo
     if (c.block.source != BlockSource::Assumed || c.block.dim != contexts.front().block.dim ||
         c.guessedAxes != contexts.front().guessedAxes)
       return out;
+  if (events.accesses.size() > kMaxShapeTrialAccesses) {
+    out.skipped = "; not tried under other shapes: its " + std::to_string(events.accesses.size()) +
+                  " accesses are more than the trial evaluates again (" + std::to_string(kMaxShapeTrialAccesses) + ")";
+    return out;
+  }
   for (const model::Dim3& shape : trialShapes(contexts.front(), arch.maxThreadsPerBlock)) {
     std::vector<LaunchContext> trial = contexts;
     for (LaunchContext& c : trial) c.block.dim = shape;
@@ -257,7 +263,12 @@ ShapeTrial tryOtherShapes(const KernelEvents& events, const std::vector<LaunchCo
 
 void recordShapeTrial(const ShapeTrial& trial, std::vector<LaunchContext>& contexts, TranslationUnitResult& built,
                       size_t firstAccess, size_t firstBranch, size_t firstBarrier) {
-  if (trial.tried.empty()) return;
+  if (trial.tried.empty()) {
+    if (!trial.skipped.empty())
+      for (LaunchContext& c : contexts)
+        if (c.block.source == BlockSource::Assumed) c.block.detail += trial.skipped;
+    return;
+  }
   std::string names;
   std::vector<std::string> tried;
   for (const model::Dim3& d : trial.tried) {

@@ -114,3 +114,16 @@ void run(float* p) { launched<<<4, 64>>>(p); }
     CHECK_FALSE(k.block.shapeInvariant);
   }
 }
+
+TEST_CASE("shape trials: a kernel with more accesses than the trial's limit is not tried, and says so") {
+  std::string body;
+  for (int k = 0; k < 130; ++k) body += "  p[i + " + std::to_string(k) + "] = 0.0f;\n";
+  const AnalysisResult r = analyseOne("__global__ void many(float* p) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n" +
+                                      body + "}\n");
+  const KernelRecord& k = kernelNamed(r, "many");
+  CHECK(k.accesses == 130);
+  CHECK(k.block.source == BlockSource::Assumed);
+  CHECK(k.block.shapesTried.empty());
+  CHECK_FALSE(k.block.shapeInvariant);
+  CHECK(mentions(k, "not tried under other shapes: its 130 accesses are more than the trial evaluates again (128)"));
+}
