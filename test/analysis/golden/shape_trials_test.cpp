@@ -88,7 +88,7 @@ __global__ void transposeRead(float* out, const float* in, int w) {
   CHECK(mentions(k, "under 16x16x1, `in[x * w + y]` (k.cu:5): sectors per request"));
 }
 
-TEST_CASE("shape trials: only the guessed axes vary; a launch or a bound is not tried") {
+TEST_CASE("shape trials: only the guessed axes vary, and a launch or a bound is not tried") {
   const AnalysisResult r = analyseOne(R"(
 __global__ void tile16(float* p, int w) {
   __shared__ float t[16];
