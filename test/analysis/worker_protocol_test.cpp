@@ -25,7 +25,8 @@ using namespace coalesce;
 namespace {
 
 BlockShape block(int seed) {
-  return {{32 + seed, 2 + seed, 3}, BlockSource::Annotation, "block detail " + std::to_string(seed)};
+  return {{32 + seed, 2 + seed, 3}, BlockSource::Annotation, "block detail " + std::to_string(seed),
+          {"16x" + std::to_string(seed) + "x1"}, true};
 }
 SourceLocation where(int seed) { return {"dir/file" + std::to_string(seed) + ".cu", 10u + seed, 3u + seed}; }
 

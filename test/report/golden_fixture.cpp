@@ -28,7 +28,13 @@ struct SiteSpec {
   bool indirect = false;
 };
 
-BlockShape block(Dim3 d, BlockSource s, std::string detail) { return {d, s, std::move(detail)}; }
+BlockShape block(Dim3 d, BlockSource s, std::string detail) {
+  BlockShape b;
+  b.dim = d;
+  b.source = s;
+  b.detail = std::move(detail);
+  return b;
+}
 
 // The `control` kernel (lines 38-46): a parity branch that splits every warp, a range check
 // that splits none, a barrier under that range check and one under a value the frontend

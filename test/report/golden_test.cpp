@@ -84,6 +84,25 @@ TEST_CASE("golden: --explain pictures") {
   CHECK(out == golden("kernels.cu.explain.expected", out));
 }
 
+TEST_CASE("golden: the summary splits guessed shapes into those the figures depend on and those they do not") {
+  AnalysisResult analysis = goldenAnalysis();
+  analysis.kernels.push_back(analysis.kernels.front());
+  analysis.kernels.back().name = "anyBlock";
+  analysis.kernels.back().block.source = BlockSource::Assumed;
+  analysis.kernels.back().block.shapeInvariant = true;
+  analysis.kernels.back().block.shapesTried = {"128x1x1", "512x1x1"};
+  const report::Report report = goldenReport(analysis);
+  const report::Summary s = report::summarize(report);
+  CHECK(s.kernelsOnAssumedBlock == 2);
+  CHECK(s.kernelsOnAssumedBlockShapeInvariant == 1);
+  CHECK(report::summaryLine(report).find("(2 on an assumed block shape (1 whose figures may depend on it, 1 the same "
+                                         "under every shape tried))") != std::string::npos);
+  std::ostringstream json;
+  report::writeJson(json, report);
+  CHECK(json.str().find("\"kernels_on_assumed_block_shape_invariant\": 1") != std::string::npos);
+  CHECK(json.str().find("\"shapes_tried\": [\n") != std::string::npos);
+}
+
 TEST_CASE("golden: the summary counts a shape the kernel implies apart from a guess") {
   AnalysisResult analysis = goldenAnalysis();
   for (KernelRecord& k : analysis.kernels)
@@ -95,7 +114,8 @@ TEST_CASE("golden: the summary counts a shape the kernel implies apart from a gu
   const report::Summary s = report::summarize(report);
   CHECK(s.kernelsOnAssumedBlock == 1);  // `particles`, still a plain guess
   CHECK(s.kernelsOnImpliedBlock == 1);
-  CHECK(report::summaryLine(report).find("(1 on an assumed block shape, 1 on a block shape the kernel implies)") !=
+  CHECK(report::summaryLine(report).find("(1 on an assumed block shape (1 whose figures may depend on it, 0 the same "
+                                         "under every shape tried), 1 on a block shape the kernel implies)") !=
         std::string::npos);
   std::ostringstream json;
   report::writeJson(json, report);

@@ -183,6 +183,7 @@ std::optional<LaunchContext> impliedContext(const FunctionDecl* fn, const ASTCon
   }
   c.block.source = BlockSource::Assumed;
   c.blockKnown = false;
+  for (int d = 0; d < 3; ++d) c.guessedAxes[d] = used[d] && !implied[d];
   std::string guessedAxes;
   for (int d = 0; d < 3; ++d)
     if (used[d] && !implied[d]) guessedAxes += std::string(guessedAxes.empty() ? "" : ", ") + "blockDim." + "xyz"[d];
@@ -256,6 +257,8 @@ std::optional<LaunchContext> withLaunchAxes(LaunchContext c, const Dim3Axes& lau
   } else {
     c.block.source = BlockSource::Assumed;
     c.blockKnown = false;
+    c.guessedAxes = {false, false, false};
+    for (int d : guessed) c.guessedAxes[d] = true;
     c.block.detail += "; " + guessedAxes + " guessed (set it with --block-dim or a `coalesce-lint: block=` comment)";
   }
   return c;
@@ -313,6 +316,7 @@ LaunchContext fallbackContext(const FunctionDecl* fn, const TranslationUnitOptio
     return *implied;
   c.blockKnown = false;
   c.block.source = BlockSource::Assumed;
+  c.guessedAxes = {true, threadDimsUsed[1], threadDimsUsed[2]};
   if (multiDim) {
     // A kernel indexed by threadIdx.y (or z) runs on 2D (3D) blocks; 32 wide keeps each
     // warp in one row, the usual layout. Said, and overridable with --block-dim.
@@ -352,6 +356,13 @@ std::vector<LaunchContext> kernelContexts(const FunctionDecl* fn, const std::str
       c.block.source = BlockSource::Launch;
       c.block.detail = "block " + std::to_string(l.block.x) + "x" + std::to_string(l.block.y) + "x" +
                        std::to_string(l.block.z) + " from " + l.how + " at " + l.where;
+      if (!l.blockCap.empty()) {
+        // Computed at run time under a cap: the block of an input larger than one block.
+        c.block.source = BlockSource::LaunchCap;
+        c.block.detail = "block " + dims(l.block) + ": " + l.how + " at " + l.where +
+                         " computes its block at run time, capped: " + l.blockCap +
+                         "; the block of an input larger than one block (verify --launch-info gives the one a run used)";
+      }
       c.blockKnown = true;
       c.grid = l.grid;
     } else {

@@ -20,6 +20,7 @@
 #include "kernel_resources.h"
 #include "launch_collector.h"
 #include "record_builder.h"
+#include "shape_trials.h"
 
 namespace coalesce::analysis {
 
@@ -97,15 +98,22 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
     interpreter.run(fn);
 
     const auto launches = collector.launches.find(fn->getCanonicalDecl());
-    const std::vector<LaunchContext> contexts =
+    std::vector<LaunchContext> contexts =
         kernelContexts(fn, options.recordedLaunches && !options.recordedLaunches->empty() ? mangledKernelName(fn, ctx) : std::string(),
                        launches == collector.launches.end() ? nullptr : &launches->second, paramSymbols, options,
                        ctx, interpreter.events().threadDimsUsed);
+    const size_t firstAccess = result.accesses.size(), firstParam = result.pointerParams.size();
+    const size_t firstBranch = result.branches.size(), firstBarrier = result.barriers.size();
+    buildKernelRecords(fn, interpreter.events(), contexts, symbols, options.arch, sm, kernel, result);
+    // A guessed shape: do the figures rest on it? (shape_trials.h; only guessed kernels pay.)
+    if (contexts.front().block.source == BlockSource::Assumed) {
+      const ShapeTrial trial = tryOtherShapes(interpreter.events(), contexts, symbols, options.arch, result,
+                                              firstAccess, firstBranch, firstBarrier);
+      recordShapeTrial(trial, contexts, result, firstAccess, firstBranch, firstBarrier);
+    }
     kernel.block = contexts.front().block;
     kernel.block.detail += severalShapes(contexts);
-    const size_t firstAccess = result.accesses.size(), firstParam = result.pointerParams.size();
     kernel.occupancy = kernelOccupancy(kernelResources(fn, ctx), contexts, options.arch);
-    buildKernelRecords(fn, interpreter.events(), contexts, symbols, options.arch, sm, kernel, result);
     attachFixEdits(fn, interpreter.events(), ctx, options.arch, result, firstAccess, firstParam);  // docs/fixes.md
     result.kernels.push_back(kernel);
   }

@@ -46,6 +46,9 @@ struct LaunchContext {
   std::map<int, std::string> pointerOffsetSources;
   // The launch's dynamic shared memory (its third <<<>>> argument), when known.
   std::optional<int64_t> dynamicSharedBytes;
+  // An assumed block (BlockSource::Assumed): the axes that are a guess, not a launch's or
+  // the kernel's own (block_shape.cpp); the ones shape_trials.cpp varies.
+  std::array<bool, 3> guessedAxes{false, false, false};
 };
 
 struct LaneResult {

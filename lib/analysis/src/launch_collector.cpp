@@ -145,6 +145,14 @@ void LaunchCollector::resolveLaunches() {
       l.blockKnown = blockAxes[0] && blockAxes[1] && blockAxes[2];
       if (l.blockKnown) l.block = model::Dim3{*blockAxes[0], *blockAxes[1], *blockAxes[2]};
       else l.blockAxes = blockAxes;
+      // `threads = n < 512 ? n : 512`: the cap, the block of an input larger than one block.
+      if (!l.blockKnown)
+        if (const CappedAxes capped = caps_.cappedAxesOf(p.block, use);
+            capped.capped && capped.axes[0] && capped.axes[1] && capped.axes[2]) {
+          l.blockKnown = true;
+          l.block = model::Dim3{*capped.axes[0], *capped.axes[1], *capped.axes[2]};
+          l.blockCap = capped.why;
+        }
       l.grid = values_.dim3Of(p.grid, use);
       for (unsigned i = 0; i < p.args.size(); ++i) {
         if (auto v = values_.constantOf(p.args[i], use)) l.argValues[i] = *v;
@@ -158,7 +166,8 @@ void LaunchCollector::resolveLaunches() {
         Found& f = found[kernel];
         if (f.launches.empty() && std::find(order.begin(), order.end(), kernel) == order.end()) order.push_back(kernel);
         const bool seen = std::any_of(f.launches.begin(), f.launches.end(), [&](const Launch& o) {
-          return o.blockKnown == l.blockKnown && o.block == l.block && o.blockAxes == l.blockAxes && o.grid == l.grid &&
+          return o.blockKnown == l.blockKnown && o.block == l.block && o.blockAxes == l.blockAxes &&
+                 o.blockCap == l.blockCap && o.grid == l.grid &&
                  o.argValues == l.argValues &&
                  o.pointerOffsets == l.pointerOffsets && o.dynamicSharedBytes == l.dynamicSharedBytes;
         });

@@ -21,6 +21,7 @@
 
 #include "coalesce/model/access_model.h"
 #include "host_values.h"
+#include "size_caps.h"
 
 namespace coalesce::analysis {
 
@@ -29,6 +30,9 @@ struct Launch {
   model::Dim3 block;
   bool blockKnown = true;  // false: the block is not a constant here; the fallback shape is used
   Dim3Axes blockAxes;      // when not known: the axes the launch does fix (`dim3(1, n)`: x)
+  // A block computed at run time under a constant cap (size_caps.h): `block` is the cap, and
+  // this says where it came from; empty for a block written as a constant.
+  std::string blockCap;
   std::optional<model::Dim3> grid;
   std::map<unsigned, int64_t> argValues;       // parameter index -> constant argument
   std::map<unsigned, int64_t> pointerOffsets;  // pointer parameter index -> bytes past its allocation
@@ -39,7 +43,7 @@ struct Launch {
 
 class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
  public:
-  explicit LaunchCollector(clang::ASTContext& ctx) : sm_(ctx.getSourceManager()), values_(ctx) {}
+  explicit LaunchCollector(clang::ASTContext& ctx) : sm_(ctx.getSourceManager()), values_(ctx), caps_(ctx, values_) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool TraverseDecl(clang::Decl* d);
@@ -65,6 +69,7 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
  private:
   clang::SourceManager& sm_;
   HostValues values_;
+  SizeCaps caps_;  // blocks computed at run time under a cap, read where values_ finds no constant
   struct Walked {
     const clang::FunctionDecl* fn;
     bool inSystemHeader;

@@ -49,12 +49,6 @@ std::string lineTextAt(const SourceManager& sm, clang::SourceLocation loc) {
   return buffer.slice(begin, end == StringRef::npos ? buffer.size() : end).str();
 }
 
-double severityKey(const model::AccessFigures& f) {
-  if (f.global) return f.global->aligned.sectorsPerRequest / std::max(1e-9, f.global->aligned.idealSectors);
-  if (f.shared) return f.shared->aligned.conflictDegree;
-  return 0;
-}
-
 // The record `t` is, points to or holds elements of, when its declaration is invalid.
 const clang::RecordDecl* invalidRecordIn(clang::QualType t) {
   for (int depth = 0; depth < 16 && !t.isNull(); ++depth) {
@@ -119,6 +113,12 @@ Site siteAt(const Event& e, const std::string& kernel, const SourceManager& sm) 
 
 }  // namespace
 
+double accessSeverity(const model::AccessFigures& f) {
+  if (f.global) return f.global->aligned.sectorsPerRequest / std::max(1e-9, f.global->aligned.idealSectors);
+  if (f.shared) return f.shared->aligned.conflictDegree;
+  return 0;
+}
+
 KernelRecord kernelRecord(const FunctionDecl* fn, const ASTContext& ctx) {
   KernelRecord kernel;
   kernel.name = kernelName(fn, ctx);
@@ -153,7 +153,7 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     double worst = -1;
     for (const LaunchContext& c : contexts) {
       LaneResult lr = evaluateLanes(s.raw, c, symbols, arch, &guardCache);
-      const double key = severityKey(lr.figures);
+      const double key = accessSeverity(lr.figures);
       if (key > worst) {
         worst = key;
         site.access = lr.access;

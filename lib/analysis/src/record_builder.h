@@ -25,6 +25,10 @@ KernelRecord kernelRecord(const clang::FunctionDecl* fn, const clang::ASTContext
 std::optional<std::string> kernelFailure(const clang::FunctionDecl* fn, const TranslationUnitOptions& options,
                                          const clang::SourceManager& sm);
 
+// How badly an access fares (sectors over ideal, or the conflict degree): of a kernel's
+// launches, each access keeps the one where this is largest.
+double accessSeverity(const model::AccessFigures& f);
+
 // Appends the kernel's access, branch, barrier and pointer-parameter records to `out`,
 // counting its accesses in `kernel`.
 void buildKernelRecords(const clang::FunctionDecl* fn, const KernelEvents& events,

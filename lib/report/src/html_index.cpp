@@ -58,9 +58,12 @@ std::string summarySection(const HtmlContext& ctx) {
   out += row("Kernels", fmt::format("{} ({} analysed, {} failed)", s.kernels, s.kernels - failedKernels, failedKernels));
   out += row("On a guessed block shape",
              fmt::format("{} kernel{}{}", s.kernelsOnAssumedBlock, s.kernelsOnAssumedBlock == 1 ? "" : "s",
-                         s.kernelsOnAssumedBlock ? " (their figures rest on an assumed 1D block; a launch in the "
-                                                   "file, __launch_bounds__, a block= comment or --block-dim fixes it)"
-                                                 : ""));
+                         s.kernelsOnAssumedBlock
+                             ? fmt::format(" ({} the same under every other shape tried; the others' figures may rest "
+                                           "on the guess: a launch in the file, __launch_bounds__, a block= comment "
+                                           "or --block-dim fixes it)",
+                                           s.kernelsOnAssumedBlockShapeInvariant)
+                             : std::string()));
   if (s.kernelsOnImpliedBlock)
     out += row("On a block shape the kernel implies",
                fmt::format("{} kernel{} (no launch found; shared tiles indexed by threadIdx, blockDim comparisons or "

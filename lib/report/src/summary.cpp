@@ -19,6 +19,7 @@ Summary summarize(const Report& report) {
   for (const KernelRecord& k : a.kernels) {
     if (k.status != Status::Analysed) continue;
     if (k.block.source == BlockSource::Assumed) ++s.kernelsOnAssumedBlock;
+    if (k.block.source == BlockSource::Assumed && k.block.shapeInvariant) ++s.kernelsOnAssumedBlockShapeInvariant;
     if (k.block.source == BlockSource::KernelImplied) ++s.kernelsOnImpliedBlock;
   }
   s.accesses = a.accesses.size();
@@ -41,10 +42,16 @@ std::string summaryLine(const Report& report) {
   std::string line = fmt::format("{}: {}", report.tool.name, plural(s.files, "file"));
   if (s.failedFiles) line += fmt::format(" ({} failed)", s.failedFiles);
   line += ", " + plural(s.kernels, "kernel");
-  // Figures on a guessed shape may be wrong: say how many (--block-dim or a launch fixes it).
-  // A shape the kernel implies (no launch found) is not a plain guess, but not a launch either.
+  // Figures on a guessed shape may be wrong: say how many (--block-dim or a launch fixes it),
+  // and of those how many came out the same under every other shape tried (their figures do
+  // not rest on the guess; lib/analysis/src/shape_trials.h). A shape the kernel implies (no
+  // launch found) is not a plain guess, but not a launch either.
   std::string onShape;
-  if (s.kernelsOnAssumedBlock) onShape = fmt::format("{} on an assumed block shape", s.kernelsOnAssumedBlock);
+  if (s.kernelsOnAssumedBlock)
+    onShape = fmt::format("{} on an assumed block shape ({} whose figures may depend on it, {} the same under every "
+                          "shape tried)",
+                          s.kernelsOnAssumedBlock, s.kernelsOnAssumedBlock - s.kernelsOnAssumedBlockShapeInvariant,
+                          s.kernelsOnAssumedBlockShapeInvariant);
   if (s.kernelsOnImpliedBlock)
     onShape += fmt::format("{}{} on a block shape the kernel implies", onShape.empty() ? "" : ", ", s.kernelsOnImpliedBlock);
   if (!onShape.empty()) line += " (" + onShape + ")";

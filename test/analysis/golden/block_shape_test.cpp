@@ -570,3 +570,54 @@ void host(float* p) {
   CHECK(kernelNamed(r, "opaque").block.source == BlockSource::Assumed);
   CHECK(kernelNamed(r, "twoStatements").block.source == BlockSource::Assumed);
 }
+
+TEST_CASE("block shapes: a block computed at run time under a constant cap takes the cap") {
+  // Rodinia's bfs and b+tree: the block of an input larger than one block. A floor
+  // (`order > 64 ? order : 64`) and a size with no cap stay guessed.
+  const AnalysisResult r = analyseOne(R"(
+#define MAXT 512
+__global__ void viaIf(float* p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 0.0f; }
+__global__ void viaTernary(float* p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f; }
+__global__ void viaMin(float* p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 2.0f; }
+__global__ void floored(float* p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 3.0f; }
+__global__ void uncapped(float* p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 4.0f; }
+__global__ void inverted(float* p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 5.0f; }
+void small(float* p, int n) {
+  int t = 256;
+  if (n < 256) t = n;
+  inverted<<<1, t>>>(p);
+}
+void run(float* p, int n, int order) {
+  int threads = n;
+  int blocks = 1;
+  if (n > MAXT) { blocks = (n + MAXT - 1) / MAXT; threads = MAXT; }
+  dim3 b(threads, 1, 1);
+  viaIf<<<blocks, b>>>(p);
+  int t2;
+  t2 = order < 1024 ? order : 1024;
+  viaTernary<<<blocks, t2>>>(p);
+  viaMin<<<blocks, min(n, 128)>>>(p);
+  int t4 = order > 64 ? order : 64;
+  floored<<<blocks, t4>>>(p);
+  int t5 = n;
+  if (n > 1000) blocks = 2;
+  uncapped<<<blocks, t5>>>(p);
+}
+)");
+  const KernelRecord& viaIf = kernelNamed(r, "viaIf");
+  CHECK(viaIf.block.dim == model::Dim3{512, 1, 1});
+  CHECK(viaIf.block.source == BlockSource::LaunchCap);
+  CHECK(mentions(viaIf, "`threads` is 512 for a large input, by `n > MAXT` (k.cu:17)"));
+  const KernelRecord& inverted = kernelNamed(r, "inverted");
+  CHECK(inverted.block.dim == model::Dim3{256, 1, 1});
+  CHECK(inverted.block.source == BlockSource::LaunchCap);
+  const KernelRecord& viaTernary = kernelNamed(r, "viaTernary");
+  CHECK(viaTernary.block.dim == model::Dim3{1024, 1, 1});
+  CHECK(viaTernary.block.source == BlockSource::LaunchCap);
+  CHECK(mentions(viaTernary, "`order < 1024 ? order : 1024` is 1024"));
+  const KernelRecord& viaMin = kernelNamed(r, "viaMin");
+  CHECK(viaMin.block.dim == model::Dim3{128, 1, 1});
+  CHECK(viaMin.block.source == BlockSource::LaunchCap);
+  CHECK(kernelNamed(r, "floored").block.source == BlockSource::Assumed);
+  CHECK(kernelNamed(r, "uncapped").block.source == BlockSource::Assumed);
+}

@@ -150,6 +150,8 @@ void describeFields(V& v, R& r) {
   v.field("z", r.dim.z);
   v.field("source", r.source);
   v.field("detail", r.detail, kEmptyIsNull);
+  v.field("shapes_tried", r.shapesTried);
+  v.field("shape_invariant", r.shapeInvariant);
 }
 
 template <class V, RecordOf<AccessGroup> R>

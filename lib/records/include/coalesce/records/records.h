@@ -34,8 +34,10 @@ std::optional<E> parseByName(std::string_view text, E last) {
 // Where the block shape used for an access came from, in the order the frontend tries.
 // KernelImplied: no launch gives it, the kernel's own code does (shared tiles indexed by
 // threadIdx, blockDim comparisons, block-stride loops: lib/analysis/src/kernel_implied_block.h).
-// Assumed: a plain guess.
-enum class BlockSource { Launch, LaunchBounds, Option, Annotation, KernelImplied, Assumed };
+// LaunchCap: the launch computes its block at run time under a constant cap the host code
+// shows (`n < 512 ? n : 512`, `min(n, 512)`, `if (n > 512) threads = 512;`): the cap, the block
+// of a problem larger than one block (lib/analysis/src/size_caps.h). Assumed: a plain guess.
+enum class BlockSource { Launch, LaunchBounds, Option, Annotation, KernelImplied, LaunchCap, Assumed };
 inline std::string_view toString(BlockSource s) {
   switch (s) {
     case BlockSource::Launch: return "launch";
@@ -43,6 +45,7 @@ inline std::string_view toString(BlockSource s) {
     case BlockSource::Option: return "option";
     case BlockSource::Annotation: return "annotation";
     case BlockSource::KernelImplied: return "kernel_implied";
+    case BlockSource::LaunchCap: return "launch_cap";
     case BlockSource::Assumed: return "assumed";
   }
   return "?";
@@ -55,6 +58,11 @@ struct BlockShape {
   model::Dim3 dim{256, 1, 1};
   BlockSource source = BlockSource::Assumed;
   std::string detail;  // e.g. "launch at saxpy.cu:40" or "1D, blockDim.x a multiple of 32"
+  // A guessed shape (Assumed) only: the other shapes its kernel's figures were evaluated
+  // under ("128x1x1"; lib/analysis/src/shape_trials.h), and whether every figure the report
+  // reads came out the same under each of them: then the figures do not rest on the guess.
+  std::vector<std::string> shapesTried;
+  bool shapeInvariant = false;
   bool operator==(const BlockShape&) const = default;
 };
 

@@ -15,6 +15,9 @@ struct Summary {
   size_t failedFiles = 0;
   size_t kernels = 0;
   size_t kernelsOnAssumedBlock = 0;  // analysed on a guessed block shape (BlockSource::Assumed)
+  // Of those, the ones whose figures came out the same under every other shape tried
+  // (BlockShape::shapeInvariant): their figures do not rest on the guess.
+  size_t kernelsOnAssumedBlockShapeInvariant = 0;
   size_t kernelsOnImpliedBlock = 0;  // on the shape the kernel's own code implies (BlockSource::KernelImplied)
   size_t accesses = 0;
   size_t findings = 0;
@@ -26,7 +29,8 @@ struct Summary {
 
 Summary summarize(const Report& report);
 
-// "coalesce-lint: 2 files (1 failed), 5 kernels (1 on an assumed block shape), 21 accesses; 4 findings
+// "coalesce-lint: 2 files (1 failed), 5 kernels (2 on an assumed block shape (1 whose figures may depend on it, 1 the
+//  same under every shape tried)), 21 accesses; 4 findings
 //  (aos-field-access: 1, uncoalesced-global-access: 3); 2 suppressed, 1 baselined; 0.84 s"
 std::string summaryLine(const Report& report);
 
