@@ -122,7 +122,8 @@ class Interpreter {
   Value integerMinMax(const clang::CallExpr* call, const std::string& name);
 
   // ---- statements (interpreter_statements.cpp) ------------------------------------------
-  void pushGuard(ExprRef g, std::string what);
+  // `loop`: the guard is a loop's condition (its body runs while it holds), not an if's.
+  void pushGuard(ExprRef g, std::string what, bool loop = false);
   void popGuard();
   void walk(const clang::Stmt* s);
   void compound(const clang::CompoundStmt* c);

@@ -179,6 +179,7 @@ void Interpreter::record(model::AccessKind kind, const MemLoc& loc, const Expr* 
       s.raw.notes.push_back("'" + loc.root->name + "' are taken to be separate allocations");
     s.raw.guards = state_.guards;
     s.raw.guardTexts = state_.guardTexts;
+    s.raw.guardTestsData = state_.guardTestsData;
     s.loc = at;
     s.expression = text(site->getSourceRange());
     s.elementType = element;
@@ -195,6 +196,7 @@ RawAccess Interpreter::currentGuards() const {
   RawAccess g;
   g.guards = state_.guards;
   g.guardTexts = state_.guardTexts;
+  g.guardTestsData = state_.guardTestsData;
   return g;
 }
 

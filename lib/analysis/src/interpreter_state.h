@@ -133,6 +133,7 @@ struct InterpreterState {
   std::map<const clang::VarDecl*, RootRef> roots;  // memory variables (shared, constant, local arrays)
   std::vector<ExprRef> guards;                    // conditions in force (each non-zero where a lane runs)
   std::vector<std::string> guardTexts;            // their source text, for assumptions
+  std::vector<bool> guardTestsData;               // each: an if's test of per-thread values not followed (pushGuard)
   std::vector<const clang::FunctionDecl*> stack;  // the kernel, then each inlined callee
   std::vector<Frame> frames;                      // one per inlined call
   std::map<std::pair<const StructValue*, const clang::FieldDecl*>, Value> lazyFields;

@@ -22,17 +22,23 @@ Leave leaves(const Stmt* s) {
   return Leave::FallsThrough;
 }
 
+bool testsPerThreadData(const ExprRef& g) { return g && (containsOp(g, Op::LaneLoad) || containsOp(g, Op::Varying)); }
+
 bool same(const Value& a, const Value& b) { return a.v == b.v && a.root == b.root && a.off == b.off; }
 
 }  // namespace
 
-void Interpreter::pushGuard(ExprRef g, std::string what) {
+void Interpreter::pushGuard(ExprRef g, std::string what, bool loop) {
+  // A loop's body runs while its bound holds, however the bound is loaded; an if on a value
+  // loaded per lane (or one not followed) runs its body for lanes nobody can name statically.
+  state_.guardTestsData.push_back(!loop && testsPerThreadData(g));
   state_.guards.push_back(std::move(g));
   state_.guardTexts.push_back(std::move(what));
 }
 void Interpreter::popGuard() {
   state_.guards.pop_back();
   state_.guardTexts.pop_back();
+  state_.guardTestsData.pop_back();
 }
 
 void Interpreter::walk(const Stmt* s) {
@@ -110,6 +116,7 @@ void Interpreter::switchStmt(const SwitchStmt* sw) {
   // condition that differs exactly when the values do.
   recordBranch(BranchKind::Switch, cond, sw->getCond(), sw);
   pushGuard(dependsOnThread(cond) ? leaf(Op::Varying) : constant(1), "switch (" + text(sw->getCond()->getSourceRange()) + ")");
+  state_.guardTestsData.back() = testsPerThreadData(cond);  // the case taken is the value's, not the stand-in's
   walk(sw->getBody());
   popGuard();
 }

@@ -31,6 +31,9 @@ struct RawAccess {
   std::vector<std::string> notes;  // assumptions the walker already knows
   std::vector<ExprRef> guards;   // each must be non-zero for a lane to execute the access
   std::vector<std::string> guardTexts;  // source text of each guard, for assumptions
+  // Each guard: an if's (?:'s, early return's) test of per-thread values the analysis does not
+  // follow (data each thread loads): AccessSite::dataGuards.
+  std::vector<bool> guardTestsData;
 };
 
 // What the launch (or the fallback) fixes.

@@ -170,7 +170,7 @@ void Interpreter::loop(const Stmt* init, const Expr* cond, const Expr* inc, cons
   if (cond && !testAfter) {
     c = asInt(eval(cond));
     recordBranch(BranchKind::Loop, c, cond, whole);
-    pushGuard(c, text(cond->getSourceRange()));
+    pushGuard(c, text(cond->getSourceRange()), /*loop=*/true);
   }
   walk(body);
   if (cond && testAfter) {

@@ -113,6 +113,16 @@ Site siteAt(const Event& e, const std::string& kernel, const SourceManager& sm) 
 
 }  // namespace
 
+// The texts of the guards that test per-thread values the analysis does not follow, in the
+// order they are in force (AccessSite::dataGuards), each once.
+std::vector<std::string> dataGuards(const RawAccess& raw) {
+  std::vector<std::string> out;
+  for (size_t g = 0; g < raw.guards.size() && g < raw.guardTestsData.size(); ++g)
+    if (raw.guardTestsData[g] && std::find(out.begin(), out.end(), raw.guardTexts[g]) == out.end())
+      out.push_back(raw.guardTexts[g]);
+  return out;
+}
+
 double accessSeverity(const model::AccessFigures& f) {
   if (f.global) return f.global->aligned.sectorsPerRequest / std::max(1e-9, f.global->aligned.idealSectors);
   if (f.shared) return f.shared->aligned.conflictDegree;
@@ -148,6 +158,7 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     AccessSite site = siteAt<AccessSite>(s, kernel.name, sm);
     site.expression = s.expression;
     site.elementType = s.elementType;
+    site.dataGuards = dataGuards(s.raw);
     site.record = s.record;
     site.field = s.field;
     double worst = -1;

@@ -143,6 +143,7 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
       // A rule that prices its finding itself (shared-tiling-opportunity: the traffic a tile
       // saves, not sectors the access wastes): its share of the kernel's traffic only.
       const KernelTraffic& t = traffic[kernelOf[i]];
+      f.costUnitBytes = arch.sectorBytes;
       f.costShare = t.sectors > 0 ? *f.costSectors / t.sectors : 0.0;
       f.costBasis = a.requestsBasis;
       f.costTimePerRun = *f.costSectors * arch.sectorCostInWavefronts * launchesOf(kernelOf[i], analysis);
@@ -156,11 +157,13 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
     const double time = traffic[kernelOf[i]].time(arch);
     if (a.figures.shared) {
       f.costWavefronts = cost;
+      f.costUnitBytes = arch.sharedWavefrontBytes();
       f.costShare = time > 0 ? cost / time : 0.0;
       f.costTimePerRun = cost * launchesOf(kernelOf[i], analysis);
       setProgramShare(f, cost, kernelOf[i], analysis, program);
     } else {
       f.costSectors = cost;
+      f.costUnitBytes = arch.sectorBytes;
       f.costTimePerRun = cost * arch.sectorCostInWavefronts * launchesOf(kernelOf[i], analysis);
       // A member of a wasting group: the fix (SoA, a wide load) is the group's, so its level
       // follows what the whole group wastes; its cost, for ranking, is its part of that.

@@ -4,6 +4,7 @@
 #include "coalesce/report/rule_registry.h"
 
 #include "cost.h"
+#include "data_guard_level.h"
 #include "iteration_reuse_note.h"
 #include "launch_level.h"
 #include "orientation_level.h"
@@ -136,6 +137,7 @@ std::vector<Finding> runRules(const AnalysisResult& analysis, const model::Arch&
   detail::capMinorityOrientation(merged, analysis);
   detail::capVariantsFixedInFile(merged, analysis, arch);
   detail::capUnlaunchedKernels(merged, analysis);
+  detail::capDataGuardedAccesses(merged, analysis);
   return merged;
 }
 

@@ -73,8 +73,11 @@ std::string summaryLine(const Report& report) {
 
 std::vector<const Finding*> mostExpensive(const Report& report, size_t n) {
   std::vector<const Finding*> out;
+  // Warnings and errors only: a note is one the filter judged not worth gating on (negligible,
+  // a variant kept for comparison, a path whose frequency is not known), so naming it among
+  // the places to fix first would contradict it.
   for (const Finding& f : report.findings)
-    if (f.rank > 0 && f.costBytes() > 0) out.push_back(&f);
+    if (f.rank > 0 && f.costBytes() > 0 && f.severity != Severity::Note) out.push_back(&f);
   std::sort(out.begin(), out.end(), [](const Finding* a, const Finding* b) { return a->rank < b->rank; });
   if (out.size() > n) out.resize(n);
   return out;

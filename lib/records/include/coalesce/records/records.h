@@ -158,6 +158,12 @@ struct AccessSite {
   model::AccessFigures figures;
   std::vector<std::string> assumptions;  // sentences the figures rest on
   bool indirectRowGather = false;        // indirect row index, contiguous lanes inside the row
+  // The conditions of the ifs (?:, early returns) it runs under that test data each thread
+  // loads for itself (`isnan(v[i])`, `x < p[tid].cost`, a flag set in a data-dependent loop):
+  // how often it runs is not known statically (the figures assume every lane passes), so its
+  // findings are notes (lib/report/src/data_guard_level.cpp). Loop conditions are not listed:
+  // a loop's body runs while its bound holds, however the bound is loaded.
+  std::vector<std::string> dataGuards;
   // False when no lane runs the access under any context the analysis found (its guards
   // false for every thread, whatever values it tried for unknown scalars): no figures then
   // (figures.global and .shared empty), and `notExecuted` says why.

@@ -84,8 +84,10 @@ struct Finding {
   // where no unit launches the kernel). One scale across spaces, kernels and launch counts:
   // what findings are ranked by (rankByCost, the text writer's order, the summary's top five).
   std::optional<double> costTimePerRun;
-  // Bytes the cost stands for (32 per sector, 128 per wavefront), for the text.
-  double costBytes() const { return costSectors ? *costSectors * 32 : costWavefronts ? *costWavefronts * 128 : 0; }
+  // Bytes one unit of the cost moves: the Arch's sector, or its shared wavefront (cost.cpp).
+  double costUnitBytes = 0;
+  // Bytes the cost stands for, for the text.
+  double costBytes() const { return (costSectors ? *costSectors : costWavefronts ? *costWavefronts : 0) * costUnitBytes; }
   bool hasCost() const { return costSectors.has_value() || costWavefronts.has_value(); }
   // 1 for the most expensive finding of the run, 2 for the next...; 0 before ranking.
   int rank = 0;
