@@ -16,6 +16,16 @@ enum class Leave { FallsThrough, Returns, Breaks, Continues };
 Leave leaves(const Stmt* s) {
   if (!s) return Leave::FallsThrough;
   if (isa<ReturnStmt>(s)) return Leave::Returns;
+  // `__trap()`, `__builtin_trap()`, `abort()` (each noreturn), inline `trap;`: the thread
+  // stops there, so what follows runs only where the branch was not taken (llm.c's
+  // `if (C % (32 * x128::size) != 0) __trap();` before its barriers).
+  if (const auto* e = dyn_cast<Expr>(s))
+    if (const auto* call = dyn_cast<CallExpr>(e->IgnoreImplicit()))
+      if (const FunctionDecl* callee = call->getDirectCallee();
+          callee && (callee->isNoReturn() || callee->getName() == "__trap"))  // CUDA's __trap is a plain asm wrapper
+        return Leave::Returns;
+  if (const auto* gcc = dyn_cast<GCCAsmStmt>(s))
+    if (gcc->getAsmString() && gcc->getAsmString()->getString().contains("trap;")) return Leave::Returns;
   if (isa<BreakStmt>(s)) return Leave::Breaks;
   if (isa<ContinueStmt>(s)) return Leave::Continues;
   if (const auto* c = dyn_cast<CompoundStmt>(s)) return c->body_empty() ? Leave::FallsThrough : leaves(c->body_back());

@@ -238,8 +238,11 @@ std::vector<std::string> reachByWarp(const RawAccess& raw, size_t from, std::vec
   std::vector<bool> unknown(alive.size(), false);
   for (size_t g = from; g < raw.guards.size(); ++g) {
     const ExprRef guard = ev.atIteration(raw.guards[g], combo, rep);
-    if (!dependsOnThread(guard)) continue;  // uniform over the block, as evaluateBarrier treats it
     const ThreadProgram program(guard, rep);
+    if (!dependsOnThread(guard)) {  // uniform over the block, as evaluateBarrier treats it
+      if (const auto v = program.run(0, 0, 0); v && *v == 0) alive.assign(alive.size(), false);
+      continue;
+    }
     for (int64_t linear = 0; linear < d.volume(); ++linear) {
       const auto i = static_cast<size_t>(linear);
       if (!alive[i] || unknown[i]) continue;
@@ -281,7 +284,12 @@ BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& laun
     std::vector<bool> alive(static_cast<size_t>(d.volume()), true);
     for (size_t g = 0; g < raw.guards.size(); ++g) {
       const ExprRef guard = ev.atIteration(raw.guards[g], combo, rep);
-      if (!dependsOnThread(guard)) continue;  // uniform over the block
+      if (!dependsOnThread(guard)) {  // uniform over the block
+        // Known false: no thread of the block gets past it (a `__trap()` taken by every
+        // thread, an early return on a parameter), so none reaches the barrier here.
+        if (const auto v = ThreadProgram(guard, rep).run(0, 0, 0); v && *v == 0) break;
+        continue;
+      }
       std::optional<bool> first;
       bool unknown = false, split = false;
       std::vector<bool> next = alive;
@@ -334,6 +342,7 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
   // every idle access's contexts at full cost would multiply a file's time.
   const size_t step = probe ? std::max<size_t>(1, combos.size() / kProbeIterations) : 1;
   bool first = true;
+  bool keptLive = false;  // result.access is of an iteration with a request
   int64_t listed = 0;
   int64_t liveIterations = 0;  // listed iterations with a request
   int64_t before = 0;           // requests of the iterations listed so far
@@ -375,18 +384,23 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
         sharingKnown = false;
       }
     }
-    if (first) {
+    mergeCases(result.figures.global, f.global);
+    mergeCases(result.figures.shared, f.shared);
+    const int64_t now = requestsSoFar();
+    const bool live = now > before;
+    if (live) ++liveIterations;
+    before = now;
+    // The pattern (for pictures and the fixes re-evaluated from it) and the ranges are those of
+    // the first listed iteration in which a lane runs the access: an idle one would show no
+    // lanes, and a fix evaluated on it would claim 0 wavefronts.
+    if (first || (live && !keptLive)) {
       result.access = access;
       result.figures.sectorRange = f.sectorRange;
       result.figures.wavefrontRange = f.wavefrontRange;
       result.figures.activeLanesPerWarp = f.activeLanesPerWarp;
       first = false;
+      keptLive = live;
     }
-    mergeCases(result.figures.global, f.global);
-    mergeCases(result.figures.shared, f.shared);
-    const int64_t now = requestsSoFar();
-    if (now > before) ++liveIterations;
-    before = now;
   }
   const int64_t requests = requestsSoFar();
   if (listed > 0) result.requestsPerIteration = static_cast<double>(requests) / static_cast<double>(listed);

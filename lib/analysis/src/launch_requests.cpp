@@ -109,7 +109,7 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
     basis += " (the grid is not known: taken as " + std::to_string(blocks) + " blocks, " +
              std::to_string(kAssumedGridThreads) + " threads)";
   if (!loops.empty()) {
-    basis += " x " + plainNumber(trips) + " iterations of " +
+    basis += " x " + plainNumber(trips) + (trips == 1 ? " iteration of " : " iterations of ") +
              (loops.size() == 1 ? std::string("the enclosing loop") : std::to_string(loops.size()) + " enclosing loops");
     if (assumedLoops == 1)
       basis += std::string(loops.size() == 1 ? " (its" : " (one with a") + " trip count not known statically, taken as " +

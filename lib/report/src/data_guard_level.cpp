@@ -18,10 +18,10 @@ void capDataGuardedAccesses(std::vector<Finding>& findings, const AnalysisResult
     for (const std::string& g : site.dataGuards) conditions += (conditions.empty() ? "`" : "` and `") + g;
     f.severityCap = Severity::Note;
     f.severityCapReason = fmt::format(
-        "a note, not a warning: it runs only where {}` holds, a test of values each thread loads (or computes "
+        "a note, not a warning: it runs only where {}` {}, a test of values each thread loads (or computes "
         "in ways the analysis does not follow), so how often it runs, and what it wastes, is not known "
         "statically; the figures assume every lane passes. If that path is the common one, the figures stand",
-        conditions);
+        conditions, site.dataGuards.size() > 1 ? "hold" : "holds");
   }
 }
 

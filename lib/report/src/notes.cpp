@@ -63,12 +63,13 @@ std::string sectorGain(const model::GlobalFigures& from, const model::GlobalFigu
 }
 
 std::string checkedFix(const std::string& advice, const model::GlobalFigures& from, const model::GlobalFigures& to) {
-  if (to.sectorsPerRequest < from.sectorsPerRequest - 1e-9) return "fix: " + advice + ": " + sectorGain(from, to);
+  // A re-evaluation with no request left (its guards idle every lane) checked nothing.
+  if (to.sectorsPerRequest > 0 && to.sectorsPerRequest < from.sectorsPerRequest - 1e-9) return "fix: " + advice + ": " + sectorGain(from, to);
   return fmt::format("no fix checked: {} would keep {} sectors per request", advice, number(from.sectorsPerRequest));
 }
 
 std::string checkedFix(const std::string& advice, const model::SharedFigures& from, const model::SharedFigures& to) {
-  if (to.wavefronts < from.wavefronts - 1e-9) return "fix: " + advice + ": " + wavefrontGain(from, to);
+  if (to.wavefronts > 0 && to.wavefronts < from.wavefronts - 1e-9) return "fix: " + advice + ": " + wavefrontGain(from, to);
   return fmt::format("no fix checked: {} would keep {} wavefronts per request (see --explain for the lanes "
                      "that share a bank)",
                      advice, number(from.wavefronts));

@@ -115,13 +115,16 @@ bool isIdeal(const model::GlobalFigures& f) { return f.sectorsPerRequest <= f.id
 
 std::optional<FixedAccess> fixIfBetter(const model::Access& fixed, const model::Dim3& block,
                                        const model::GlobalFigures& from, const model::Arch& arch, std::string change) {
-  if (globalOf(fixed, block, arch).sectorsPerRequest >= from.sectorsPerRequest - 1e-9) return std::nullopt;
+  // No request left (the pattern's lanes all idle) is no evidence of a better access.
+  const double after = globalOf(fixed, block, arch).sectorsPerRequest;
+  if (after <= 0 || after >= from.sectorsPerRequest - 1e-9) return std::nullopt;
   return FixedAccess{fixed, block, std::move(change)};
 }
 
 std::optional<FixedAccess> fixIfBetter(const model::Access& fixed, const model::Dim3& block,
                                        const model::SharedFigures& from, const model::Arch& arch, std::string change) {
-  if (sharedOf(fixed, block, arch).wavefronts >= from.wavefronts - 1e-9) return std::nullopt;
+  const double after = sharedOf(fixed, block, arch).wavefronts;
+  if (after <= 0 || after >= from.wavefronts - 1e-9) return std::nullopt;
   return FixedAccess{fixed, block, std::move(change)};
 }
 

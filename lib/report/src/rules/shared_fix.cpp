@@ -37,7 +37,7 @@ SharedFix sharedFix(const AccessSite& site, const model::Arch& arch) {
   const model::SharedFigures f = *sharedFigures(site);
   if (auto padded = withPaddedSharedRow(a, arch)) {
     const model::SharedFigures p = sharedOf(*padded, site.block.dim, arch);
-    if (p.wavefronts < f.wavefronts) {
+    if (p.wavefronts > 0 && p.wavefronts < f.wavefronts) {
       const model::AffineLanes& l = a.pattern.affine;
       const int64_t row = std::max({std::llabs(l.cx), std::llabs(l.cy), std::llabs(l.cz)}) / a.bytesPerLane;
       return {fmt::format("fix: pad each row of the shared array from {} to {} elements, or swizzle the column "
