@@ -26,7 +26,8 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           ("panel3", "panel3-findings.json", "panel3-judgments.json"),
           ("panel4", "panel4-findings.json", "panel4-judgments.json"),
           ("panel5", "panel5-findings.json", "panel5-judgments.json"),
-          ("panel6", "panel6-findings.json", "panel6-judgments.json")]
+          ("panel6", "panel6-findings.json", "panel6-judgments.json"),
+          ("panel7", "panel7-findings.json", "panel7-judgments.json")]
 
 
 def load_panels(folder):
