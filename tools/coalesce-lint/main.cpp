@@ -154,6 +154,9 @@ int main(int argc, char** argv) {
   app.add_option("--file-timeout", o.request.fileTimeoutSeconds,
                  "seconds one file may take before it is reported as failed (0: no limit)")
       ->capture_default_str();
+  app.add_flag("!--no-sibling-files", o.request.readSiblingFiles,
+               "do not read the .c/.cpp/.cu files beside an input for the host values it leaves open (a "
+               "wrapper's arguments, struct members set elsewhere in the program)");
   app.add_flag("!--full-parse", o.request.skipSystemHostBodies,
                "also parse the bodies of host functions in system headers, which the analysis never reads "
                "(slower; same results)");

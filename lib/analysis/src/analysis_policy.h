@@ -24,6 +24,11 @@ inline constexpr int64_t kLiveValueCandidates[] = {kAssumedRuntimeValue, 1024, 2
 // or more of them takes each of these values at once, the others keeping their default
 // (pathfinder's `iteration` and `border` only run together, with the width left large).
 inline constexpr int64_t kJointLiveValueCandidates[] = {256, 16, 1, 0};
+// Last, when no smaller value makes it run: a value larger than the default, one scalar at a
+// time, then all at once. A loop that starts one grid past the thread (SobolQRNG's `for (i =
+// i0 + gridDim.x * blockDim.x; i < n_vectors; i += stride)`, the grid taken as kAssumedGridDim
+// blocks) runs only when n exceeds the whole grid's threads.
+inline constexpr int64_t kLargeLiveValue = int64_t{1} << 24;
 // Loop iterations a search for a context under which an idle access runs looks at.
 inline constexpr size_t kProbeIterations = 16;
 // More unknown scalars in one access's guards than this: no values are tried.
@@ -49,6 +54,10 @@ inline constexpr size_t kMaxInlineDepth = 12;
 inline constexpr int kCallerDepth = 3;
 inline constexpr size_t kMaxCallSites = 16;
 inline constexpr size_t kMaxEnvironments = 32;
+// Files beside the analysed one whose host code is read for values the file leaves open
+// (sibling_files.cpp): at most this many, none larger than this.
+inline constexpr size_t kMaxSiblingFiles = 12;
+inline constexpr uintmax_t kMaxSiblingBytes = 1 << 20;
 // Comment lines above a kernel searched for a `coalesce-lint: block=` annotation.
 inline constexpr int kAnnotationLinesAbove = 5;
 

@@ -49,6 +49,7 @@
 #include "command_line_text.h"
 #include "kernel_analyzer.h"
 #include "result_cache.h"
+#include "sibling_files.h"
 #include "worker_process.h"
 
 namespace coalesce::analysis {
@@ -498,6 +499,13 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
     overlay.replacedFiles = &request.replacedFiles;  // a fix-it's edit (docs/fixes.md)
     auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions{job.directory},
                                                                 makeOverlayFileSystem(toolchain, overlay));
+    // The program's other files, read once, when the analysis first asks (sibling_files.h).
+    std::optional<ProgramFacts> facts;
+    if (request.readSiblingFiles)
+      options.programFacts = [&](clang::ASTContext& ctx) -> const ProgramFacts* {
+        if (!facts) facts = programFactsFor(ctx, job.arguments, job.directory, files.get());
+        return &*facts;
+      };
     clang::tooling::ToolInvocation invocation(
         job.arguments,
         std::make_unique<Action>(options, diags, outcome.tu, withPch, request.skipSystemHostBodies, analysed),

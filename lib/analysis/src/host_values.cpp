@@ -1,7 +1,10 @@
 #include "host_values.h"
 
+#include "host_summary.h"
+
 #include <clang/AST/Attr.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
 #include <clang/Basic/SourceManager.h>
 
 #include <algorithm>
@@ -54,10 +57,22 @@ std::optional<int64_t> HostValues::constantOf(const Expr* e, const HostEnv* env,
   e = e->IgnoreParenImpCasts();
   if (const auto* arg = argumentOf(e, env); arg && !isReassigned(cast<DeclRefExpr>(e)->getDecl()))
     return constantOf(arg->expr, arg->env, depth + 1);
+  // A parameter this file gives no argument for: the one value its calls elsewhere in the
+  // program give it (backprop's wrappers, called from facetrain.c).
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e))
+    if (const auto* parm = dyn_cast<ParmVarDecl>(ref->getDecl()); parm && !argumentOf(e, env) && !isReassigned(parm))
+      if (auto v = programParameterValue(parm)) return v;
   // A local initialised with a constant and never assigned again.
   if (const auto* ref = dyn_cast<DeclRefExpr>(e))
     if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->isLocalVarDecl() && var->getInit())
       if (!isReassigned(var)) return constantOf(var->getInit(), env, depth + 1);
+  // The counter of a host loop whose body holds the launch or the wrapper's call (mergeSort's
+  // `for (uint stride = SHARED_SIZE_LIMIT; stride < N; stride <<= 1) generateSampleRanks(...,
+  // stride, ...)`): the value of its first iteration, the launch the loop makes first.
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e))
+    if (const auto* var = dyn_cast<VarDecl>(ref->getDecl());
+        var && var->isLocalVarDecl() && var->getInit() && countsLoopAround(var, ref))
+      return constantOf(var->getInit(), env, depth + 1);
   // A local declared without a value and given one once, unconditionally (Rodinia's gaussian:
   // `int block_size, grid_size; ... block_size = MAXBLOCKSIZE;`).
   if (const auto* ref = dyn_cast<DeclRefExpr>(e))
@@ -134,9 +149,16 @@ std::optional<int64_t> HostValues::memberConstant(const MemberExpr* m, const Hos
   if (record && record->getName() == "cudaDeviceProp" && field->getName() == "maxThreadsPerBlock") return 1024;
   const auto* ref = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
   const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
-  if (!var || m->isArrow() || isa<ParmVarDecl>(var)) return std::nullopt;
+  // A member of a record this function does not hold (through a pointer or a parameter, or
+  // a global's): the one value the program ever writes to it (backprop's `net->hidden_n`,
+  // set to 16 in facetrain.c's `bpnn_create(layer_size, 16, 1)`).
+  const auto written = [&]() -> std::optional<int64_t> {
+    const ProgramFacts* facts = programFacts();
+    return facts ? facts->memberValue(recordName(record), field->getNameAsString()) : std::nullopt;
+  };
+  if (!var || m->isArrow() || isa<ParmVarDecl>(var)) return written();
   // A global is followed only when const: its assignments could be anywhere.
-  if (!var->isLocalVarDecl() && !var->getType().isConstQualified()) return std::nullopt;
+  if (!var->isLocalVarDecl() && !var->getType().isConstQualified()) return written();
   if (var->isLocalVarDecl() && (isReassigned(var) || memberAssigned(var, field))) return std::nullopt;
   const Expr* init = var->getInit() ? var->getInit()->IgnoreImplicit() : nullptr;
   if (const auto* list = dyn_cast_or_null<InitListExpr>(init)) {
@@ -259,6 +281,12 @@ int64_t HostValues::pointerByteOffset(const Expr* e, const HostEnv* env, int dep
       if (!count || !bytes) return 0;
       return pointerByteOffset(sub->getBase(), env, depth + 1) + *count * *bytes;
     }
+  // A pointer member: the bytes every pointer the program writes to it lies past its
+  // allocation (eigenvalues' `input.g_b = input.g_b_raw + 1` in main.cu).
+  if (const auto* m = dyn_cast<MemberExpr>(e))
+    if (const auto* field = dyn_cast<FieldDecl>(m->getMemberDecl()); field && field->getType()->isPointerType())
+      if (const ProgramFacts* facts = programFacts())
+        return facts->memberPointerBytes(recordName(field->getParent()), field->getNameAsString()).value_or(0);
   if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
     if (const auto* arg = argumentOf(e, env); arg && !isReassigned(ref->getDecl()))
       return pointerByteOffset(arg->expr, arg->env, depth + 1);
@@ -517,6 +545,39 @@ const Expr* HostValues::onlyAssignment(const VarDecl* var) {
       if (b && b->getOpcode() == BO_Assign && hits(b->getLHS())) value = b->getRHS();
     }
   return onlyAssignment_[var] = value;
+}
+
+std::optional<int64_t> HostValues::programParameterValue(const ParmVarDecl* parm) {
+  const ProgramFacts* facts = programFacts();
+  const auto* fn = facts ? dyn_cast<FunctionDecl>(parm->getDeclContext()) : nullptr;
+  if (!fn || !fn->getDeclName().isIdentifier() || !parm->getType()->isIntegralOrEnumerationType()) return std::nullopt;
+  return facts->parameterValue(fn->getNameAsString(), static_cast<int>(parm->getFunctionScopeIndex()));
+}
+
+// Whether `var` is declared in the init of a `for` whose body holds `use` and writes it
+// nowhere (the loop's increment steps it).
+bool HostValues::countsLoopAround(const VarDecl* var, const Expr* use) {
+  const ForStmt* loop = nullptr;
+  for (const DynTypedNode& p : ctx_.getParents(*var))
+    if (const auto* decl = p.get<DeclStmt>())
+      for (const DynTypedNode& pp : ctx_.getParents(*decl))
+        if (const auto* f = pp.get<ForStmt>(); f && f->getInit() == decl) loop = f;
+  if (!loop || !loop->getBody() || !loop->getBody()->getSourceRange().fullyContains(use->getSourceRange()))
+    return false;
+  bool written = false;
+  std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
+    if (!s || written) return;
+    const auto hits = [&](const Expr* x) {
+      const auto* r = dyn_cast<DeclRefExpr>(x->IgnoreParenImpCasts());
+      return r && r->getDecl() == var;
+    };
+    if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && hits(b->getLHS())) written = true;
+    if (const auto* u = dyn_cast<UnaryOperator>(s))
+      if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) && hits(u->getSubExpr())) written = true;
+    for (const Stmt* c : s->children()) scan(c);
+  };
+  scan(loop->getBody());
+  return !written;
 }
 
 bool HostValues::isReassigned(const ValueDecl* decl) {

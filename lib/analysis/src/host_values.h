@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "coalesce/model/access_model.h"
+#include "program_facts.h"
 
 namespace coalesce::analysis {
 
@@ -48,6 +50,11 @@ class HostValues {
  public:
   explicit HostValues(clang::ASTContext& ctx) : ctx_(ctx) {}
 
+  // What the rest of the program's host code says of a value this file leaves open (a
+  // wrapper's parameter with no call site here, a member written elsewhere: program_facts.h),
+  // asked for only then; the provider may return null.
+  void useProgramFacts(std::function<const ProgramFacts*()> provider) { programFacts_ = std::move(provider); }
+
   // `v.x`, `v.y`, `v.z` of a variable `v`: the variable and the axis (0, 1, 2); else null.
   static std::pair<const clang::ValueDecl*, int> referencedAxis(const clang::Expr* e);
 
@@ -72,6 +79,9 @@ class HostValues {
 
  private:
   clang::ASTContext& ctx_;
+  std::function<const ProgramFacts*()> programFacts_;
+  const ProgramFacts* programFacts() const { return programFacts_ ? programFacts_() : nullptr; }
+  std::optional<int64_t> programParameterValue(const clang::ParmVarDecl* parm);
   std::map<const clang::ValueDecl*, bool> reassigned_;
   std::vector<const clang::VarDecl*> pointersFollowed_;  // kernelsOf: the function pointers followed for one question
 
@@ -87,6 +97,7 @@ class HostValues {
 
  public:
   bool isReassigned(const clang::ValueDecl* decl);
+  bool countsLoopAround(const clang::VarDecl* var, const clang::Expr* use);
 
  private:
   // The value of the one assignment to a local declared without one, when that assignment is

@@ -73,6 +73,7 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
   TranslationUnitResult result;
   const clang::SourceManager& sm = ctx.getSourceManager();
   LaunchCollector collector(ctx);
+  if (options.programFacts) collector.useProgramFacts([&] { return options.programFacts(ctx); });
   collector.TraverseDecl(ctx.getTranslationUnitDecl());
   collector.resolveLaunches();
 

@@ -2,6 +2,9 @@
 // shared memory access into an AccessSite. The only place that knows Clang's AST.
 #pragma once
 
+#include <clang/AST/ASTContext.h>
+
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -10,6 +13,7 @@
 #include "coalesce/analysis/analyze.h"
 #include "coalesce/model/arch.h"
 #include "coalesce/records/records.h"
+#include "program_facts.h"
 
 namespace clang {
 class ASTContext;
@@ -22,6 +26,9 @@ struct TranslationUnitOptions {
   std::optional<model::Dim3> blockDim;           // --block-dim
   std::map<std::string, int64_t> assumedValues;  // --assume NAME=VALUE
   const std::vector<RecordedLaunch>* recordedLaunches = nullptr;  // --launch-info
+  // The program's other files' host code (sibling_files.h), parsed the first time a value
+  // this file leaves open is asked for; unset: not read.
+  std::function<const ProgramFacts*(clang::ASTContext&)> programFacts;
   // Source ranges (file, first line, last line) that hold Clang errors: a kernel whose
   // body overlaps one is reported as failed rather than analysed on a broken AST.
   struct ErrorSpot {

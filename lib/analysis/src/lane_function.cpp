@@ -489,7 +489,8 @@ std::vector<std::pair<std::array<int64_t, 3>, int64_t>> edgeBlocks(const model::
 // which it runs, when it runs under none of the defaults (`if (tid >= Size - 1 - t) return;`
 // idles every lane at Size = t = 4096). One scalar at a time, the others at their default,
 // taking kLiveValueCandidates in order (the value closest to the default that works); then
-// all at once; then every subset at once, with kJointLiveValueCandidates. The first choice
+// all at once; then every subset at once, with kJointLiveValueCandidates; then larger than the
+// default (kLargeLiveValue), one at a time and all at once. The first choice
 // that lets any warp request through is kept (searching for the best would cost a lane
 // evaluation per try on every idle access). Empty when no choice makes it run.
 std::map<int, int64_t> liveValues(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
@@ -534,6 +535,11 @@ std::map<int, int64_t> liveValues(const RawAccess& raw, const LaunchContext& lau
         if (mask & (1u << i)) values[unknown[i]] = candidate;
       if (runs(values)) return values;
     }
+  for (int id : unknown)
+    if (runs({{id, kLargeLiveValue}})) return {{id, kLargeLiveValue}};
+  std::map<int, int64_t> large;
+  for (int id : unknown) large[id] = kLargeLiveValue;
+  if (unknown.size() > 1 && runs(large)) return large;
   return {};
 }
 

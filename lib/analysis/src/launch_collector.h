@@ -44,6 +44,8 @@ struct Launch {
 class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
  public:
   explicit LaunchCollector(clang::ASTContext& ctx) : sm_(ctx.getSourceManager()), values_(ctx), caps_(ctx, values_) {}
+  // The rest of the program's host code, for the values this file leaves open (host_values.h).
+  void useProgramFacts(std::function<const ProgramFacts*()> provider) { values_.useProgramFacts(std::move(provider)); }
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool TraverseDecl(clang::Decl* d);

@@ -183,6 +183,7 @@ std::string ResultCache::keyOf(const CompileJob& job, const AnalysisRequest& req
   else
     key.add("<no block>");
   for (const auto& [name, value] : request.assumedValues) key.add(name).add(std::to_string(value));
+  key.add(request.readSiblingFiles ? "<sibling files>" : "<no sibling files>");  // sibling_files.h
   // Launches recorded by verify (--launch-info) replace guesses: every field counts.
   for (const RecordedLaunch& r : request.recordedLaunches) {
     key.add(r.kernel).add(std::to_string(r.grid.x) + 'x' + std::to_string(r.grid.y) + 'x' + std::to_string(r.grid.z));

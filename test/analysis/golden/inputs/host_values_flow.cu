@@ -47,3 +47,15 @@ void stages(const float* in, float* out, int stride, int threads) {
 }
 
 void runStages(const float* in, float* out) { stages(in, out, 64, 32); }
+
+// A launch inside a host loop whose counter it is given (mergeSort's merge stages: `for (uint
+// stride = SHARED_SIZE_LIMIT; stride < N; stride <<= 1) generateSampleRanks(..., stride, ...)`)
+// runs first with the counter's initial value: stride 2, lanes 8 bytes apart, 8 sectors for 4
+// of data. Before, the counter was an unknown runtime value (4096: 32 sectors).
+__global__ void sampleEvery(const float* in, float* out, int stride) {
+  out[threadIdx.x] = in[threadIdx.x * stride];  // expect: global store sectors=4 ideal=4 eta=1.00 ; global load sectors=8 ideal=4 eta=0.50
+}
+
+void sampleStages(const float* in, float* out, int n) {
+  for (int stride = 2; stride < n; stride <<= 1) sampleEvery<<<1, 32>>>(in, out, stride);
+}

@@ -67,6 +67,9 @@ struct AnalysisRequest {
   // parsed (the analysis never reads them). Off: Clang parses everything (--full-parse).
   // The results are the same either way.
   bool skipSystemHostBodies = true;
+  // Read the files beside each input (.c, .cpp, .cu in its folder) for host values the input
+  // leaves open: a wrapper's arguments, struct members (sibling_files.h; --no-sibling-files).
+  bool readSiblingFiles = true;
   // Result cache between runs (docs/cache.md): per file, its records are kept under
   // `cacheDir`, keyed on everything that can change them (the contents of the file and of
   // every file its parse read, the arguments, the analysis options, the tool and Clang), and

@@ -1,0 +1,80 @@
+// What the host code of the whole program says of a value that one file leaves open
+// (docs/block-shapes.md, "Launches from another file"): the arguments a function is called
+// with anywhere in the program, and the values a struct member is ever given. A wrapper
+// `bpnn_train_cuda(BPNN* net)` that launches with `hid = net->hidden_n` has no call site in its
+// own file; the program sets `hidden_n` once, to a parameter of `bpnn_internal_create`, which
+// `bpnn_create` calls with its own, which `facetrain.c` calls with 16.
+//
+// Each file parsed (the analysed one and its siblings: host_summary.cpp) gives a HostSummary;
+// ProgramFacts resolves questions over all of them, flow-insensitively: a value is known when
+// every call site or assignment that can run gives the same one. Call sites and assignments
+// inside functions nothing in the program calls (a `bpnn_read` no file uses) do not count;
+// when no `main` was seen, every function counts.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace coalesce::analysis {
+
+// A value as one file shows it: a constant, a parameter of the function the code sits in (to
+// be read at that function's call sites), or unknown.
+struct SummaryValue {
+  enum class Kind { Constant, Parameter, Unknown };
+  Kind kind = Kind::Unknown;
+  int64_t constant = 0;
+  std::string function;  // Parameter: the function, by name
+  int parameter = 0;     // Parameter: its index
+};
+
+struct HostSummary {
+  struct Call {
+    std::string caller, callee;
+    std::vector<SummaryValue> args;
+  };
+  // `x.f = v`, `p->f = v`, a constructor's member initialiser, braces: the member by its record's name.
+  struct MemberWrite {
+    std::string caller, record, member;
+    SummaryValue value;                   // an integer member
+    std::optional<int64_t> pointerBytes;  // a pointer member: bytes past its allocation, when known
+    bool pointer = false;
+  };
+  std::vector<Call> calls;
+  std::vector<MemberWrite> writes;
+  std::set<std::string> defined;  // functions with a body
+  // Functions named other than as a direct callee (their address taken: a callback, a table)
+  // and `main`: where the program starts.
+  std::set<std::string> roots;
+};
+
+class ProgramFacts {
+ public:
+  void add(const HostSummary& s);
+  // The one value every call of `function` that can run gives its parameter `index`.
+  std::optional<int64_t> parameterValue(const std::string& function, int index) const;
+  // The one value every write of `record::member` that can run gives it.
+  std::optional<int64_t> memberValue(const std::string& record, const std::string& member) const;
+  // The bytes past its allocation every pointer written to `record::member` lies.
+  std::optional<int64_t> memberPointerBytes(const std::string& record, const std::string& member) const;
+  bool empty() const { return calls_.empty() && writes_.empty(); }
+  bool defines(const std::string& function) const { return defined_.count(function) > 0; }
+
+ private:
+  std::vector<HostSummary::Call> calls_;
+  std::vector<HostSummary::MemberWrite> writes_;
+  std::set<std::string> defined_, roots_;
+  mutable std::optional<std::set<std::string>> reachable_;
+
+  const std::set<std::string>& reachable() const;
+  // The values `v` can take; nullopt: unknown (or followed too deep).
+  std::optional<std::set<int64_t>> valuesOf(const SummaryValue& v, std::set<std::pair<std::string, int>>& open) const;
+  std::optional<std::set<int64_t>> parameterValues(const std::string& function, int index,
+                                                   std::set<std::pair<std::string, int>>& open) const;
+};
+
+}  // namespace coalesce::analysis

@@ -1,0 +1,143 @@
+// programFactsFor: the analysed file's own summary and its siblings' (sibling_files.h).
+// A `.cu` sibling is parsed with the analysed file's own command line (the same device pass:
+// its host functions are parsed too); a C or C++ one as host code with the same include
+// folders and macros, and the CUDA toolkit's include folder (their `#include
+// <cuda_runtime.h>`). Only host_summary.cpp reads their ASTs.
+#include "sibling_files.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/CrashRecoveryContext.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <memory>
+
+#include "analysis_policy.h"
+#include "host_summary.h"
+
+namespace coalesce::analysis {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+class SummaryConsumer : public clang::ASTConsumer {
+ public:
+  explicit SummaryConsumer(ProgramFacts& facts) : facts_(facts) {}
+  void HandleTranslationUnit(clang::ASTContext& ctx) override { facts_.add(summarizeHostCode(ctx)); }
+
+ private:
+  ProgramFacts& facts_;
+};
+
+class SummaryAction : public clang::ASTFrontendAction {
+ public:
+  explicit SummaryAction(ProgramFacts& facts) : facts_(facts) {}
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
+    return std::make_unique<SummaryConsumer>(facts_);
+  }
+
+ private:
+  ProgramFacts& facts_;
+};
+
+bool isSource(const fs::path& p) {
+  const std::string ext = p.extension().string();
+  return ext == ".c" || ext == ".cc" || ext == ".cpp" || ext == ".cxx" || ext == ".cu";
+}
+
+// A C or C++ sibling's host command line: the device pass's include folders, macros and
+// resource folder, the toolkit's include folder, no CUDA mode.
+std::vector<std::string> hostArguments(const std::vector<std::string>& device, const std::string& file) {
+  const bool c = fs::path(file).extension() == ".c";
+  std::vector<std::string> a = {"clang++", "-x", c ? "c" : "c++", "-fsyntax-only", "-w", "-ferror-limit=0"};
+  if (!c) a.push_back("-std=c++17");
+  for (size_t i = 0; i + 1 < device.size(); ++i) {
+    const std::string& s = device[i];
+    const bool separate = s == "-I" || s == "-D" || s == "-U" || s == "-isystem" || s == "-iquote" ||
+                          s == "-idirafter" || s == "-resource-dir";
+    if (separate && i + 2 < device.size()) {
+      a.push_back(s);
+      a.push_back(device[++i]);
+    } else if (s.size() > 2 && (s.rfind("-I", 0) == 0 || s.rfind("-D", 0) == 0 || s.rfind("-U", 0) == 0)) {
+      a.push_back(s);
+    } else if (s.rfind("--cuda-path=", 0) == 0) {
+      a.push_back("-isystem");
+      a.push_back(s.substr(12) + "/include");
+    }
+  }
+  a.push_back(file);
+  return a;
+}
+
+// Whether a file's text defines `main` (`int main(int argc, char** argv)`, `int main(void) {`,
+// a K&R `main(argc, argv)`): read as text, so that a folder of programs costs no parse.
+bool definesMain(const std::string& path) {
+  std::ifstream in(path);
+  // `main(...)` then `{` or the line's end (a prototype or a call has `;` after its `)`), or
+  // a parameter list that goes on on the next line.
+  static const std::regex mainDefinition(R"((^|[\s*])main\s*\(([^)]*\)\s*(\{.*)?|[^;)]*)$)");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.find("main") != std::string::npos && std::regex_search(line, mainDefinition)) return true;
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> siblingFiles(const std::string& file) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  const fs::path self = fs::absolute(file, ec);
+  for (const auto& e : fs::directory_iterator(self.parent_path(), ec)) {
+    std::error_code e2;
+    if (!e.is_regular_file(e2) || !isSource(e.path()) || fs::equivalent(e.path(), self, e2)) continue;
+    if (e.file_size(e2) > kMaxSiblingBytes) continue;
+    out.push_back(e.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  if (out.size() > kMaxSiblingFiles) out.resize(kMaxSiblingFiles);
+  return out;
+}
+
+ProgramFacts programFactsFor(clang::ASTContext& ctx, const std::vector<std::string>& arguments,
+                             const std::string& directory, clang::FileManager* files) {
+  ProgramFacts facts;
+  facts.add(summarizeHostCode(ctx));
+  if (arguments.empty()) return facts;
+  const std::string self = fs::path(arguments.back()).is_absolute()
+                               ? arguments.back()
+                               : (fs::path(directory) / arguments.back()).string();
+  // The folder is one program only when one `main` is defined in it (this file or a sibling);
+  // a folder of examples, each with its own main, or a library's folder with none is not: its
+  // functions of one name belong to different programs, so no sibling is read.
+  const std::vector<std::string> siblings = siblingFiles(self);
+  const bool ownMain = facts.defines("main");
+  size_t mains = ownMain ? 1 : 0;
+  for (const std::string& sibling : siblings) mains += definesMain(sibling) ? 1 : 0;
+  if (mains != 1) return facts;
+  for (const std::string& sibling : siblings) {
+    std::vector<std::string> args;
+    if (fs::path(sibling).extension() == ".cu") {
+      args = arguments;
+      args.back() = sibling;
+    } else {
+      args = hostArguments(arguments, sibling);
+    }
+    clang::IgnoringDiagConsumer quiet;
+    clang::tooling::ToolInvocation invocation(args, std::make_unique<SummaryAction>(facts), files);
+    invocation.setDiagnosticConsumer(&quiet);
+    // A crash in a sibling's parse costs its facts, not the file's analysis.
+    llvm::CrashRecoveryContext crc;
+    crc.RunSafely([&] { invocation.run(); });
+  }
+  return facts;
+}
+
+}  // namespace coalesce::analysis

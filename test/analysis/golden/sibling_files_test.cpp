@@ -1,0 +1,142 @@
+// Values from the rest of a program's host code (sibling_files.cpp, program_facts.cpp;
+// docs/block-shapes.md "Launches from another file"): the analysed .cu launches from a wrapper
+// that only another file of its folder calls, or with a struct member only another file sets.
+// Each case is written so that the figure differs from the one the unknown value gives.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "temp_dir.h"
+#include "coalesce/analysis/analyze.h"
+
+using namespace coalesce;
+
+namespace {
+
+// The kernels: `in[threadIdx.x + shift]` is 5 sectors for a shift of 1 float, 4 for the
+// assumed 4096; `b[threadIdx.x + 7]` through a pointer 4 bytes past its allocation starts on
+// a sector (4), 28 bytes past an aligned one (5) else.
+constexpr const char* kKernels = R"(
+#include "net.h"
+__global__ void shifted(const float* in, float* out, int shift) { out[threadIdx.x] = in[threadIdx.x + shift]; }
+__global__ void fromB(const float* b, float* out) { out[threadIdx.x] = b[threadIdx.x + 7]; }
+void train(NET* net, const float* in, float* out) {
+  int hid;
+  hid = net->hidden_n;
+  shifted<<<64, 32>>>(in, out, hid);
+}
+void step(const float* in, float* out, int shift) { shifted<<<64, 32>>>(in, out, shift); }
+void useInput(const struct Input* input, float* out) { fromB<<<64, 32>>>(input->b, out); }
+)";
+
+constexpr const char* kHeader = R"(
+typedef struct { int input_n; int hidden_n; } NET;
+struct Input { float* raw; float* b; };
+#ifdef __cplusplus
+extern "C" {
+#endif
+void train(NET* net, const float* in, float* out);
+void step(const float* in, float* out, int shift);
+void useInput(const struct Input* input, float* out);
+#ifdef __cplusplus
+}
+#endif
+)";
+
+// The program's C driver: bpnn_create's chain of parameters down to the member (Rodinia's
+// backprop), a reader never called that would give another value, a wrapper called with a
+// constant, and a pointer member set 1 float past another (the samples' eigenvalues).
+constexpr const char* kDriver = R"(
+#include <stdlib.h>
+#include "net.h"
+static NET* internalCreate(int n_in, int n_hidden) {
+  NET* n = (NET*)malloc(sizeof(NET));
+  n->input_n = n_in;
+  n->hidden_n = n_hidden;
+  return n;
+}
+NET* create(int n_in, int n_hidden) { return internalCreate(n_in, n_hidden); }
+NET* readNet(int fd) { int h = fd * 3; return internalCreate(4, h); }
+void initInput(struct Input* input) {
+  input->raw = (float*)malloc(4096);
+  input->b = input->raw + 1;
+}
+void freeInput(struct Input* input) { free(input->raw); input->b = NULL; }
+int main(int argc, char** argv) {
+  struct Input input;
+  float* out = 0;
+  NET* net = create(argc, 1);
+  train(net, 0, out);
+  step(0, out, 1);
+  initInput(&input);
+  useInput(&input, out);
+  freeInput(&input);
+  return 0;
+}
+)";
+
+double loadSectors(const AnalysisResult& r, const std::string& kernel, const std::string& expression) {
+  for (const AccessSite& a : r.accesses)
+    if (a.kernel == kernel && a.expression == expression && a.access.kind == model::AccessKind::Load) {
+      INFO(kernel << " " << expression);
+      REQUIRE(a.figures.global);
+      return a.figures.global->aligned.sectorsPerRequest;
+    }
+  FAIL("no load " << expression << " in " << kernel);
+  return 0;
+}
+
+AnalysisResult analyseKernels(const test::TempDir& dir, bool readSiblings = true) {
+  analysis::AnalysisRequest request;
+  request.inputs = {dir.str("kernels.cu")};
+  request.jobs = 1;
+  request.readSiblingFiles = readSiblings;
+  return analysis::analyze(request);
+}
+
+}  // namespace
+
+TEST_CASE("sibling files: a wrapper's argument and a member set in the program's C driver") {
+  test::TempDir dir;
+  dir.write("net.h", kHeader);
+  dir.write("kernels.cu", kKernels);
+  dir.write("driver.c", kDriver);
+  const AnalysisResult r = analyseKernels(dir);
+  REQUIRE(r.files.size() == 1);
+  CHECK(r.files[0].status == Status::Analysed);
+  // hid = net->hidden_n: 1 through create -> internalCreate; readNet's 3*fd never runs.
+  // step's shift: main calls it with 1. Both launches of `shifted` read in[threadIdx.x + 1].
+  CHECK(loadSectors(r, "shifted", "in[threadIdx.x + shift]") == Approx(5));
+  // input->b lies 4 bytes past its allocation (b = raw + 1; the NULL of freeInput is no pointer).
+  CHECK(loadSectors(r, "fromB", "b[threadIdx.x + 7]") == Approx(4));
+
+  // Off (--no-sibling-files): the values are unknown again.
+  const AnalysisResult off = analyseKernels(dir, false);
+  CHECK(loadSectors(off, "shifted", "in[threadIdx.x + shift]") == Approx(4));
+  CHECK(loadSectors(off, "fromB", "b[threadIdx.x + 7]") == Approx(5));
+}
+
+TEST_CASE("sibling files: a folder with two mains is two programs, and none of its siblings is read") {
+  test::TempDir dir;
+  dir.write("net.h", kHeader);
+  dir.write("kernels.cu", kKernels);
+  dir.write("driver.c", kDriver);
+  dir.write("other.c", "#include \"net.h\"\nint main(void) { step(0, 0, 2); return 0; }\n");
+  const AnalysisResult r = analyseKernels(dir);
+  CHECK(loadSectors(r, "shifted", "in[threadIdx.x + shift]") == Approx(4));
+  CHECK(loadSectors(r, "fromB", "b[threadIdx.x + 7]") == Approx(5));
+}
+
+TEST_CASE("sibling files: calls that disagree leave the value unknown") {
+  test::TempDir dir;
+  dir.write("net.h", kHeader);
+  dir.write("kernels.cu", kKernels);
+  dir.write("driver.c", R"(
+#include "net.h"
+int main(int argc, char** argv) { step(0, 0, 1); step(0, 0, 8); return 0; }
+)");
+  const AnalysisResult r = analyseKernels(dir);
+  // `shifted` has two launches: step's shift (1 and 8 disagree: the assumed 4096) and
+  // train's (never called: unknown too). Both read 4 sectors.
+  CHECK(loadSectors(r, "shifted", "in[threadIdx.x + shift]") == Approx(4));
+}
