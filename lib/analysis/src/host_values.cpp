@@ -5,6 +5,7 @@
 #include <clang/Basic/SourceManager.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 namespace coalesce::analysis {
@@ -45,19 +46,34 @@ std::optional<int64_t> HostValues::constantOf(const Expr* e, const HostEnv* env,
   // What the code around the launch fixes (`case 512:` of `switch (threads)`) comes first.
   if (env && !env->facts.empty())
     if (const auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
-      if (auto f = env->facts.find(ref->getDecl()); f != env->facts.end()) return f->second;
+      if (auto f = env->facts.find(ref->getDecl()); f != env->facts.end()) {
+        if (defaults_) defaults_->factsRead.push_back(ref->getDecl());
+        return f->second;
+      }
   if (env && !env->axisFacts.empty())
     if (auto f = env->axisFacts.find(referencedAxis(e)); f != env->axisFacts.end()) return f->second;
   Expr::EvalResult r;
   if (e->getType()->isIntegralOrEnumerationType() && e->EvaluateAsInt(r, ctx_) && r.Val.isInt())
     return r.Val.getInt().getExtValue();
   e = e->IgnoreParenImpCasts();
+  // gridWithDefaults: `(int)n`, `ceil(n / 256.0)` (host_sizes.cpp).
+  if (defaults_ && (isa<ExplicitCastExpr>(e) || e->getType()->isRealFloatingType())) {
+    const Expr* value = isa<ExplicitCastExpr>(e) ? cast<ExplicitCastExpr>(e)->getSubExpr() : e;
+    if (value->getType()->isIntegralOrEnumerationType()) return constantOf(value, env, depth + 1);
+    const auto real = realOf(value, env, depth + 1);
+    if (!real || !(std::abs(*real) < 9e15)) return std::nullopt;
+    return static_cast<int64_t>(*real);
+  }
   if (const auto* arg = argumentOf(e, env); arg && !isReassigned(cast<DeclRefExpr>(e)->getDecl()))
     return constantOf(arg->expr, arg->env, depth + 1);
   // A local initialised with a constant and never assigned again.
   if (const auto* ref = dyn_cast<DeclRefExpr>(e))
     if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->isLocalVarDecl() && var->getInit())
-      if (!isReassigned(var)) return constantOf(var->getInit(), env, depth + 1);
+      if (!isReassigned(var)) {
+        // `int n = atoi(argv[1]);`: the default, named after the local.
+        if (defaults_ && parsesInput(var->getInit())) return defaultedLeaf(e);
+        return constantOf(var->getInit(), env, depth + 1);
+      }
   // A local declared without a value and given one once, unconditionally (Rodinia's gaussian:
   // `int block_size, grid_size; ... block_size = MAXBLOCKSIZE;`).
   if (const auto* ref = dyn_cast<DeclRefExpr>(e))
@@ -100,9 +116,15 @@ std::optional<int64_t> HostValues::constantOf(const Expr* e, const HostEnv* env,
     if (b) return isMin ? std::min(*a, *b) : std::max(*a, *b);
     return std::nullopt;
   }
-  if (const auto* m = dyn_cast<MemberExpr>(e)) return memberConstant(m, env, depth + 1);
-  if (const auto* call = dyn_cast<CallExpr>(e)) return returnedConstant(call, env, depth + 1);
-  return std::nullopt;
+  if (const auto* m = dyn_cast<MemberExpr>(e)) {
+    auto v = memberConstant(m, env, depth + 1);
+    return v || !defaults_ ? v : defaultedLeaf(m);
+  }
+  if (const auto* call = dyn_cast<CallExpr>(e)) {
+    auto v = returnedConstant(call, env, depth + 1);
+    return v || !defaults_ ? v : defaultedLeaf(call);
+  }
+  return defaults_ ? defaultedLeaf(e) : std::nullopt;
 }
 
 // A call of a function of this translation unit whose body is one `return e;` (the samples'
