@@ -118,7 +118,11 @@ std::optional<int64_t> HostValues::constantOf(const Expr* e, const HostEnv* env,
   }
   if (const auto* m = dyn_cast<MemberExpr>(e)) {
     auto v = memberConstant(m, env, depth + 1);
-    return v || !defaults_ ? v : defaultedLeaf(m);
+    if (v || !defaults_) return v;
+    // `block.x` of a `dim3 block(TILE_DIM, BLOCK_ROWS)` (a grid written over its block).
+    if (const auto axis = referencedAxis(m); axis.first && m->getBase()->getType()->isRecordType())
+      if (auto a = dim3AxesOf(m->getBase(), env, depth + 1)[static_cast<size_t>(axis.second)]) return a;
+    return defaults_->unfollowable ? std::nullopt : defaultedLeaf(m);
   }
   if (const auto* call = dyn_cast<CallExpr>(e)) {
     auto v = returnedConstant(call, env, depth + 1);

@@ -252,8 +252,9 @@ TEST_CASE("findings/: the sizes of one program share one default, and a per-row 
   for (const AccessSite& a : r.analysis.accesses)
     if (a.loc.file.find("sizes_of_one_program.cu") != std::string::npos && !loads.count(a.kernel)) loads[a.kernel] = &a;
   REQUIRE(loads.size() == 4);
-  // `n` from atoi(argv[1]) taken as 4096 in every grid: ceil(n / 256.0) blocks of 256 threads
-  // (one per row) against (n / 16)^2 blocks of 16x16 (one per element): 1 to n.
+  // `n` from atoi(argv[1]) taken as 4096 in every grid: ceil(n / (double)rowBlock.x) blocks of
+  // 256 threads, the block's own x read from its dim3 (a grid written over its block: the
+  // blog's transposes, `(SIZE + block.x - 1) / block.x`), one thread per row, against (n / 16)^2 blocks of 16x16 (one per element): 1 to n.
   const AccessSite& row = *loads["perRow"];
   const AccessSite& element = *loads["perElement"];
   INFO(row.requestsBasis << "\n" << element.requestsBasis);

@@ -44,8 +44,9 @@ int main(int argc, char** argv) {
   cudaMalloc(&a, sizeof(float) * n * n);
   cudaMalloc(&b, sizeof(float) * n * n);
   cudaMalloc(&diag, sizeof(float) * n);
+  const dim3 rowBlock(256);
   for (int it = 0; it < 10; ++it) {
-    perRow<<<(int)ceil(n / 256.0), 256>>>(a, diag, n);
+    perRow<<<(int)ceil(n / (double)rowBlock.x), rowBlock>>>(a, diag, n);
     perElement<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(a, b, n);
   }
   cudaDeviceProp prop;
