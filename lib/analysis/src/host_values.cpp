@@ -120,8 +120,19 @@ std::optional<int64_t> HostValues::constantOf(const Expr* e, const HostEnv* env,
     auto v = memberConstant(m, env, depth + 1);
     if (v || !defaults_) return v;
     // `block.x` of a `dim3 block(TILE_DIM, BLOCK_ROWS)` (a grid written over its block).
-    if (const auto axis = referencedAxis(m); axis.first && m->getBase()->getType()->isRecordType())
-      if (auto a = dim3AxesOf(m->getBase(), env, depth + 1)[static_cast<size_t>(axis.second)]) return a;
+    // Each dim3 once per question: `grid.x = n / threads.x; threads.x = n / grid.x;`
+    // (Rodinia hybridsort) would follow one another for ever.
+    if (const auto axis = referencedAxis(m); axis.first && m->getBase()->getType()->isRecordType()) {
+      auto& followed = defaults_->axesFollowed;
+      if (std::find(followed.begin(), followed.end(), axis.first) != followed.end()) {
+        defaults_->unfollowable = true;
+        return std::nullopt;
+      }
+      followed.push_back(axis.first);
+      const auto a = dim3AxesOf(m->getBase(), env, depth + 1)[static_cast<size_t>(axis.second)];
+      followed.pop_back();
+      if (a) return a;
+    }
     return defaults_->unfollowable ? std::nullopt : defaultedLeaf(m);
   }
   if (const auto* call = dyn_cast<CallExpr>(e)) {

@@ -119,6 +119,7 @@ class HostValues {
     std::vector<std::string> leaves;
     bool unfollowable = false;  // a leaf that is no size of the input: the whole answer is void
     std::vector<const clang::ValueDecl*> factsRead;  // HostEnv::facts the answer used
+    std::vector<const clang::ValueDecl*> axesFollowed;  // dim3 variables whose axes are being read
   };
   SizeDefaults* defaults_ = nullptr;
   // In that mode: the default for a leaf the code does not fix, or nothing (host_sizes.cpp).

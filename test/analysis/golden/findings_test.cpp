@@ -251,7 +251,9 @@ TEST_CASE("findings/: the sizes of one program share one default, and a per-row 
   std::map<std::string, const AccessSite*> loads;  // by kernel: the first access of each
   for (const AccessSite& a : r.analysis.accesses)
     if (a.loc.file.find("sizes_of_one_program.cu") != std::string::npos && !loads.count(a.kernel)) loads[a.kernel] = &a;
-  REQUIRE(loads.size() == 4);
+  REQUIRE(loads.size() == 5);
+  // A grid and a block sized from each other: analysed (no endless following), the old default.
+  CHECK(loads["runtimeBlockMutual"]->requestsBasis.find("the grid is not known") != std::string::npos);
   // `n` from atoi(argv[1]) taken as 4096 in every grid: ceil(n / (double)rowBlock.x) blocks of
   // 256 threads, the block's own x read from its dim3 (a grid written over its block: the
   // blog's transposes, `(SIZE + block.x - 1) / block.x`), one thread per row, against (n / 16)^2 blocks of 16x16 (one per element): 1 to n.

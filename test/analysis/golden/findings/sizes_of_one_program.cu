@@ -38,6 +38,14 @@ __global__ void shrinking(const float* __restrict__ a, float* __restrict__ b, in
   b[i] = a[i];  // finding: none
 }
 
+// Launched over a grid and a block that the host sizes from each other (Rodinia hybridsort's
+// merge passes: `grid.x = needed / threads.x`, then `threads.x = needed / grid.x`): the analysis
+// once followed the two for ever and crashed; the grid keeps the old default.
+__global__ void runtimeBlockMutual(const float* __restrict__ a, float* __restrict__ b) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  b[i] = a[i];  // finding: none
+}
+
 int main(int argc, char** argv) {
   const int n = atoi(argv[1]);
   float *a, *b, *diag;
@@ -53,6 +61,13 @@ int main(int argc, char** argv) {
   cudaGetDeviceProperties(&prop, 0);
   perDevice<<<4 * prop.multiProcessorCount, 256>>>(a, b);
   for (int k = 0; k < n; k += 16) shrinking<<<(n - k) / 16, 16>>>(a, b, k);
+  dim3 mutualGrid(1), mutualBlock(256);
+  mutualGrid.x = n / mutualBlock.x;
+  if (mutualGrid.x < 8) {
+    mutualGrid.x = 8;
+    mutualBlock.x = n / mutualGrid.x;
+  }
+  runtimeBlockMutual<<<mutualGrid, mutualBlock>>>(a, b);
   cudaDeviceSynchronize();
   return 0;
 }
