@@ -35,8 +35,11 @@ inline constexpr size_t kProbeIterations = 16;
 inline constexpr size_t kMaxLiveValueScalars = 6;
 // gridDim along an axis the launch does not fix.
 inline constexpr int64_t kAssumedGridDim = 1024;
-// Threads of a launch whose grid is not known, for the cost of a finding only (the warp
-// requests one launch executes, launch_requests.cpp): 1024 blocks of 256 threads.
+// Threads of a launch whose grid expression the analysis cannot follow (a device property,
+// a call whose result the code does not show), for the cost of a finding only (the warp
+// requests one launch executes, launch_requests.cpp): 1024 blocks of 256 threads. A grid
+// computed from sizes the code does not fix takes them at kAssumedRuntimeValue instead
+// (host_sizes.cpp).
 inline constexpr int64_t kAssumedGridThreads = 1024 * 256;
 // Iterations of the loops whose trip counts are not known statically, all of them together, for
 // the cost of a finding only (the warp requests one launch executes, lane_function.cpp): the

@@ -365,6 +365,11 @@ std::vector<LaunchContext> kernelContexts(const FunctionDecl* fn, const std::str
       }
       c.blockKnown = true;
       c.grid = l.grid;
+      // Only over the launch's own block: a grid computed from a block the host computes at
+      // run time (`n / threads`) would divide by the default, not by the fallback block.
+      c.costGrid = l.costGrid;
+      c.costGridLeaves = l.costGridLeaves;
+      c.costGridCounters = l.costGridCounters;
     } else {
       c = fallbackContext(fn, options, ctx, threadDimsUsed);
       if (auto partial = withLaunchAxes(c, l.blockAxes, l.how + " at " + l.where, fn, ctx, threadDimsUsed,

@@ -8,6 +8,7 @@
 #include <clang/Basic/SourceManager.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 namespace coalesce::analysis {
@@ -48,13 +49,24 @@ std::optional<int64_t> HostValues::constantOf(const Expr* e, const HostEnv* env,
   // What the code around the launch fixes (`case 512:` of `switch (threads)`) comes first.
   if (env && !env->facts.empty())
     if (const auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
-      if (auto f = env->facts.find(ref->getDecl()); f != env->facts.end()) return f->second;
+      if (auto f = env->facts.find(ref->getDecl()); f != env->facts.end()) {
+        if (defaults_) defaults_->factsRead.push_back(ref->getDecl());
+        return f->second;
+      }
   if (env && !env->axisFacts.empty())
     if (auto f = env->axisFacts.find(referencedAxis(e)); f != env->axisFacts.end()) return f->second;
   Expr::EvalResult r;
   if (e->getType()->isIntegralOrEnumerationType() && e->EvaluateAsInt(r, ctx_) && r.Val.isInt())
     return r.Val.getInt().getExtValue();
   e = e->IgnoreParenImpCasts();
+  // gridWithDefaults: `(int)n`, `ceil(n / 256.0)` (host_sizes.cpp).
+  if (defaults_ && (isa<ExplicitCastExpr>(e) || e->getType()->isRealFloatingType())) {
+    const Expr* value = isa<ExplicitCastExpr>(e) ? cast<ExplicitCastExpr>(e)->getSubExpr() : e;
+    if (value->getType()->isIntegralOrEnumerationType()) return constantOf(value, env, depth + 1);
+    const auto real = realOf(value, env, depth + 1);
+    if (!real || !(std::abs(*real) < 9e15)) return std::nullopt;
+    return static_cast<int64_t>(*real);
+  }
   if (const auto* arg = argumentOf(e, env); arg && !isReassigned(cast<DeclRefExpr>(e)->getDecl()))
     return constantOf(arg->expr, arg->env, depth + 1);
   // A parameter this file gives no argument for: the one value its calls elsewhere in the
@@ -65,11 +77,16 @@ std::optional<int64_t> HostValues::constantOf(const Expr* e, const HostEnv* env,
   // A local initialised with a constant and never assigned again.
   if (const auto* ref = dyn_cast<DeclRefExpr>(e))
     if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->isLocalVarDecl() && var->getInit())
-      if (!isReassigned(var)) return constantOf(var->getInit(), env, depth + 1);
+      if (!isReassigned(var)) {
+        // `int n = atoi(argv[1]);`: the default, named after the local.
+        if (defaults_ && parsesInput(var->getInit())) return defaultedLeaf(e);
+        return constantOf(var->getInit(), env, depth + 1);
+      }
   // The counter of a host loop whose body holds the launch or the wrapper's call (mergeSort's
   // `for (uint stride = SHARED_SIZE_LIMIT; stride < N; stride <<= 1) generateSampleRanks(...,
-  // stride, ...)`): the value of its first iteration, the launch the loop makes first.
-  if (const auto* ref = dyn_cast<DeclRefExpr>(e))
+  // stride, ...)`): the value of its first iteration, the launch the loop makes first. Not for
+  // the cost's grids, which take a counter at the middle of its loop (host_sizes.cpp).
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e); ref && !defaults_)
     if (const auto* var = dyn_cast<VarDecl>(ref->getDecl());
         var && var->isLocalVarDecl() && var->getInit() && countsLoopAround(var, ref))
       return constantOf(var->getInit(), env, depth + 1);
@@ -115,9 +132,30 @@ std::optional<int64_t> HostValues::constantOf(const Expr* e, const HostEnv* env,
     if (b) return isMin ? std::min(*a, *b) : std::max(*a, *b);
     return std::nullopt;
   }
-  if (const auto* m = dyn_cast<MemberExpr>(e)) return memberConstant(m, env, depth + 1);
-  if (const auto* call = dyn_cast<CallExpr>(e)) return returnedConstant(call, env, depth + 1);
-  return std::nullopt;
+  if (const auto* m = dyn_cast<MemberExpr>(e)) {
+    auto v = memberConstant(m, env, depth + 1);
+    if (v || !defaults_) return v;
+    // `block.x` of a `dim3 block(TILE_DIM, BLOCK_ROWS)` (a grid written over its block).
+    // Each dim3 once per question: `grid.x = n / threads.x; threads.x = n / grid.x;`
+    // (Rodinia hybridsort) would follow one another for ever.
+    if (const auto axis = referencedAxis(m); axis.first && m->getBase()->getType()->isRecordType()) {
+      auto& followed = defaults_->axesFollowed;
+      if (std::find(followed.begin(), followed.end(), axis.first) != followed.end()) {
+        defaults_->unfollowable = true;
+        return std::nullopt;
+      }
+      followed.push_back(axis.first);
+      const auto a = dim3AxesOf(m->getBase(), env, depth + 1)[static_cast<size_t>(axis.second)];
+      followed.pop_back();
+      if (a) return a;
+    }
+    return defaults_->unfollowable ? std::nullopt : defaultedLeaf(m);
+  }
+  if (const auto* call = dyn_cast<CallExpr>(e)) {
+    auto v = returnedConstant(call, env, depth + 1);
+    return v || !defaults_ ? v : defaultedLeaf(call);
+  }
+  return defaults_ ? defaultedLeaf(e) : std::nullopt;
 }
 
 // A call of a function of this translation unit whose body is one `return e;` (the samples'

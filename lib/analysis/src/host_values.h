@@ -77,6 +77,25 @@ class HostValues {
   std::map<const clang::ValueDecl*, int64_t> valuesAfterLoop(const clang::ForStmt* loop, const clang::FunctionDecl* fn,
                                                              const HostEnv* env);
 
+  // A grid under the program's one default for the sizes its code does not fix, for a
+  // finding's cost only (launch_requests.cpp; host_sizes.cpp): every axis evaluated as
+  // dim3AxesOf does, with each unknown leaf (a global read from the input, `atoi(argv[1])`,
+  // a parameter no call site fixes, a member of a struct filled at run time) taken as
+  // kAssumedRuntimeValue, so that grids over `Size` and over `Size * Size` keep their ratio.
+  // Nothing when an axis is not followable (a device query, a call whose result the code
+  // does not show, floating-point arithmetic it cannot read) or comes out below 1.
+  // The counter of a host `for` loop around the launch (`around`, outermost first; lud's
+  // `(matrix_dim - i) / BLOCK_SIZE - 1`) is taken at the middle of its range under the same
+  // defaults: the launch's average grid over the loop, where a counter at the default would
+  // leave no block.
+  struct DefaultedGrid {
+    model::Dim3 grid;
+    std::vector<std::string> leaves;    // the leaves taken at the default, as written
+    std::vector<std::string> counters;  // "`i` at 2032": the loop counters at their middle
+  };
+  std::optional<DefaultedGrid> gridWithDefaults(const clang::Expr* e, const HostEnv* env,
+                                                const std::vector<const clang::ForStmt*>& around);
+
  private:
   clang::ASTContext& ctx_;
   std::function<const ProgramFacts*()> programFacts_;
@@ -106,6 +125,24 @@ class HostValues {
   std::map<const clang::VarDecl*, const clang::Expr*> onlyAssignment_;
   void applyMemberAssignments(const clang::VarDecl* var, Dim3Axes& d, const HostEnv* env);
   std::optional<int64_t> memberConstant(const clang::MemberExpr* m, const HostEnv* env, int depth);
+  // gridWithDefaults' mode: set while it runs, constantOf takes unknown leaves at the default.
+  struct SizeDefaults {
+    std::vector<std::string> leaves;
+    bool unfollowable = false;  // a leaf that is no size of the input: the whole answer is void
+    std::vector<const clang::ValueDecl*> factsRead;  // HostEnv::facts the answer used
+    std::vector<const clang::ValueDecl*> axesFollowed;  // dim3 variables whose axes are being read
+  };
+  SizeDefaults* defaults_ = nullptr;
+  // In that mode: the default for a leaf the code does not fix, or nothing (host_sizes.cpp).
+  std::optional<int64_t> defaultedLeaf(const clang::Expr* e);
+  // A floating-point expression over what constantOf reads (`ceil(n / (float)256)`), in that mode.
+  std::optional<double> realOf(const clang::Expr* e, const HostEnv* env, int depth);
+  std::string leafText(const clang::Expr* e) const;
+  // In that mode: a `for` loop's counter at the middle of its range (host_sizes.cpp).
+  std::optional<std::pair<const clang::VarDecl*, int64_t>> middleOfLoop(const clang::ForStmt* loop, const HostEnv* env);
+  // A call that reads a number from the command line (`atoi(argv[1])`, the samples'
+  // getCmdLineArgumentInt): a size of the input.
+  static bool parsesInput(const clang::Expr* e);
   std::optional<int64_t> returnedConstant(const clang::CallExpr* call, const HostEnv* env, int depth);
   std::deque<HostEnv> callEnvs_;  // returnedConstant: the bindings of the calls followed (stable addresses)
   bool memberAssigned(const clang::VarDecl* var, const clang::FieldDecl* field);

@@ -41,6 +41,12 @@ struct LaunchContext {
   BlockShape block;
   bool blockKnown = false;             // false: blockDim is an unknown multiple of 32
   std::optional<model::Dim3> grid;     // the launch's grid, when its size is known
+  // Else, for the cost only (launchRequests), never the figures: the grid under the
+  // program's one default for the sizes the host code does not fix (host_sizes.cpp), and
+  // those sizes as written; none when the grid expression is not followable.
+  std::optional<model::Dim3> costGrid;
+  std::vector<std::string> costGridLeaves;
+  std::vector<std::string> costGridCounters;  // host loop counters at their middle: "`i` at 2032"
   std::map<int, int64_t> symbolValues;  // parameters fixed by the launch or --assume
   std::map<int, std::string> symbolValueSources;  // "the launch at f.cu:40", "--assume"
   // Pointer parameters the launch passes as an offset into their allocation (`buf + 3`):

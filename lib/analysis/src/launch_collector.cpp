@@ -83,6 +83,7 @@ void LaunchCollector::resolveLaunches() {
     const std::vector<std::pair<const Expr*, bool>> conditions = enclosingConditions(p.call, p.holder);
     const std::vector<Equality> equalities = enclosingEqualities(p.call, p.holder);
     const std::vector<const ForStmt*> loops = precedingLoops(p.call, p.holder);
+    const std::vector<const ForStmt*> around = enclosingForLoops(p.call, p.holder);
     const auto* pointer = dyn_cast<DeclRefExpr>(p.callee->IgnoreParenCasts());
     const std::string through = pointer && !isa<FunctionDecl>(pointer->getDecl())
                                     ? " (through the function pointer `" + pointer->getDecl()->getNameAsString() + "`)"
@@ -154,6 +155,12 @@ void LaunchCollector::resolveLaunches() {
           l.blockCap = capped.why;
         }
       l.grid = values_.dim3Of(p.grid, use);
+      if (!l.grid)
+        if (auto defaulted = values_.gridWithDefaults(p.grid, use, around)) {
+          l.costGrid = defaulted->grid;
+          l.costGridLeaves = std::move(defaulted->leaves);
+          l.costGridCounters = std::move(defaulted->counters);
+        }
       for (unsigned i = 0; i < p.args.size(); ++i) {
         if (auto v = values_.constantOf(p.args[i], use)) l.argValues[i] = *v;
         if (p.args[i]->getType()->isPointerType())
@@ -249,6 +256,17 @@ std::vector<std::pair<const Expr*, bool>> LaunchCollector::enclosingConditions(c
       if (child == ifs->getThen()) out.push_back({ifs->getCond(), true});
       else if (child == ifs->getElse()) out.push_back({ifs->getCond(), false});
     }
+  return out;
+}
+
+// The `for` loops whose body holds `call` inside `holder`, outermost first.
+std::vector<const ForStmt*> LaunchCollector::enclosingForLoops(const Stmt* call, const FunctionDecl* holder) {
+  std::vector<const ForStmt*> out;
+  if (!holder || !holder->getBody()) return out;
+  const ParentMap& parents = parentsOf(holder);
+  for (const Stmt *child = call, *parent = parents.getParent(call); parent;
+       child = parent, parent = parents.getParent(parent))
+    if (const auto* loop = dyn_cast<ForStmt>(parent); loop && child == loop->getBody()) out.insert(out.begin(), loop);
   return out;
 }
 

@@ -34,6 +34,11 @@ struct Launch {
   // this says where it came from; empty for a block written as a constant.
   std::string blockCap;
   std::optional<model::Dim3> grid;
+  // When `grid` is not known: the grid under the program's one default for the sizes the
+  // code does not fix, for the cost only (HostValues::gridWithDefaults), and those sizes.
+  std::optional<model::Dim3> costGrid;
+  std::vector<std::string> costGridLeaves;
+  std::vector<std::string> costGridCounters;  // host loop counters taken at their middle
   std::map<unsigned, int64_t> argValues;       // parameter index -> constant argument
   std::map<unsigned, int64_t> pointerOffsets;  // pointer parameter index -> bytes past its allocation
   std::string how = "the launch";              // or "the cudaLaunchKernel"
@@ -107,6 +112,7 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
   const clang::ParentMap& parentsOf(const clang::FunctionDecl* holder);
   std::vector<std::pair<const clang::Expr*, bool>> enclosingConditions(const clang::Stmt* call,
                                                                       const clang::FunctionDecl* holder);
+  std::vector<const clang::ForStmt*> enclosingForLoops(const clang::Stmt* call, const clang::FunctionDecl* holder);
   std::vector<const clang::ForStmt*> precedingLoops(const clang::Stmt* call, const clang::FunctionDecl* holder);
   std::vector<Equality> enclosingEqualities(const clang::Stmt* call, const clang::FunctionDecl* holder);
   Runs runsOf(const clang::Stmt* call, const clang::FunctionDecl* holder, int depth);

@@ -71,12 +71,15 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
   RawAccess none;
   none.offset = constant(0);
   Evaluator ev(none, launch, symbols, arch);
-  // An unknown grid covers kAssumedGridThreads threads, whatever the block: kernels of one
-  // program launched over the same data with small blocks have proportionally more of them
-  // (gaussian's 4x4-thread Fan2 beside its 512-thread Fan1), which their costs, compared
-  // across kernels for the program's share (lib/report/src/cost.cpp), must reflect.
+  // A grid the host computes from sizes it does not fix has them at the program's one
+  // default (host_sizes.cpp), so that the costs of kernels over `Size` and over `Size * Size`,
+  // compared across kernels for the program's share (lib/report/src/cost.cpp), keep their
+  // ratio (gaussian's one thread per row in Fan1 beside one per element in Fan2). Only a grid
+  // expression not followable covers kAssumedGridThreads threads, whatever the block.
   const int64_t threads = std::max<int64_t>(1, launch.block.dim.x * launch.block.dim.y * launch.block.dim.z);
-  const int64_t blocks = launch.grid ? launch.grid->volume() : std::max<int64_t>(1, kAssumedGridThreads / threads);
+  const int64_t blocks = launch.grid       ? launch.grid->volume()
+                         : launch.costGrid ? launch.costGrid->volume()
+                                           : std::max<int64_t>(1, kAssumedGridThreads / threads);
   double trips = 1;
   int assumedLoops = 0;
   for (int loop : loops) {
@@ -105,9 +108,29 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
                            ? plainNumber(running) + " of the " + std::to_string(blocks) +
                                  " blocks (its guards on the block index hold in those only)"
                            : std::to_string(blocks) + " blocks");
-  if (!launch.grid)
+  if (!launch.grid && launch.costGrid) {
+    const model::Dim3& g = *launch.costGrid;
+    const std::string shape = g.y == 1 && g.z == 1 ? std::to_string(g.x)
+                              : std::to_string(g.x) + "x" + std::to_string(g.y) + (g.z == 1 ? "" : "x" + std::to_string(g.z));
+    const auto listed = [](const std::vector<std::string>& items, bool quoted) {
+      std::string text;
+      for (size_t i = 0; i < items.size(); ++i)
+        text += std::string(i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + (quoted ? "`" : "") + items[i] +
+               (quoted ? "`" : "");
+      return text;
+    };
+    basis += " (the grid, computed at run time: " + shape + " blocks";
+    if (!launch.costGridLeaves.empty())
+      basis += " with " + listed(launch.costGridLeaves, true) + " taken as " + std::to_string(kAssumedRuntimeValue) +
+               ", the one value every size the code does not fix takes";
+    if (!launch.costGridCounters.empty())
+      basis += std::string(launch.costGridLeaves.empty() ? " with " : ", and ") + listed(launch.costGridCounters, false) +
+               ", the middle of " + (launch.costGridCounters.size() == 1 ? "its host loop" : "their host loops");
+    basis += ")";
+  } else if (!launch.grid) {
     basis += " (the grid is not known: taken as " + std::to_string(blocks) + " blocks, " +
              std::to_string(kAssumedGridThreads) + " threads)";
+  }
   if (!loops.empty()) {
     basis += " x " + plainNumber(trips) + (trips == 1 ? " iteration of " : " iterations of ") +
              (loops.size() == 1 ? std::string("the enclosing loop") : std::to_string(loops.size()) + " enclosing loops");

@@ -245,3 +245,45 @@ TEST_CASE("findings/: a one-off kernel next to one the host loops over is a note
     }
   CHECK(tails == 1);
 }
+
+TEST_CASE("findings/: the sizes of one program share one default, and a per-row kernel weighs a row per thread") {
+  const Analysed& r = analysed();
+  std::map<std::string, const AccessSite*> loads;  // by kernel: the first access of each
+  for (const AccessSite& a : r.analysis.accesses)
+    if (a.loc.file.find("sizes_of_one_program.cu") != std::string::npos && !loads.count(a.kernel)) loads[a.kernel] = &a;
+  REQUIRE(loads.size() == 5);
+  // A grid and a block sized from each other: analysed (no endless following), the old default.
+  CHECK(loads["runtimeBlockMutual"]->requestsBasis.find("the grid is not known") != std::string::npos);
+  // `n` from atoi(argv[1]) taken as 4096 in every grid: ceil(n / (double)rowBlock.x) blocks of
+  // 256 threads, the block's own x read from its dim3 (a grid written over its block: the
+  // blog's transposes, `(SIZE + block.x - 1) / block.x`), one thread per row, against (n / 16)^2 blocks of 16x16 (one per element): 1 to n.
+  const AccessSite& row = *loads["perRow"];
+  const AccessSite& element = *loads["perElement"];
+  INFO(row.requestsBasis << "\n" << element.requestsBasis);
+  CHECK(row.launchRequests == Approx(8.0 * 16));
+  CHECK(element.launchRequests == Approx(8.0 * 256 * 256));
+  CHECK(element.launchRequests / row.launchRequests == Approx(4096));
+  CHECK(row.requestsBasis.find("16 blocks with `n` taken as 4096") != std::string::npos);
+  CHECK(element.requestsBasis.find("256x256 blocks with `n` taken as 4096") != std::string::npos);
+  // A grid from a property of the GPU keeps the old default: 262,144 threads.
+  const AccessSite& device = *loads["perDevice"];
+  INFO(device.requestsBasis);
+  CHECK(device.launchRequests == Approx(8.0 * 1024));
+  CHECK(device.requestsBasis.find("the grid is not known: taken as 1024 blocks, 262144 threads") != std::string::npos);
+  // A host loop's counter read by the grid: at the middle of its range, (4096 - 2032) / 16 blocks.
+  const AccessSite& shrinking = *loads["shrinking"];
+  INFO(shrinking.requestsBasis);
+  CHECK(shrinking.launchRequests == Approx(129));
+  CHECK(shrinking.requestsBasis.find("`k` at 2032, the middle of its host loop") != std::string::npos);
+  // The figures do not use the defaulted grid: no access of these kernels names it.
+  for (const AccessSite& a : r.analysis.accesses)
+    if (a.loc.file.find("sizes_of_one_program.cu") != std::string::npos)
+      for (const std::string& s : a.assumptions) CHECK(s.find("taken as 4096, the one value") == std::string::npos);
+  // The per-row read wastes most of its kernel's traffic and a sliver of the program's.
+  for (const report::Finding& f : r.shown)
+    if (f.kernel == "perRow") {
+      CHECK(f.costShare.value_or(0) > 0.5);
+      REQUIRE(f.programShare);
+      CHECK(*f.programShare < 0.001);
+    }
+}
