@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -200,6 +201,26 @@ TEST_CASE("preamble: a damaged kept preamble or record costs speed, not results,
       CHECK(text.str().find("stride.cuh") != std::string::npos);  // its inputs listed again
     }
   }
+}
+
+TEST_CASE("preamble: a run over more files than preambleBuildLimit builds none, and uses those kept") {
+  Tree tree;
+  analysis::AnalysisRequest both = tree.request({"first.cu", "third.cu"});
+  both.preambleBuildLimit = 1;
+  const std::string expected = fresh(both);
+  CHECK(records(both) == expected);
+  CHECK(keptPchs(tree.dir.str("cache")).size() == 1);  // the CUDA headers' PCH alone
+  const std::vector<fs::path> headers = keptPchs(tree.dir.str("cache"));
+  records(tree.request({"first.cu"}));  // a run over one file builds its preamble
+  std::vector<fs::path> kept = keptPchs(tree.dir.str("cache"));
+  REQUIRE(kept.size() == 2);
+  const fs::path preamble = kept.front() == headers.front() ? kept.back() : kept.front();
+  const auto old = fs::last_write_time(preamble) - std::chrono::hours(24);
+  fs::last_write_time(preamble, old);
+  tree.dropRecords();
+  CHECK(records(both) == expected);
+  CHECK(keptPchs(tree.dir.str("cache")) == kept);  // nothing built
+  CHECK(fs::last_write_time(preamble) > old);  // first.cu's kept preamble was used (a use renews it)
 }
 
 TEST_CASE("preamble: concurrent runs sharing the cache folder build, keep and read preambles safely") {

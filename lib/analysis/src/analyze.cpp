@@ -681,7 +681,8 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
   // Each file's pass then decides itself what it is parsed over (runWithReuse), in the
   // worker: a preamble is built where it is used.
   std::optional<PreambleCache> preambles;
-  if (cache && request.reuseHeaders && request.keepPreambles) preambles.emplace(*cache, keptMutex, request.skipSystemHostBodies);
+  if (cache && request.reuseHeaders && request.keepPreambles)
+    preambles.emplace(*cache, keptMutex, request.skipSystemHostBodies, toParse.size() <= request.preambleBuildLimit);
   auto preamblesFor = [&](size_t i) { return replaced[i] ? nullptr : &*preambles; };
   std::vector<CompileJob> prepared(jobs.size());
   const unsigned parallel = llvm::hardware_concurrency(request.jobs).compute_thread_count();

@@ -149,6 +149,8 @@ std::optional<PreambleUse> PreambleCache::apply(clang::CompilerInvocation& invoc
     std::error_code ec;
     if (std::filesystem::file_size(use.path, ec) == 0 || ec) return std::nullopt;  // kept as "none"
     use.inputs = std::move(*keptInputs);
+  } else if (!build_) {
+    return std::nullopt;
   } else {
     // Built in memory with the job's own arguments and file system, then kept.
     clang::CompilerInvocation build(invocation);

@@ -68,12 +68,14 @@ PreambleDirectives preambleDirectives(const std::string& preambleText);
 class PreambleCache {
  public:
   // `mutex` guards `kept` (not thread-safe), shared with the header PCH's users.
-  PreambleCache(ResultCache& kept, std::mutex& mutex, bool skipHostBodies)
-      : kept_(kept), mutex_(mutex), skipHostBodies_(skipHostBodies) {}
+  // `build`: build and keep the preambles that are not kept yet; off: only use those kept.
+  PreambleCache(ResultCache& kept, std::mutex& mutex, bool skipHostBodies, bool build)
+      : kept_(kept), mutex_(mutex), skipHostBodies_(skipHostBodies), build_(build) {}
 
   // Sets `invocation` (the job's, after the driver) to parse its file over the file's kept
   // preamble, building and keeping it first when there is none; nullopt (invocation
-  // unchanged) when the file has no preamble or its preamble does not build cleanly.
+  // unchanged) when the file has no preamble, its preamble does not build cleanly, or it is
+  // not kept and this run does not build.
   // `files`: the job's file manager (its file system finds the built-in headers).
   std::optional<PreambleUse> apply(clang::CompilerInvocation& invocation, clang::FileManager& files,
                                    const CompileJob& job);
@@ -85,6 +87,7 @@ class PreambleCache {
   ResultCache& kept_;
   std::mutex& mutex_;
   const bool skipHostBodies_;
+  const bool build_;
 };
 
 }  // namespace coalesce::analysis
