@@ -137,10 +137,22 @@ TEST_CASE("preamble: a file's next parse reads its kept preamble, with a fresh p
   CHECK(records(first, &stats) == firstFresh);  // over the kept one
   CHECK(stats.cacheHits == 0);
   // The same directives under other comments: the same PCH, not rebuilt.
+  tree.dropRecords();
   const analysis::AnalysisRequest second = tree.request({"second.cu"});
   CHECK(records(second) == fresh(second));
   CHECK(keptPchs(tree.dir.str("cache")) == kept);
   CHECK(inode(kept.front()) == built);
+  // Its records depend on the shared PCH's inputs, not on first.cu, which the PCH was built from.
+  std::vector<fs::path> entries;
+  for (const fs::directory_entry& e : fs::recursive_directory_iterator(tree.dir.str("cache/results-v1")))
+    if (e.path().extension() == ".entry") entries.push_back(e.path());
+  REQUIRE(entries.size() == 1);
+  std::ifstream in(entries.front());
+  std::string header;
+  std::getline(in, header);
+  CHECK(header.find("stride.cuh") != std::string::npos);
+  CHECK(header.find("second.cu") != std::string::npos);
+  CHECK(header.find("first.cu") == std::string::npos);
   // A #define among the directives: a PCH of its own.
   const analysis::AnalysisRequest third = tree.request({"third.cu"});
   CHECK(records(third) == fresh(third));
@@ -150,6 +162,22 @@ TEST_CASE("preamble: a file's next parse reads its kept preamble, with a fresh p
   const analysis::AnalysisRequest all = tree.request({"first.cu", "second.cu", "third.cu"}, /*isolate=*/false);
   CHECK(records(all) == fresh(all));
   CHECK(keptPchs(tree.dir.str("cache")).size() == 2);
+}
+
+TEST_CASE("preamble: a header the PCH would rename (a `./` in its name) keeps the file off preambles, with its name") {
+  // Clang's PCH writer stores `src/./k.cuh` as `src/k.cuh`: over such a PCH the records would
+  // name the kernel's file otherwise than a fresh parse.
+  Tree tree;
+  tree.dir.write("src/k.cuh",
+                 "__global__ void inHeader(float* __restrict__ out) { out[2 * threadIdx.x] = 0.0f; }\n");
+  tree.dir.write("src/dot.cu", "#include <stdio.h>\n#include \"./k.cuh\"\nvoid host() {}\n");
+  const analysis::AnalysisRequest dot = tree.request({"dot.cu"});
+  const std::string expected = fresh(dot);
+  CHECK(expected.find("/./k.cuh") != std::string::npos);
+  CHECK(records(dot) == expected);
+  tree.dropRecords();
+  CHECK(records(dot) == expected);
+  CHECK(keptPchs(tree.dir.str("cache")).size() == 1);  // the CUDA headers' PCH; the preamble kept as "none"
 }
 
 TEST_CASE("preamble: a changed header of the preamble rebuilds it, and the records are the new header's") {
@@ -211,6 +239,7 @@ TEST_CASE("preamble: a run over more files than preambleBuildLimit builds none, 
   CHECK(records(both) == expected);
   CHECK(keptPchs(tree.dir.str("cache")).size() == 1);  // the CUDA headers' PCH alone
   const std::vector<fs::path> headers = keptPchs(tree.dir.str("cache"));
+  tree.dropRecords();
   records(tree.request({"first.cu"}));  // a run over one file builds its preamble
   std::vector<fs::path> kept = keptPchs(tree.dir.str("cache"));
   REQUIRE(kept.size() == 2);

@@ -569,6 +569,11 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
       return outcome;
     }
     outcome.inputs.insert(outcome.inputs.end(), preamble->inputs.begin(), preamble->inputs.end());
+    // A preamble shared with another file opens that file (its locations' file): not an input.
+    namespace fs = std::filesystem;
+    const fs::path self = fs::path(cmdline::absoluteIn(job.directory, job.arguments.back())).lexically_normal();
+    if (!preamble->builtFrom.empty() && fs::path(preamble->builtFrom).lexically_normal() != self)
+      std::erase(outcome.inputs, preamble->builtFrom);
   }
   // header reuse (docs/architecture.md): a PCH that could not be used, or a crash over it: without it.
   if (withPch && (!safe || !ran || !analysed)) {

@@ -3,13 +3,16 @@
 
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/FileManager.h>
+#include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/PrecompiledPreamble.h>
 #include <clang/Lex/Lexer.h>
 #include <clang/Lex/PreprocessorOptions.h>
+#include <clang/Serialization/ASTReader.h>
 #include <clang/Serialization/PCHContainerOperations.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
 #include <filesystem>
@@ -39,11 +42,34 @@ class BuildHooks : public clang::PreambleCallbacks {
  public:
   BuildHooks(std::string directory, std::string mainFile) : directory_(std::move(directory)), main_(std::move(mainFile)) {}
   std::vector<std::string> inputs;
+  // A file the preamble read under a name the PCH would not keep: Clang's PCH writer stores
+  // names absolute and without `.` components (ASTWriter, cleanPathForOutput), so a parse over
+  // it would call `dir/./k.cuh` (a quoted `#include "./k.cuh"`) or `inc/k.cuh` (a relative
+  // `-I inc`) `dir/k.cuh` and `/abs/inc/k.cuh`: the records' file names would change. Such a
+  // preamble is not used.
+  bool renamed = false;
   bool shouldSkipFunctionBody(clang::Decl* d) override { return isHostOnlySystemHeaderFunction(d); }
   void AfterExecute(clang::CompilerInstance& ci) override {
     inputs = filesReadBy(ci.getFileManager(), directory_, "");
     // The file itself: its preamble's text is in the key, the rest of it is not the PCH's.
     std::erase(inputs, main_);
+    const clang::SourceManager& sm = ci.getSourceManager();
+    auto kept = [&](llvm::StringRef name) {
+      if (name.empty() || name.starts_with("<")) return true;  // <built-in>, <command line>
+      llvm::SmallString<256> path(name);
+      ci.getFileManager().makeAbsolutePath(path);
+      llvm::sys::path::remove_dots(path);
+      return path.str() == name;
+    };
+    const clang::OptionalFileEntryRef mainEntry = sm.getFileEntryRefForID(sm.getMainFileID());
+    for (unsigned i = 1, n = sm.local_sloc_entry_size(); i < n && !renamed; ++i) {
+      const clang::SrcMgr::SLocEntry& e = sm.getLocalSLocEntry(i);
+      if (!e.isFile()) continue;
+      const clang::SrcMgr::ContentCache& content = e.getFile().getContentCache();
+      // The file's own name is not kept from the PCH: a parse over it names the file as given.
+      if (mainEntry && content.OrigEntry && &content.OrigEntry->getFileEntry() == &mainEntry->getFileEntry()) continue;
+      renamed = !kept(e.getFile().getName()) || (content.OrigEntry && !kept(content.OrigEntry->getName()));
+    }
   }
 
  private:
@@ -166,7 +192,7 @@ std::optional<PreambleUse> PreambleCache::apply(clang::CompilerInvocation& invoc
                                                      std::make_shared<clang::PCHContainerOperations>(),
                                                      /*StoreInMemory=*/true, /*StoragePath=*/"", hooks);
       if (!built && hooks.inputs.empty()) return std::nullopt;  // nothing read: nothing to key a "none" on
-      if (built && counter.errors == 0) {
+      if (built && counter.errors == 0 && !hooks.renamed) {
         // The PCH's bytes, as the preamble hands them to a parse: through a file system.
         clang::CompilerInvocation scratch(build);
         llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs = files.getVirtualFileSystemPtr();
@@ -180,6 +206,12 @@ std::optional<PreambleUse> PreambleCache::apply(clang::CompilerInvocation& invoc
     use.path = kept_.storePch(key, data, hooks.inputs);  // "" data: kept as "none"
     if (data.empty() || use.path.empty()) return std::nullopt;
     use.inputs = std::move(hooks.inputs);
+  }
+  {
+    clang::IgnoringDiagConsumer ignore;
+    auto diagnostics = clang::CompilerInstance::createDiagnostics(new clang::DiagnosticOptions, &ignore, false);
+    clang::PCHContainerOperations containers;
+    use.builtFrom = clang::ASTReader::getOriginalSourceFile(use.path, files, containers.getRawReader(), *diagnostics);
   }
   // As PrecompiledPreamble::AddImplicitPreamble sets a parse up (clang/lib/Frontend/PrecompiledPreamble.cpp):
   // the PCH's files are checked here, by their contents, not by Clang.

@@ -54,6 +54,9 @@ struct PreambleUse {
   unsigned bytes = 0;  // the preamble's size in this file
   bool endsAtStartOfLine = false;
   std::vector<std::string> inputs;  // the files it was built from (the file itself left out)
+  // The file whose preamble it is (the PCH's original file), which a parse over it opens: when
+  // it is another file sharing the directives, it is not among the parse's inputs.
+  std::string builtFrom;
 };
 
 // The directives of a preamble's text as the key sees them (above); `quotedInclude` and
