@@ -22,6 +22,9 @@ compiler launcher cost and save, on a generated tree and on real trees, in one r
     exact argument vector (bench/clang_args.cpp, as run_bench.py) against `coalesce-lint
     --no-cache FILE`, one process each; and the tree's no-cache run against the sum of the
     parses. Targets of issue 16: tree CPU <= 0.3 x the parses, no file above 2 x its parse.
+    With --kept, also each file's run after an earlier one (a cache folder shared by the tree's
+    files, the file's copy edited in between so that its records are a miss): it is parsed over
+    the kept preambles and PCHs (docs/analysis-speed.md). Target: at most 0.3 x its parse.
 (c) --launcher: test/launcher/example/ built by CMake + Ninja with the launcher: a cold build
     (empty cache), a no-op build, a build after one header edit; with --skip-compile, and
     with nvcc when there is one (and nvcc alone, without the launcher, for comparison).
@@ -123,7 +126,7 @@ def clang_jobs(clang_args, out, inputs):
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def per_file(tool, clang_args, name, tree, extra, jobs_flag, work):
+def per_file(tool, clang_args, name, tree, extra, jobs_flag, work, kept=False):
     after = ["--", *extra] if extra else []
     jobs = clang_jobs(clang_args, os.path.join(work, f"overlay-{name}"), [tree, *after])
     _, tree_cpu, _, tree_rc, _ = run([tool, "-q", "--no-cache", "--file-timeout", "0", f"-j{jobs_flag}", tree, *after])
@@ -135,8 +138,23 @@ def per_file(tool, clang_args, name, tree, extra, jobs_flag, work):
         rows.append({"file": os.path.relpath(job["file"], tree) if os.path.isabs(job["file"]) else job["file"],
                      "clang_cpu": cc, "clang_rc": crc, "tool_cpu": tc, "tool_rc": trc, "clang_kib": ck, "tool_kib": tk,
                      "ratio": tc / cc if cc else float("nan")})
+        if kept:
+            env = dict(os.environ, COALESCE_LINT_CACHE_DIR=os.path.join(work, f"kept-{name}"))
+            argv = [tool, "-q", "--file-timeout", "0", job["arguments"][-1], *(["--", *extra] if extra else [])]
+            run(argv, cwd=job["directory"], env=env)  # the first run: keeps the preamble
+            path = os.path.join(job["directory"], job["arguments"][-1])
+            with open(path, "a") as f:  # the tree is a copy
+                f.write("\n// edited\n")
+            _, kc, _, krc, _ = run(argv, cwd=job["directory"], env=env)
+            rows[-1].update({"kept_cpu": kc, "kept_rc": krc, "kept_ratio": kc / cc if cc else float("nan")})
     ok = [r for r in rows if r["clang_rc"] == 0 and r["tool_rc"] in (0, 1)]
-    return {"files": rows, "parsed_by_clang": len(ok), "jobs": len(jobs), "tree_cpu": tree_cpu, "tree_rc": tree_rc,
+    kept_ok = [r for r in ok if r.get("kept_rc") in (0, 1)]
+    kept_summary = {"kept_ratio_median": med([r["kept_ratio"] for r in kept_ok]),
+                    "kept_ratio_max": max((r["kept_ratio"] for r in kept_ok), default=float("nan")),
+                    "kept_above_0_3": sorted((r["file"], round(r["kept_ratio"], 2)) for r in kept_ok
+                                             if r["kept_ratio"] > 0.3),
+                    "kept_files": len(kept_ok)} if kept else {}
+    return {**kept_summary,"files": rows, "parsed_by_clang": len(ok), "jobs": len(jobs), "tree_cpu": tree_cpu, "tree_rc": tree_rc,
             "ratio_median": med([r["ratio"] for r in ok]),
             "ratio_max": max((r["ratio"] for r in ok), default=float("nan")),
             "above_2x": sorted((r["file"], round(r["ratio"], 2)) for r in ok if r["ratio"] > 2),
@@ -257,6 +275,16 @@ def markdown(record):
                        f"({tree_cpu:.1f} s / {p['clang_cpu_sum_all']:.1f} s) | {p['ratio_median']:.2f} | "
                        f"{p['ratio_max']:.2f} | {above} |")
         out.append("")
+        kept = {n: p for n, p in record["per_file"].items() if "kept_ratio_median" in p}
+        if kept:
+            out += ["Each file's run after an earlier one (`--kept`: a cache folder shared by the tree, the file "
+                    "edited in between), against its parse:", "", "| tree | files | median x the parse | worst | "
+                    "above 0.3 x |", "|---|---|---|---|---|"]
+            for name, p in kept.items():
+                above = ", ".join(f"{f} ({x})" for f, x in p["kept_above_0_3"]) or "none"
+                out.append(f"| {name} | {p['kept_files']} | {p['kept_ratio_median']:.2f} | {p['kept_ratio_max']:.2f} | "
+                           f"{above} |")
+            out.append("")
     if record.get("one_file"):
         o = record["one_file"]["summary"]
         out += ["(d) One file after the first run: each of the "
@@ -285,6 +313,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--real-tree", action="append", default=[], help="NAME=DIR[:EXTRA,EXTRA...]")
     ap.add_argument("--per-file", action="store_true")
+    ap.add_argument("--kept", action="store_true", help="(b): also each file's run after an earlier one")
     ap.add_argument("--launcher", action="store_true")
     ap.add_argument("--one-file", action="store_true", help="(d): kernels/examples/ one file at a time")
     ap.add_argument("--skip-real-cache", action="store_true", help="real trees: (b) only, not (a)")
@@ -326,11 +355,14 @@ def main():
             save(record, a)
             if a.per_file:
                 print(f"(b) {name}: per file", flush=True)
-                record["per_file"][name] = per_file(tool, clang_args, name, tree, extra, a.jobs, work)
+                record["per_file"][name] = per_file(tool, clang_args, name, tree, extra, a.jobs, work, a.kept)
                 p = record["per_file"][name]
                 print(f"  {name}: {p['parsed_by_clang']} files; per-file ratio median {p['ratio_median']:.2f}, "
                       f"worst {p['ratio_max']:.2f}; above 2x: {p['above_2x']}; tree {p['tree_cpu']:.1f} s cpu against "
                       f"{p['clang_cpu_sum_all']:.1f} s of parses", flush=True)
+                if a.kept:
+                    print(f"  {name}: after an earlier run, per-file ratio median {p['kept_ratio_median']:.2f}, worst "
+                          f"{p['kept_ratio_max']:.2f}; above 0.3x: {p['kept_above_0_3']}", flush=True)
                 save(record, a)
         if a.one_file:
             print("(d) one file after the first run", flush=True)

@@ -8,7 +8,16 @@ compared with `diff -r` (a speed change must leave every report bit for bit the 
     diff -r /tmp/before /tmp/after
 
 Extra tool arguments (after the files) follow `--`, as for the tool: `... DIR -- -I Common`.
-Each file runs alone (`--no-cache --file-timeout 0`), from its own folder, --jobs at a time."""
+Each file runs alone (`--no-cache --file-timeout 0`), from its own folder, --jobs at a time.
+
+--cache-dir DIR runs each file with that cache folder instead of `--no-cache`: the files'
+preambles (and the CUDA headers' PCH) are built into it and kept, so that a second snapshot
+after `rm -r DIR/results-v1` parses every file over the kept ones (docs/analysis-speed.md):
+
+    python3 bench/snapshot_reports.py --binary NEW --cache-dir /tmp/c --out /tmp/cold  DIRS...
+    rm -r /tmp/c/results-v1
+    python3 bench/snapshot_reports.py --binary NEW --cache-dir /tmp/c --out /tmp/kept  DIRS...
+    diff -r /tmp/before /tmp/cold; diff -r /tmp/before /tmp/kept"""
 import argparse
 import concurrent.futures
 import json
@@ -38,8 +47,9 @@ def sources(paths):
             yield p
 
 
-def snapshot(binary, path, out, extra):
-    r = subprocess.run([binary, "-q", "--no-cache", "--file-timeout", "0", "--format=json", os.path.abspath(path),
+def snapshot(binary, path, out, extra, cache_dir=None):
+    cache = ["--cache-dir", os.path.abspath(cache_dir)] if cache_dir else ["--no-cache"]
+    r = subprocess.run([binary, "-q", *cache, "--file-timeout", "0", "--format=json", os.path.abspath(path),
                         *(["--", *extra] if extra else [])],
                        capture_output=True, text=True, cwd=os.path.dirname(os.path.abspath(path)))
     name = os.path.abspath(path).strip("/").replace("/", "__") + ".json"
@@ -62,12 +72,13 @@ def main():
     ap.add_argument("--binary", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--cache-dir", help="a cache folder instead of --no-cache (kept preambles)")
     ap.add_argument("paths", nargs="+")
     a = ap.parse_args(argv)
     os.makedirs(a.out, exist_ok=True)
     files = list(sources(a.paths))
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        for path, rc in pool.map(lambda p: snapshot(os.path.abspath(a.binary), p, a.out, extra), files):
+        for path, rc in pool.map(lambda p: snapshot(os.path.abspath(a.binary), p, a.out, extra, a.cache_dir), files):
             if rc not in (0, 1):
                 print(f"{path}: exit {rc}", file=sys.stderr)
     print(f"{len(files)} reports in {a.out}")

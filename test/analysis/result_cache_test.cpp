@@ -282,6 +282,7 @@ ino_t inode(const fs::path& p) {
 TEST_CASE("result cache: the CUDA headers' precompiled header is kept, and the next run parses only its files") {
   Tree tree;
   analysis::AnalysisRequest r = tree.request();
+  r.keepPreambles = false;  // the flag set's PCH alone (preambles: preamble_cache_test.cpp)
   r.inputs = {tree.dir.str("src/plain.cu")};  // one file: with a cache, it gets a PCH too
   const Run first = run(r);
   const std::vector<fs::path> pchs = keptPchs(tree.dir.str("cache"));
@@ -320,6 +321,7 @@ TEST_CASE("result cache: a folder named relative to the working directory stores
 TEST_CASE("result cache: a kept precompiled header that cannot be used costs speed, not results, and is rebuilt") {
   Tree tree;
   analysis::AnalysisRequest r = tree.request();
+  r.keepPreambles = false;  // the flag set's PCH alone (preambles: preamble_cache_test.cpp)
   r.inputs = {tree.dir.str("src/plain.cu")};
   run(r);
   const std::vector<fs::path> pchs = keptPchs(tree.dir.str("cache"));

@@ -48,13 +48,12 @@
 #include "build_hints.h"
 #include "command_line_text.h"
 #include "kernel_analyzer.h"
+#include "preamble_cache.h"
 #include "result_cache.h"
 #include "sibling_files.h"
 #include "worker_process.h"
 
 namespace coalesce::analysis {
-
-namespace {
 
 // Speed (docs/architecture.md): most of a file's parse is the bodies of the host functions of the
 // system headers (the C++ library, the CUDA runtime's host API), which the analysis never
@@ -91,6 +90,16 @@ std::vector<std::string> filesReadBy(const clang::FileManager& files, const std:
   return {paths.begin(), paths.end()};
 }
 
+namespace {
+
+// What a file is parsed over (header reuse, docs/architecture.md; preambles, preamble_cache.h).
+enum class Reuse { None, HeaderPch, Preamble };
+
+bool inSystemHeader(const clang::Decl* d) {
+  const clang::SourceManager& sm = d->getASTContext().getSourceManager();
+  return sm.isInSystemHeader(sm.getExpansionLoc(d->getLocation()));
+}
+
 // Collects Clang's errors as plain records: the file's status and the kernels whose
 // bodies they fall in are decided from them.
 class ErrorCollector : public clang::DiagnosticConsumer {
@@ -123,12 +132,12 @@ class ErrorCollector : public clang::DiagnosticConsumer {
 
 class Consumer : public clang::ASTConsumer {
  public:
-  // withPch: the file is parsed over a precompiled header (header reuse, docs/architecture.md).
-  Consumer(TranslationUnitOptions& options, const ErrorCollector& diags, TranslationUnitResult& out, bool withPch,
+  // reuse: what the file is parsed over (header reuse, docs/architecture.md).
+  Consumer(TranslationUnitOptions& options, const ErrorCollector& diags, TranslationUnitResult& out, Reuse reuse,
            bool& analysed)
-      : options_(options), diags_(diags), out_(out), withPch_(withPch), analysed_(analysed) {}
+      : options_(options), diags_(diags), out_(out), reuse_(reuse), analysed_(analysed) {}
   bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
-    if (withPch_) noteInstantiationsOfPchTemplates(group);  // header reuse (docs/architecture.md)
+    if (reuse_ != Reuse::None) noteInstantiationsOfPchTemplates(group);  // header reuse (docs/architecture.md)
     return true;
   }
   // Declarations the PCH reader hands over: not this file's (header reuse, docs/architecture.md).
@@ -137,7 +146,8 @@ class Consumer : public clang::ASTConsumer {
   // skipping on).
   bool shouldSkipFunctionBody(clang::Decl* d) override { return isHostOnlySystemHeaderFunction(d); }
   void HandleTranslationUnit(clang::ASTContext& context) override {
-    if (withPch_) walkOnlyWhatThisFileAdded(context);  // header reuse (docs/architecture.md)
+    if (reuse_ == Reuse::HeaderPch) walkOnlyWhatThisFileAdded(context);  // header reuse (docs/architecture.md)
+    if (reuse_ == Reuse::Preamble) walkWhatThePreambleAndFileAdded(context);  // preamble_cache.h
     options_.errors = diags_.errors;
     out_ = analyzeTranslationUnit(context, options_);
     analysed_ = true;
@@ -147,7 +157,7 @@ class Consumer : public clang::ASTConsumer {
   TranslationUnitOptions& options_;
   const ErrorCollector& diags_;
   TranslationUnitResult& out_;
-  const bool withPch_;
+  const Reuse reuse_;
   bool& analysed_;
 
   // ---- header reuse (docs/architecture.md): what a walk of the whole AST would reach of this file.
@@ -169,6 +179,9 @@ class Consumer : public clang::ASTConsumer {
       if (!fn || fn->isFromASTFile()) continue;
       const clang::FunctionDecl* pattern = fn->getTemplateInstantiationPattern();
       if (!pattern || !pattern->isFromASTFile()) continue;
+      // Over a preamble, a template of the user's headers is walked itself, its
+      // instantiations under it (walkWhatThePreambleAndFileAdded).
+      if (reuse_ == Reuse::Preamble && !inSystemHeader(pattern)) continue;
       // Members of lambdas and local classes are walked with the function that holds them.
       if (const auto* record = llvm::dyn_cast<clang::CXXRecordDecl>(fn->getDeclContext()))
         if (record->isLambda() || record->isLocalClass()) continue;
@@ -185,16 +198,29 @@ class Consumer : public clang::ASTConsumer {
     }
     context.setTraversalScope(scope);
   }
+
+  // Over a file's preamble (preamble_cache.h) the PCH holds the system headers' declarations,
+  // which the walk leaves out as over the headers' PCH, and those of the user's headers the
+  // preamble includes, which a walk without a PCH meets (their kernels, launches and device
+  // functions): these are walked, in their order, then what the file added. Loading the
+  // translation unit's top-level declarations reads only those (a namespace's members stay
+  // in the PCH until walked).
+  void walkWhatThePreambleAndFileAdded(clang::ASTContext& context) {
+    std::vector<clang::Decl*> scope = pchInstantiations_;
+    for (clang::Decl* d : context.getTranslationUnitDecl()->decls())
+      if (!d->isFromASTFile() || !inSystemHeader(d)) scope.push_back(d);
+    context.setTraversalScope(scope);
+  }
 };
 
 class Action : public clang::ASTFrontendAction {
  public:
-  Action(TranslationUnitOptions& options, const ErrorCollector& diags, TranslationUnitResult& out, bool withPch,
+  Action(TranslationUnitOptions& options, const ErrorCollector& diags, TranslationUnitResult& out, Reuse reuse,
          bool skipHostBodies, bool& analysed)
-      : options_(options), diags_(diags), out_(out), withPch_(withPch), skipHostBodies_(skipHostBodies),
+      : options_(options), diags_(diags), out_(out), reuse_(reuse), skipHostBodies_(skipHostBodies),
         analysed_(analysed) {}
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
-    return std::make_unique<Consumer>(options_, diags_, out_, withPch_, analysed_);
+    return std::make_unique<Consumer>(options_, diags_, out_, reuse_, analysed_);
   }
   bool BeginSourceFileAction(clang::CompilerInstance& ci) override {
     // Lets Sema ask Consumer::shouldSkipFunctionBody (ParseAST reads the option).
@@ -215,7 +241,7 @@ class Action : public clang::ASTFrontendAction {
   TranslationUnitOptions& options_;
   const ErrorCollector& diags_;
   TranslationUnitResult& out_;
-  const bool withPch_;
+  const Reuse reuse_;
   const bool skipHostBodies_;
   bool& analysed_;
 };
@@ -361,9 +387,10 @@ class HeaderCache {
   // `jobs`: the jobs this run will parse (not those the result cache answers). With a result
   // cache (`kept`), a flag set's PCH is kept there between runs and used from the first file
   // of a set: once it is stored, a run over one file parses only that file.
+  // `keptMutex` guards `kept`, shared with the preambles' users.
   HeaderCache(const std::vector<const CompileJob*>& jobs, const Toolchain& toolchain, const AnalysisRequest& request,
-              ResultCache* kept)
-      : toolchain_(toolchain), skipHostBodies_(request.skipSystemHostBodies), kept_(kept) {
+              ResultCache* kept, std::mutex& keptMutex)
+      : toolchain_(toolchain), skipHostBodies_(request.skipSystemHostBodies), kept_(kept), keptMutex_(keptMutex) {
     if (!request.reuseHeaders) return;
     for (const CompileJob* each : jobs) {
       const CompileJob& job = *each;
@@ -446,7 +473,7 @@ class HeaderCache {
   const Toolchain& toolchain_;
   const bool skipHostBodies_;
   ResultCache* kept_;
-  std::mutex keptMutex_;  // the result cache is not thread-safe; prepare() may be called from threads
+  std::mutex& keptMutex_;  // the result cache is not thread-safe; prepare() may be called from threads
   std::map<std::string, FlagSet> sets_;
 
   // The set's PCH from an earlier run, when it is kept and none of its inputs changed.
@@ -480,8 +507,10 @@ class HeaderCache {
 };
 // ---- end of header reuse -----------------------------------------------------------------
 
+// `preambles`: parse the file over its kept preamble (preamble_cache.h); when it has none
+// that can be used, nothing is parsed and `declined` is set.
 WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const AnalysisRequest& request,
-                  const model::Arch& arch) {
+                     const model::Arch& arch, PreambleCache* preambles = nullptr, bool* declined = nullptr) {
   WorkerOutcome outcome;
   outcome.file.path = job.file;
   TranslationUnitOptions options;
@@ -493,6 +522,7 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
   bool ran = false;
   const bool withPch = usesHeaderPch(job);  // header reuse (docs/architecture.md)
   bool analysed = false;
+  std::optional<PreambleUse> preamble;
   auto work = [&] {
     OverlayOptions overlay;
     overlay.workingDirectory = job.directory;
@@ -506,9 +536,28 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
         if (!facts) facts = programFactsFor(ctx, job.arguments, job.directory, files.get());
         return &*facts;
       };
+    if (preambles) {
+      AdjustingFactory factory(
+          [&] {
+            return std::make_unique<Action>(options, diags, outcome.tu, Reuse::Preamble, request.skipSystemHostBodies,
+                                            analysed);
+          },
+          [&](clang::CompilerInvocation& invocation) {
+            preamble = preambles->apply(invocation, *files, job);
+            return preamble.has_value();
+          });
+      clang::tooling::ToolInvocation invocation(job.arguments, &factory, files.get(),
+                                                std::make_shared<clang::PCHContainerOperations>());
+      invocation.setDiagnosticConsumer(&diags);
+      invocation.run();
+      ran = true;
+      if (preamble) outcome.inputs = filesReadBy(*files, job.directory, preamble->path);
+      return;
+    }
     clang::tooling::ToolInvocation invocation(
         job.arguments,
-        std::make_unique<Action>(options, diags, outcome.tu, withPch, request.skipSystemHostBodies, analysed),
+        std::make_unique<Action>(options, diags, outcome.tu, withPch ? Reuse::HeaderPch : Reuse::None,
+                                 request.skipSystemHostBodies, analysed),
         files.get());
     invocation.setDiagnosticConsumer(&diags);
     invocation.run();
@@ -518,6 +567,22 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
   // A crash inside Clang costs this file, not the run.
   llvm::CrashRecoveryContext crc;
   const bool safe = crc.RunSafely(work);
+  if (preambles) {
+    // No preamble to parse over, or one the parse could not use (a damaged PCH under a valid
+    // record of its inputs: removed, so that the next run builds it again): the caller
+    // parses the file as without preambles.
+    if (preamble && (!safe || !ran || !analysed)) preambles->forget(*preamble);
+    if (!preamble || !safe || !ran || !analysed) {
+      if (declined) *declined = true;
+      return outcome;
+    }
+    outcome.inputs.insert(outcome.inputs.end(), preamble->inputs.begin(), preamble->inputs.end());
+    // A preamble shared with another file opens that file (its locations' file): not an input.
+    namespace fs = std::filesystem;
+    const fs::path self = fs::path(cmdline::absoluteIn(job.directory, job.arguments.back())).lexically_normal();
+    if (!preamble->builtFrom.empty() && fs::path(preamble->builtFrom).lexically_normal() != self)
+      std::erase(outcome.inputs, preamble->builtFrom);
+  }
   // header reuse (docs/architecture.md): a PCH that could not be used, or a crash over it: without it.
   if (withPch && (!safe || !ran || !analysed)) {
     WorkerOutcome without = runJob(withoutHeaderPch(job), toolchain, request, arch);
@@ -542,6 +607,24 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
   } else {
     outcome.file.hostErrors = errors;
   }
+  return outcome;
+}
+
+// A file's parse over its kept preamble when there is one to use (preamble_cache.h), else
+// over the flag set's PCH (HeaderCache), else alone; the files it read include those of the
+// PCH it was parsed over.
+WorkerOutcome runWithReuse(const CompileJob& job, HeaderCache& headers, PreambleCache* preambles,
+                           const Toolchain& toolchain, const AnalysisRequest& request, const model::Arch& arch) {
+  if (preambles) {
+    bool declined = false;
+    WorkerOutcome outcome = runJob(job, toolchain, request, arch, preambles, &declined);
+    if (!declined) return outcome;
+  }
+  const CompileJob prepared = headers.prepare(job);
+  WorkerOutcome outcome = runJob(prepared, toolchain, request, arch);
+  if (outcome.pchUnusable) headers.forget(prepared);
+  const std::vector<std::string> pch = headers.inputsOf(prepared);
+  outcome.inputs.insert(outcome.inputs.end(), pch.begin(), pch.end());
   return outcome;
 }
 
@@ -584,11 +667,12 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
   }
   std::vector<std::string> keys(jobs.size());
   std::vector<size_t> toParse;
+  std::vector<bool> replaced(jobs.size(), false);
   for (size_t i = 0; i < jobs.size(); ++i) {
     // A file read from an in-memory copy (a fix-it's re-analysis) is not the file on disk.
-    const bool replaced = request.replacedFiles.count(
+    replaced[i] = request.replacedFiles.count(
         std::filesystem::path(cmdline::absoluteIn(jobs[i].directory, jobs[i].arguments.back())).lexically_normal().string()) > 0;
-    if (cache && !replaced) {
+    if (cache && !replaced[i]) {
       keys[i] = cache->keyOf(jobs[i], request);
       if (!keys[i].empty())
         if (std::optional<WorkerOutcome> hit = cache->lookup(keys[i])) {
@@ -604,7 +688,15 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
   llvm::CrashRecoveryContext::Enable();
   std::vector<const CompileJob*> parsed;
   for (size_t i : toParse) parsed.push_back(&jobs[i]);
-  HeaderCache headers(parsed, toolchain, request, cache ? &*cache : nullptr);  // header reuse (docs/architecture.md)
+  std::mutex keptMutex;  // the result cache, for the PCHs' users (it is not thread-safe)
+  HeaderCache headers(parsed, toolchain, request, cache ? &*cache : nullptr, keptMutex);  // header reuse (docs/architecture.md)
+  // Preambles kept between runs (preamble_cache.h): with the result cache and header reuse on.
+  // Each file's pass then decides itself what it is parsed over (runWithReuse), in the
+  // worker: a preamble is built where it is used.
+  std::optional<PreambleCache> preambles;
+  if (cache && request.reuseHeaders && request.keepPreambles)
+    preambles.emplace(*cache, keptMutex, request.skipSystemHostBodies, toParse.size() <= request.preambleBuildLimit);
+  auto preamblesFor = [&](size_t i) { return replaced[i] ? nullptr : &*preambles; };
   std::vector<CompileJob> prepared(jobs.size());
   const unsigned parallel = llvm::hardware_concurrency(request.jobs).compute_thread_count();
   if (request.isolateFiles && singleThreaded()) {
@@ -613,8 +705,14 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
     run.count = toParse.size();
     run.parallel = parallel;
     run.timeoutSeconds = request.fileTimeoutSeconds;
-    run.beforeFork = [&](size_t k) { prepared[toParse[k]] = headers.prepare(jobs[toParse[k]]); };  // -include-pch
-    run.run = [&](size_t k) { return runJob(prepared[toParse[k]], toolchain, request, archParams); };
+    if (preambles) {
+      run.run = [&](size_t k) {
+        return runWithReuse(jobs[toParse[k]], headers, preamblesFor(toParse[k]), toolchain, request, archParams);
+      };
+    } else {
+      run.beforeFork = [&](size_t k) { prepared[toParse[k]] = headers.prepare(jobs[toParse[k]]); };  // -include-pch
+      run.run = [&](size_t k) { return runJob(prepared[toParse[k]], toolchain, request, archParams); };
+    }
     run.fileOf = [&](size_t k) { return jobs[toParse[k]].file; };
     run.inChild = [&] { headers.disownInChild(); };
     run.finished = [&](size_t k) { finished(toParse[k]); };
@@ -625,15 +723,20 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency(parallel));
     for (size_t i : toParse)
       pool.async([&, i] {
-        prepared[i] = headers.prepare(jobs[i]);  // header reuse (docs/architecture.md): -include-pch
-        outcomes[i] = runJob(prepared[i], toolchain, request, archParams);
+        if (preambles) {
+          outcomes[i] = runWithReuse(jobs[i], headers, preamblesFor(i), toolchain, request, archParams);
+        } else {
+          prepared[i] = headers.prepare(jobs[i]);  // header reuse (docs/architecture.md): -include-pch
+          outcomes[i] = runJob(prepared[i], toolchain, request, archParams);
+        }
         std::lock_guard<std::mutex> lock(progressMutex);
         finished(i);
       });
     pool.wait();
   }
 
-  // A file parsed over the PCH depends on what the PCH was built from too.
+  // A file parsed over the PCH depends on what the PCH was built from too (runWithReuse has
+  // added them when it ran the file: prepared[i] is then an empty job).
   for (size_t i : toParse) {
     if (outcomes[i].pchUnusable) headers.forget(prepared[i]);
     std::vector<std::string>& inputs = outcomes[i].inputs;

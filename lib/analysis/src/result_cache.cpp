@@ -31,6 +31,7 @@ constexpr const char* kEntryFormat = "coalesce-lint-cache/1";
 constexpr const char* kEntriesFolder = "results-v1";
 constexpr const char* kPchFormat = "coalesce-lint-pch/1";
 constexpr const char* kPchFolder = "pch-v1";
+constexpr const char* kPreambleFormat = "coalesce-lint-preamble/1";
 constexpr const char* kTemporaryPrefix = "tmp.";
 
 std::string toHex(llvm::ArrayRef<uint8_t> bytes) {
@@ -174,7 +175,7 @@ std::string ResultCache::keyOf(const CompileJob& job, const AnalysisRequest& req
     key.add(var).add(v ? v : "<unset>");
   }
   // The analysis options that shape records; the ones that change only speed
-  // (reuseHeaders, skipSystemHostBodies, isolateFiles, jobs) are left out, so that a run
+  // (reuseHeaders, keepPreambles, skipSystemHostBodies, isolateFiles, jobs) are left out, so that a run
   // with them reuses the entries of a run without (their records are equal: tested).
   key.add(request.gpuArch);
   if (request.blockDim)
@@ -279,6 +280,12 @@ std::string ResultCache::pchKey(const std::string& flagSet, bool skipHostBodies)
     const char* v = std::getenv(var);
     key.add(var).add(v ? v : "<unset>");
   }
+  return key.hex();
+}
+
+std::string ResultCache::preambleKey(const std::string& flagSet, bool skipHostBodies, const std::string& identity) {
+  KeyBuilder key;
+  key.add(kPreambleFormat).add(pchKey(flagSet, skipHostBodies)).add(identity);
   return key.hex();
 }
 

@@ -85,6 +85,9 @@ class ResultCache {
   // Its key: the tool, the flag set (working directory and arguments but the file), whether
   // host bodies are skipped, the parse environment.
   std::string pchKey(const std::string& flagSet, bool skipHostBodies);
+  // The key of a file's preamble PCH (preamble_cache.h): as pchKey's, and what the preamble
+  // holds (`identity`). Kept as the flag set's PCH is (pchPath, pchInputs, storePch).
+  std::string preambleKey(const std::string& flagSet, bool skipHostBodies, const std::string& identity);
   std::string pchPath(const std::string& key) const;
   // The files the stored PCH of `key` was built from, when it is there and none of them
   // changed; a hit renews it.

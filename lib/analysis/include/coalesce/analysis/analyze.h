@@ -63,6 +63,15 @@ struct AnalysisRequest {
   // the forced includes (the CUDA headers), built once per run. Off: every file parses
   // them itself (--no-header-cache). The results are the same either way.
   bool reuseHeaders = true;
+  // Preambles (lib/analysis/src/preamble_cache.h): with a result cache and header reuse, a PCH
+  // of each file's leading #include block is kept in the cache, so that the file's next parse
+  // reads its headers from it. Off: only the forced includes' PCH is kept
+  // (--no-preamble-cache). The results are the same either way.
+  bool keepPreambles = true;
+  // A preamble is built only in runs that parse at most this many files (the edit loop: an
+  // editor, a pre-commit hook, a pull request touching a few files); a run over a whole tree
+  // builds none (each costs about a parse of the file and 3 to 24 MB) and uses those kept.
+  size_t preambleBuildLimit = 16;
   // Speed (docs/architecture.md): the bodies of host functions declared in system headers are not
   // parsed (the analysis never reads them). Off: Clang parses everything (--full-parse).
   // The results are the same either way.

@@ -1,0 +1,232 @@
+// The preamble of a file, precompiled and kept between runs (preamble_cache.h says how).
+#include "preamble_cache.h"
+
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/FileManager.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/PrecompiledPreamble.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Lex/PreprocessorOptions.h>
+#include <clang/Serialization/ASTReader.h>
+#include <clang/Serialization/PCHContainerOperations.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/VirtualFileSystem.h>
+
+#include <filesystem>
+
+#include "coalesce/analysis/command_line.h"
+#include "command_line_text.h"
+#include "result_cache.h"
+
+namespace coalesce::analysis {
+
+namespace {
+
+// Counts the errors of the preamble's build: a preamble with errors is not used (the file's
+// own parse reports them).
+class ErrorCounter : public clang::DiagnosticConsumer {
+ public:
+  unsigned errors = 0;
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level >= clang::DiagnosticsEngine::Error) ++errors;
+  }
+};
+
+// The build's hooks: the same bodies skipped as in a file's parse (its PCH then holds what
+// the parse would have made), and the files it read.
+class BuildHooks : public clang::PreambleCallbacks {
+ public:
+  BuildHooks(std::string directory, std::string mainFile) : directory_(std::move(directory)), main_(std::move(mainFile)) {}
+  std::vector<std::string> inputs;
+  // A file the preamble read under a name the PCH would not keep: Clang's PCH writer stores
+  // names absolute and without `.` components (ASTWriter, cleanPathForOutput), so a parse over
+  // it would call `dir/./k.cuh` (a quoted `#include "./k.cuh"`) or `inc/k.cuh` (a relative
+  // `-I inc`) `dir/k.cuh` and `/abs/inc/k.cuh`: the records' file names would change. Such a
+  // preamble is not used.
+  bool renamed = false;
+  bool shouldSkipFunctionBody(clang::Decl* d) override { return isHostOnlySystemHeaderFunction(d); }
+  void AfterExecute(clang::CompilerInstance& ci) override {
+    inputs = filesReadBy(ci.getFileManager(), directory_, "");
+    // The file itself: its preamble's text is in the key, the rest of it is not the PCH's.
+    std::erase(inputs, main_);
+    const clang::SourceManager& sm = ci.getSourceManager();
+    auto kept = [&](llvm::StringRef name) {
+      if (name.empty() || name.starts_with("<")) return true;  // <built-in>, <command line>
+      llvm::SmallString<256> path(name);
+      ci.getFileManager().makeAbsolutePath(path);
+      llvm::sys::path::remove_dots(path);
+      return path.str() == name;
+    };
+    const clang::OptionalFileEntryRef mainEntry = sm.getFileEntryRefForID(sm.getMainFileID());
+    for (unsigned i = 1, n = sm.local_sloc_entry_size(); i < n && !renamed; ++i) {
+      const clang::SrcMgr::SLocEntry& e = sm.getLocalSLocEntry(i);
+      if (!e.isFile()) continue;
+      const clang::SrcMgr::ContentCache& content = e.getFile().getContentCache();
+      // The file's own name is not kept from the PCH: a parse over it names the file as given.
+      if (mainEntry && content.OrigEntry && &content.OrigEntry->getFileEntry() == &mainEntry->getFileEntry()) continue;
+      renamed = !kept(e.getFile().getName()) || (content.OrigEntry && !kept(content.OrigEntry->getName()));
+    }
+  }
+
+ private:
+  std::string directory_, main_;
+};
+
+// The arguments but the file, and where they run (as analyze.cpp's flag sets).
+std::string flagSetOf(const CompileJob& job) {
+  std::string key = job.directory;
+  for (size_t i = 0; i + 1 < job.arguments.size(); ++i) {
+    key += '\0';
+    key += job.arguments[i];
+  }
+  return key;
+}
+
+}  // namespace
+
+PreambleDirectives preambleDirectives(const std::string& text) {
+  PreambleDirectives out;
+  clang::LangOptions lang;
+  lang.CPlusPlus = true;
+  lang.LineComment = true;
+  const clang::SourceLocation base = clang::SourceLocation::getFromRawEncoding(1);
+  clang::Lexer lexer(base, lang, text.data(), text.data(), text.data() + text.size());
+  auto offsetOf = [&](const clang::Token& t) { return t.getLocation().getRawEncoding() - base.getRawEncoding(); };
+  // The directive being read: where it starts and ends, how many of its tokens were seen.
+  size_t start = 0, end = 0;
+  unsigned tokens = 0;
+  enum class Include { None, Angled, Quoted } include = Include::None;
+  bool angledClosed = false;
+  auto close = [&] {
+    if (tokens == 0) return;
+    // `#include <a//b.h>` lexes as `<a` and a comment: only a `>` last says the name is whole.
+    if (include == Include::None || (include == Include::Angled && !angledClosed)) out.onlyIncludes = false;
+    if (include == Include::Quoted) out.quotedInclude = true;
+    if (!out.text.empty()) out.text += '\n';
+    out.text.append(text, start, end - start);
+  };
+  clang::Token tok;
+  for (;;) {
+    lexer.LexFromRawLexer(tok);
+    if (tok.is(clang::tok::eof)) break;
+    if (tok.isAtStartOfLine() || tokens == 0) {
+      close();
+      start = offsetOf(tok);
+      tokens = 0;
+      include = Include::None;
+      angledClosed = false;
+      if (tok.isNot(clang::tok::hash)) out.onlyIncludes = false;  // not a directive (a preamble holds none)
+    }
+    ++tokens;
+    end = offsetOf(tok) + tok.getLength();
+    if (tokens == 2 && !(tok.is(clang::tok::raw_identifier) && tok.getRawIdentifier() == "include"))
+      out.onlyIncludes = false;  // #define, #if, #pragma, #include_next, #import...
+    if (tokens == 3 && tok.is(clang::tok::string_literal)) include = Include::Quoted;
+    if (tokens == 3 && tok.is(clang::tok::less)) include = Include::Angled;
+    if (tokens > 3 && include == Include::Quoted) include = Include::None;  // `#include "a" b`: not plain
+    if (include == Include::Angled) angledClosed = tok.is(clang::tok::greater);
+  }
+  close();
+  return out;
+}
+
+std::optional<PreambleUse> PreambleCache::apply(clang::CompilerInvocation& invocation, clang::FileManager& files,
+                                                const CompileJob& job) {
+  const clang::FrontendOptions& frontend = invocation.getFrontendOpts();
+  clang::PreprocessorOptions& pp = invocation.getPreprocessorOpts();
+  // A PCH of the user's own (-include-pch) cannot sit under a preamble.
+  if (frontend.Inputs.size() != 1 || !frontend.Inputs[0].isFile() || !pp.ImplicitPCHInclude.empty()) return std::nullopt;
+  const std::string mainName = frontend.Inputs[0].getFile().str();
+  auto buffer = files.getBufferForFile(mainName);
+  if (!buffer) return std::nullopt;
+  const clang::PreambleBounds bounds =
+      clang::ComputePreambleBounds(invocation.getLangOpts(), (*buffer)->getMemBufferRef(), 0);
+  if (bounds.Size == 0) return std::nullopt;
+  const std::string text((*buffer)->getBufferStart(), bounds.Size);
+
+  // The key (preamble_cache.h): the directives, and where the file is when they depend on it.
+  const std::string mainPath = cmdline::absoluteIn(job.directory, mainName);
+  const std::filesystem::path normalized = std::filesystem::path(mainPath).lexically_normal();
+  const PreambleDirectives directives = preambleDirectives(text);
+  std::string identity;
+  if (directives.onlyIncludes) {
+    identity = "directives\n" + directives.text;
+  } else {
+    identity = "text\n" + text + '\0' + normalized.string() + (bounds.PreambleEndsAtStartOfLine ? '1' : '0');
+  }
+  if (directives.quotedInclude) identity += std::string("\0folder\n", 8) + normalized.parent_path().string();
+
+  PreambleUse use;
+  use.bytes = bounds.Size;
+  use.endsAtStartOfLine = bounds.PreambleEndsAtStartOfLine;
+  std::string key;
+  std::optional<std::vector<std::string>> keptInputs;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    key = kept_.preambleKey(flagSetOf(job), skipHostBodies_, identity);
+    keptInputs = kept_.pchInputs(key);
+    if (keptInputs) use.path = kept_.pchPath(key);
+  }
+  if (keptInputs) {
+    std::error_code ec;
+    if (std::filesystem::file_size(use.path, ec) == 0 || ec) return std::nullopt;  // kept as "none"
+    use.inputs = std::move(*keptInputs);
+  } else if (!build_) {
+    return std::nullopt;
+  } else {
+    // Built in memory with the job's own arguments and file system, then kept.
+    clang::CompilerInvocation build(invocation);
+    build.getFrontendOpts().SkipFunctionBodies = skipHostBodies_;  // BuildHooks decide which
+    ErrorCounter counter;
+    llvm::IntrusiveRefCntPtr<clang::DiagnosticsEngine> diagnostics =
+        clang::CompilerInstance::createDiagnostics(&build.getDiagnosticOpts(), &counter, /*ShouldOwnClient=*/false);
+    BuildHooks hooks(job.directory, mainPath);
+    std::string data;
+    {
+      auto built = clang::PrecompiledPreamble::Build(build, buffer->get(), bounds, *diagnostics,
+                                                     files.getVirtualFileSystemPtr(),
+                                                     std::make_shared<clang::PCHContainerOperations>(),
+                                                     /*StoreInMemory=*/true, /*StoragePath=*/"", hooks);
+      if (!built && hooks.inputs.empty()) return std::nullopt;  // nothing read: nothing to key a "none" on
+      if (built && counter.errors == 0 && !hooks.renamed) {
+        // The PCH's bytes, as the preamble hands them to a parse: through a file system.
+        clang::CompilerInvocation scratch(build);
+        llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs = files.getVirtualFileSystemPtr();
+        built->AddImplicitPreamble(scratch, fs, buffer->get());
+        scratch.getPreprocessorOpts().RemappedFileBuffers.clear();  // ours, not the scratch's
+        if (auto pch = fs->getBufferForFile(scratch.getPreprocessorOpts().ImplicitPCHInclude))
+          data = (*pch)->getBuffer().str();
+      }
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    use.path = kept_.storePch(key, data, hooks.inputs);  // "" data: kept as "none"
+    if (data.empty() || use.path.empty()) return std::nullopt;
+    use.inputs = std::move(hooks.inputs);
+  }
+  {
+    clang::IgnoringDiagConsumer ignore;
+    auto diagnostics = clang::CompilerInstance::createDiagnostics(new clang::DiagnosticOptions, &ignore, false);
+    clang::PCHContainerOperations containers;
+    use.builtFrom = clang::ASTReader::getOriginalSourceFile(use.path, files, containers.getRawReader(), *diagnostics);
+  }
+  // As PrecompiledPreamble::AddImplicitPreamble sets a parse up (clang/lib/Frontend/PrecompiledPreamble.cpp):
+  // the PCH's files are checked here, by their contents, not by Clang.
+  pp.ImplicitPCHInclude = use.path;
+  pp.PrecompiledPreambleBytes = {use.bytes, use.endsAtStartOfLine};
+  pp.DisablePCHOrModuleValidation = clang::DisableValidationForModuleKind::PCH;
+  pp.UsePredefines = false;  // the PCH holds the predefines and the forced includes
+  return use;
+}
+
+void PreambleCache::forget(const PreambleUse& use) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::error_code ec;
+  std::filesystem::remove(use.path + "inputs", ec);
+  std::filesystem::remove(use.path, ec);
+}
+
+}  // namespace coalesce::analysis
