@@ -27,7 +27,8 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           ("panel4", "panel4-findings.json", "panel4-judgments.json"),
           ("panel5", "panel5-findings.json", "panel5-judgments.json"),
           ("panel6", "panel6-findings.json", "panel6-judgments.json"),
-          ("panel7", "panel7-findings.json", "panel7-judgments.json")]
+          ("panel7", "panel7-findings.json", "panel7-judgments.json"),
+          ("panel8", "panel8-findings.json", "panel8-judgments.json")]
 
 
 def load_panels(folder):
