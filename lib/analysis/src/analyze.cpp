@@ -274,16 +274,6 @@ class Action : public clang::ASTFrontendAction {
 
 constexpr const char* kIncludePch = "-include-pch";
 
-// The arguments but the file (always last: buildClangArguments), and where they run.
-std::string flagSetKey(const CompileJob& job) {
-  std::string key = job.directory;
-  for (size_t i = 0; i + 1 < job.arguments.size(); ++i) {
-    key += '\0';
-    key += job.arguments[i];
-  }
-  return key;
-}
-
 // As HeaderCache::prepare adds it: `-include-pch PATH` just before the file.
 bool usesHeaderPch(const CompileJob& job) {
   const auto& a = job.arguments;

@@ -535,4 +535,13 @@ std::vector<CompileJob> collectJobs(const AnalysisRequest& request, const Toolch
   return jobs;
 }
 
+std::string flagSetKey(const CompileJob& job) {
+  std::string key = job.directory;
+  for (size_t i = 0; i + 1 < job.arguments.size(); ++i) {
+    key += '\0';
+    key += job.arguments[i];
+  }
+  return key;
+}
+
 }  // namespace coalesce::analysis

@@ -76,16 +76,6 @@ class BuildHooks : public clang::PreambleCallbacks {
   std::string directory_, main_;
 };
 
-// The arguments but the file, and where they run (as analyze.cpp's flag sets).
-std::string flagSetOf(const CompileJob& job) {
-  std::string key = job.directory;
-  for (size_t i = 0; i + 1 < job.arguments.size(); ++i) {
-    key += '\0';
-    key += job.arguments[i];
-  }
-  return key;
-}
-
 }  // namespace
 
 PreambleDirectives preambleDirectives(const std::string& text) {
@@ -167,7 +157,7 @@ std::optional<PreambleUse> PreambleCache::apply(clang::CompilerInvocation& invoc
   std::optional<std::vector<std::string>> keptInputs;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    key = kept_.preambleKey(flagSetOf(job), skipHostBodies_, identity);
+    key = kept_.preambleKey(flagSetKey(job), skipHostBodies_, identity);
     keptInputs = kept_.pchInputs(key);
     if (keptInputs) use.path = kept_.pchPath(key);
   }

@@ -22,6 +22,10 @@ struct CompileJob {
   std::vector<std::string> arguments;  // full argv, [0] = "clang++", the file last
 };
 
+// The arguments but the file, and where they run: the key of a job's flag set, which the
+// CUDA headers' PCH and the preambles (preamble_cache.cpp) are kept under.
+std::string flagSetKey(const CompileJob& job);
+
 // Jobs for every input file; inputs that cannot be turned into a job are appended to
 // `failures` (status Failed, one-line error). An input that another input includes (and
 // that the database, if any, does not list) gets no job of its own: its record, appended to
