@@ -81,6 +81,21 @@ TEST_CASE("conflicts of two ways or less are notes, NoteUpToDegree moves the lin
   for (const Finding& f : restored->findings) CHECK(f.severity == Severity::Warning);
 }
 
+TEST_CASE("a share too small to print as a percentage says so, never 'wastes 0%'") {
+  Run run;
+  Finding tiny = candidate("uncoalesced-global-access", "k.cu", 1, 0.25);
+  tiny.severity = Severity::Warning;
+  tiny.programShare = 0.0001;  // 0.01 %: rounds to "0" at one decimal
+  tiny.programBasis = "basis";
+  auto out = run("", {tiny});
+  REQUIRE(out);
+  REQUIRE(out->findings.size() == 1);
+  CHECK(out->findings[0].severity == Severity::Note);
+  const std::string& said = out->findings[0].notes.back();
+  CHECK(said.find("wastes under 0.1% of the memory time") != std::string::npos);
+  CHECK(said.find("wastes 0%") == std::string::npos);
+}
+
 TEST_CASE("Checks disables rules, disabled findings are counted") {
   Run run;
   auto out = run("Checks: '*,-shared-*'\n", {candidate("shared-bank-conflict", "k.cu", 1, std::nullopt, 4.0),

@@ -147,14 +147,14 @@ TEST_CASE("shared-bank-conflict: s[32 * t] is a 32-way conflict that padding to 
   REQUIRE(f.conflictDegree);
   CHECK(*f.conflictDegree == Approx(32));
   CHECK(anyNoteContains(f, "pad each row of the shared array from 32 to 33 elements"));
-  CHECK(anyNoteContains(f, "32 -> 1 wavefronts per request (32x faster)"));
+  CHECK(anyNoteContains(f, "32 -> 1 wavefront per request (32x faster)"));
 }
 
 TEST_CASE("shared-bank-conflict: s[2 * t] is 2-way, the fix reindexes instead of padding") {
   const Finding f = only(makeSite(affine(Space::Shared, 4, 8), {256, 1, 1}, "s[2 * t]"));
   CHECK(contains(f.message, "2 wavefronts per request (ideal 1): 2-way"));
   CHECK(anyNoteContains(f, "consecutive threads access consecutive elements"));
-  CHECK(anyNoteContains(f, "2 -> 1 wavefronts"));
+  CHECK(anyNoteContains(f, "2 -> 1 wavefront per request"));
 }
 
 TEST_CASE("conflict-free shared accesses are not reported") {

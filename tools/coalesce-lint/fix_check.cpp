@@ -103,8 +103,9 @@ std::string judge(const FileBefore& before, const std::vector<Candidate*>& targe
     const SourceLocation at = report::mapThroughEdits(f.loc, before.text, edited.applied);
     for (const AccessSite& a : after.accesses)
       if (a.loc.file == file && a.loc.line == at.line && a.loc.column == at.column && a.figures.shared) {
-        figures = fmt::format(" (the access now needs {:.3g} wavefronts per request, ideal {:.3g})",
-                              a.figures.shared->aligned.wavefronts, a.figures.shared->aligned.idealWavefronts);
+        const double now = a.figures.shared->aligned.wavefronts;
+        figures = fmt::format(" (the access now needs {:.3g} wavefront{} per request, ideal {:.3g})", now,
+                              now == 1.0 ? "" : "s", a.figures.shared->aligned.idealWavefronts);
         break;
       }
   }

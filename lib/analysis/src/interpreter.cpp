@@ -3,6 +3,8 @@
 // merge of two values under a condition (interpreter.h lists the other files).
 #include "interpreter.h"
 
+#include <cctype>
+
 #include <clang/AST/Attr.h>
 #include <clang/Lex/Lexer.h>
 
@@ -80,9 +82,17 @@ ExprRef Interpreter::pointerAsInt(const Value& v, const Expr* e) {
 // A value used as an integer; a pointer used as one is not followed.
 ExprRef Interpreter::asInt(const Value& v) { return v.v ? v.v : leaf(Op::Varying); }
 
+// Source text on one line: a condition or loop header written over several lines is quoted in
+// messages and named by `--assume`, where its line breaks and indentation would only get in
+// the way (runs of white space become one space).
 std::string Interpreter::text(SourceRange r) {
   CharSourceRange range = CharSourceRange::getTokenRange(sm_.getExpansionRange(r).getAsRange());
-  return Lexer::getSourceText(range, sm_, ctx_.getLangOpts()).str();
+  std::string out;
+  for (char c : Lexer::getSourceText(range, sm_, ctx_.getLangOpts()))
+    if (!std::isspace(static_cast<unsigned char>(c))) out += c;
+    else if (!out.empty() && out.back() != ' ') out += ' ';
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
 }
 
 int64_t Interpreter::sizeOf(QualType t) {

@@ -107,7 +107,7 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
                       (running < static_cast<double>(blocks)
                            ? plainNumber(running) + " of the " + std::to_string(blocks) +
                                  " blocks (its guards on the block index hold in those only)"
-                           : std::to_string(blocks) + " blocks");
+                           : std::to_string(blocks) + (blocks == 1 ? " block" : " blocks"));
   if (!launch.grid && launch.costGrid) {
     const model::Dim3& g = *launch.costGrid;
     const std::string shape = g.y == 1 && g.z == 1 ? std::to_string(g.x)

@@ -20,7 +20,13 @@ std::string kilobytes(int64_t bytes) { return number(static_cast<double>(bytes) 
 std::string percent(double ratio) {
   std::string s = fmt::format("{:.1f}", ratio * 100.0);
   if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
+  // A share that rounds to nothing is still there: "wastes 0% of" would read as no waste.
+  if (s == "0" && ratio > 0) return "under 0.1%";
   return s + "%";
+}
+
+std::string perRequest(double value, std::string_view unit) {
+  return fmt::format("{} {}{} per request", number(value), unit, number(value) == "1" ? "" : "s");
 }
 
 std::string dims(const model::Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); }

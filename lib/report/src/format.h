@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "coalesce/model/geometry.h"
 #include "coalesce/records/records.h"
@@ -12,8 +13,11 @@ namespace coalesce::report::detail {
 
 // Up to two decimals, trailing zeros dropped: 8, 4.5, 4.88.
 std::string number(double value);
-// A ratio as a percentage with at most one decimal: 50%, 16.7%.
+// A ratio as a percentage with at most one decimal: 50%, 16.7%; "under 0.1%" for a positive
+// ratio that would round to 0.
 std::string percent(double ratio);
+// "4 sectors per request", "1 sector per request" (unit in the singular: "sector", "wavefront").
+std::string perRequest(double value, std::string_view unit);
 // Bytes in the units the Programming Guide gives shared memory in: "228 KB", "20 KB".
 std::string kilobytes(int64_t bytes);
 // "32x8x1"

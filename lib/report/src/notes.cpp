@@ -58,8 +58,8 @@ std::string sharedCostNote(const model::SharedFigures& f) {
 
 std::string sectorGain(const model::GlobalFigures& from, const model::GlobalFigures& to) {
   const double ratio = to.sectorsPerRequest > 0 ? from.sectorsPerRequest / to.sectorsPerRequest : 1.0;
-  return fmt::format("{} -> {} sectors per request ({}x less traffic)", number(from.sectorsPerRequest),
-                     number(to.sectorsPerRequest), number(ratio));
+  return fmt::format("{} -> {} ({}x less traffic)", number(from.sectorsPerRequest),
+                     perRequest(to.sectorsPerRequest, "sector"), number(ratio));
 }
 
 std::string checkedFix(const std::string& advice, const model::GlobalFigures& from, const model::GlobalFigures& to) {
@@ -77,7 +77,7 @@ std::string checkedFix(const std::string& advice, const model::SharedFigures& fr
 
 std::string wavefrontGain(const model::SharedFigures& from, const model::SharedFigures& to) {
   const double ratio = to.wavefronts > 0 ? from.wavefronts / to.wavefronts : 1.0;
-  return fmt::format("{} -> {} wavefronts per request ({}x faster)", number(from.wavefronts), number(to.wavefronts),
+  return fmt::format("{} -> {} ({}x faster)", number(from.wavefronts), perRequest(to.wavefronts, "wavefront"),
                      number(ratio));
 }
 

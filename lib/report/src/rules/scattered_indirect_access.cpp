@@ -38,9 +38,9 @@ std::optional<Finding> ScatteredIndirectAccess::checkAccess(const AccessSite& si
       "{}x what the warp uses",
       number(ideal * ctx.arch.sectorBytes), percent(worstEta), number(hi * ctx.arch.sectorBytes), number(hi / ideal)));
   out.notes.push_back(fmt::format(
-      "fix: sort or bucket the indices so that a warp reads neighbouring elements ({} -> {} sectors per request "
+      "fix: sort or bucket the indices so that a warp reads neighbouring elements ({} -> {} "
       "when they are consecutive, {}x less traffic), or let a warp read whole rows through one index",
-      number(hi), number(ideal), number(hi / ideal)));
+      number(hi), perRequest(ideal, "sector"), number(hi / ideal)));
   out.efficiency = worstEta;
   model::GlobalFigures worst;
   worst.sectorsPerRequest = hi;
