@@ -209,6 +209,20 @@ TEST_CASE("findings/: a thread walking its own row keeps its warning and says wh
   CHECK(walks == 3);
 }
 
+TEST_CASE("findings/: a condition written over several lines is quoted on one") {
+  const Analysed& r = analysed();
+  int quoted = 0;
+  for (const report::Finding& f : r.shown) {
+    if (f.kernel != "wrappedCondition") continue;
+    for (const std::string& n : f.notes) {
+      INFO(n);
+      CHECK(n.find('\n') == std::string::npos);
+      quoted += n.find("`x > 0.0f && x < 1.0f`") != std::string::npos;
+    }
+  }
+  CHECK(quoted > 0);
+}
+
 TEST_CASE("findings/: a one-off kernel next to one the host loops over is a note, by its share of the program") {
   const Analysed& r = analysed();
   std::map<std::string, const KernelRecord*> kernels;

@@ -34,6 +34,15 @@ __global__ void convergedFlag(const float* __restrict__ left, const float* __res
   if (threadIdx.x == 0) out[blockIdx.x] = allConverged;  // finding: none
 }
 
+// A condition written over two lines is quoted on one (findings_test.cpp).
+__global__ void wrappedCondition(const float* __restrict__ v, float* __restrict__ out, int rows) {
+  const int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  const float x = v[tid];  // finding: none
+  if (x > 0.0f &&
+      x < 1.0f)
+    out[tid * rows] = x;  // finding: uncoalesced-global-access=note
+}
+
 int main() {
   float *state, *left, *right;
   int *bins, *index, *out;
@@ -46,6 +55,7 @@ int main() {
   for (int it = 0; it < 100; ++it) {
     fixUps<<<256, 256>>>(state, bins, index, 1024, 77);
     convergedFlag<<<256, 256>>>(left, right, out);
+    wrappedCondition<<<256, 256>>>(left, state, 1024);
   }
   cudaDeviceSynchronize();
   return 0;
