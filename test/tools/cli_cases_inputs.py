@@ -453,6 +453,33 @@ def _(tmp):
     check(s2["sectors_per_request"] == 5, f"an address 4 bytes past alignment gives 5 sectors, got {s2}", recorded)
 
 
+@case("launch info: several recorded configurations give their request-weighted mix")
+def _(tmp):
+    write(tmp, "k.cu", LAUNCHED)
+
+    def cfg(stride, n, launches):
+        c = launch_config("00000000007f0000" + stride.to_bytes(4, "little").hex() + n.to_bytes(4, "little").hex(),
+                          [8, 4, 4])
+        c["launches"] = launches
+        return c
+
+    # stride 1 (4 sectors a request) launched 3 times, stride 2 (8 sectors) once, the same
+    # requests each: the run's counters read (3 * 4 + 8) / 4 = 5 sectors per request; the
+    # worst launch alone would say 8.
+    write(tmp, "two.json", launch_info([cfg(1, 1000000, 3), cfg(2, 1000000, 1)]))
+    r = lint("-q", "--format=json", "--launch-info", "two.json", "k.cu", cwd=tmp)
+    store = [a for a in r.json()["accesses"] if a["kind"] == "store"][0]
+    check(abs(store["sectors_per_request"] - 5) < 1e-9, f"mix of 3 x 4 and 1 x 8 sectors is 5, got {store}", r)
+    check(any("mix" in x for x in store["assumptions"]), f"the mix is stated: {store['assumptions']}", r)
+    # 40 configurations, more than the analysis evaluates (32): the last one (stride 8, 32
+    # sectors) still counts, for its own launches: (39 * 4 + 32) / 40 = 4.7.
+    many = [cfg(1, 1000000 + k, 1) for k in range(39)] + [cfg(8, 1000000, 1)]
+    write(tmp, "many.json", launch_info(many))
+    r = lint("-q", "--format=json", "--launch-info", "many.json", "k.cu", cwd=tmp)
+    store = [a for a in r.json()["accesses"] if a["kind"] == "store"][0]
+    check(abs(store["sectors_per_request"] - 4.7) < 1e-9, f"every configuration weighs in: 4.7, got {store}", r)
+
+
 @case("launch info: a file it cannot use is a usage error naming it")
 def _(tmp):
     write(tmp, "k.cu", LAUNCHED)

@@ -117,3 +117,30 @@ def _(tmp):
         again = json.load(f)
     block = [k["block"] for k in again["kernels"] if k["name"] == "columnStore"][0]
     check((block["x"], block["y"]) == (8, 32) and "recorded by verify" in block["detail"], f"block {block}", kept)
+
+
+@case("verify: --tolerance sets how far a figure may be from the prediction and still match")
+def _(tmp):
+    measurements, sass = demo(tmp)
+    lint("-q", "--format=json", "-o", "p.json", "verify_demo.cu", cwd=tmp)
+
+    def verdicts(predictions, *extra):
+        run = lint("verify", "--predictions", predictions, "--measurements", measurements, "--sass", sass,
+                   "--format", "json", *extra, cwd=tmp)
+        return {(x["line"], x["space"], x["kind"]): x["verdict"] for x in json.loads(run.out)["lines"]}, run
+
+    exact, run = verdicts("p.json")
+    d = json.load(open(os.path.join(tmp, "p.json")))
+    # One global access of a line that matches, its figure made 2 % larger (alone on its line).
+    on_line = {}
+    for a in d["accesses"]:
+        on_line.setdefault((a["line"], a["space"], a["kind"]), []).append(a)
+    key = next(k for k, v in exact.items() if v == "match" and k[1] == "global" and len(on_line.get(k, [])) == 1)
+    on_line[key][0]["sectors_per_request"] *= 1.02
+    write(tmp, "p2.json", json.dumps(d))
+    strict, run = verdicts("p2.json")
+    check(strict[key] == "mismatch", f"2 % off is a mismatch at the default 0.1 %: {strict[key]}", run)
+    loose, run = verdicts("p2.json", "--tolerance", "5")
+    check(loose[key] == "match", f"2 % off matches at --tolerance 5: {loose[key]}", run)
+    tight, run = verdicts("p2.json", "--tolerance", "1")
+    check(tight[key] == "mismatch", f"2 % off is a mismatch at --tolerance 1: {tight[key]}", run)

@@ -72,7 +72,13 @@ def main():
     ap.add_argument("--launch-info", action="store_true",
                     help="with --fresh: predict with the launches the H200 run recorded (launches.json.gz) and "
                          "print the match rate only (the list is for the static analysis)")
+    ap.add_argument("--tolerance", type=float, default=None,
+                    help="percent a figure may differ and match (verify --tolerance; default verify's 0.1); "
+                         "prints the match rate only, as --launch-info does (the list holds at 0.1 %%)")
+    ap.add_argument("--keep", metavar="DIR", help="copy each program's predictions and verify report into DIR")
     a = ap.parse_args()
+    if a.update and (a.launch_info or a.tolerance is not None):
+        ap.error("--update records the static predictions at the default tolerance: not with --launch-info or --tolerance")
     src = os.path.abspath(a.source_dir)
     binary = os.path.abspath(a.binary)
     data = os.path.join(src, "test", "verify", "data", "realcode")
@@ -113,10 +119,15 @@ def main():
                 with gzip.open(os.path.join(data, f"predictions_{name}.json.gz"), "rb") as i, open(pred, "wb") as o:
                     shutil.copyfileobj(i, o)
             out = os.path.join(tmp, name + ".report.json")
+            tolerance = ["--tolerance", str(a.tolerance)] if a.tolerance is not None else []
             r = subprocess.run([binary, "verify", "--predictions", pred, "--measurements", meas, "--format", "json",
-                                "-o", out], cwd=src, capture_output=True, text=True, timeout=600)
+                                "-o", out] + tolerance, cwd=src, capture_output=True, text=True, timeout=600)
             if r.returncode not in (0, 1, 3):
                 sys.exit(f"{name}: verify failed (exit {r.returncode}): {r.stderr}")
+            if a.keep:
+                os.makedirs(a.keep, exist_ok=True)
+                shutil.copy(out, os.path.join(a.keep, name + ".report.json"))
+                shutil.copy(pred, os.path.join(a.keep, name + ".predictions.json"))
             with open(out) as f:
                 report = json.load(f)
             for line in report["lines"]:
@@ -145,7 +156,7 @@ def main():
     rate = (counts["match"] + counts["within-range"]) / measured if measured else 0.0
     print(f"{len(names)} programs; {measured} measured keys: " +
           ", ".join(f"{counts[v]} {v}" for v in MEASURED) + f"; match rate {100 * rate:.1f} %")
-    if a.launch_info:
+    if a.launch_info or a.tolerance is not None:
         return 0
     new, gone = sorted(set(seen) - set(known)), sorted(set(known) - set(seen))
     uncaused = sorted(k for k in seen if k in known and not known[k])

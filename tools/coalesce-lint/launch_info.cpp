@@ -1,5 +1,6 @@
 #include "launch_info.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "coalesce/verify/measurements.h"
@@ -59,6 +60,7 @@ std::vector<analysis::RecordedLaunch> recordedLaunches(const std::vector<verify:
     r.block = {c.block[0], c.block[1], c.block[2]};
     r.args = splitArguments(c);
     r.source = source;
+    r.launches = std::max<uint64_t>(1, c.launches);
     out.push_back(std::move(r));
   }
   return out;

@@ -75,6 +75,11 @@ CLI::App* addVerifyCommand(CLI::App& app, int& exitCode, PredictFunction predict
   sub->add_option("--max-configs", opts->maxConfigs,
                   "with --sample config, per kernel, the most distinct configurations to measure (default 0: "
                   "every one)");
+  sub->add_option_function<double>(
+         "--tolerance", [opts](double percent) { opts->relativeTolerance = percent / 100; },
+         "how far, in percent, a measured sectors or wavefronts per request may be from the prediction and "
+         "still match (default 0.1)")
+      ->check(CLI::Range(0.0, 100.0));
   sub->footer(
       "Run an unmodified program: coalesce-lint verify --predictions P.json -- ./app args\n"
       "Or predict on the fly: coalesce-lint verify --analyze -p BUILD_DIR -- ./app args\n"

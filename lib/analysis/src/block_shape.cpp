@@ -71,16 +71,27 @@ std::optional<int64_t> argumentValue(const std::vector<uint8_t>& bytes, QualType
 
 // Contexts from the launches `verify` recorded for this kernel (--launch-info): the block,
 // grid and integer arguments as the program ran them, and each pointer's placement past a
-// 256-byte boundary (cudaMalloc's alignment). At most kMaxEnvironments.
+// 256-byte boundary (cudaMalloc's alignment). At most kMaxEnvironments: past that, evenly
+// spaced ones, each standing for the launches of the configurations up to the next
+// (LaunchContext::recordedLaunches), so that a host loop's configurations (nw's 128
+// diagonals, scan's sizes) are all represented in the mix of the figures.
 std::vector<LaunchContext> recordedContexts(const FunctionDecl* fn, const std::string& mangledName,
                                             const std::map<unsigned, int>& paramSymbols,
                                             const TranslationUnitOptions& options, const ASTContext& ctx) {
   std::vector<LaunchContext> out;
   if (!options.recordedLaunches || mangledName.empty()) return out;
-  for (const RecordedLaunch& r : *options.recordedLaunches) {
-    if (r.kernel != mangledName || out.size() >= kMaxEnvironments) continue;
-    if (r.block.volume() <= 0 || r.block.volume() > options.arch.maxThreadsPerBlock) continue;
+  std::vector<const RecordedLaunch*> mine;
+  for (const RecordedLaunch& r : *options.recordedLaunches)
+    if (r.kernel == mangledName && r.block.volume() > 0 && r.block.volume() <= options.arch.maxThreadsPerBlock)
+      mine.push_back(&r);
+  // Configuration k goes to the kept one k * kept / all rounds down to (kept at the start of each share).
+  const size_t kept = std::min(mine.size(), kMaxEnvironments);
+  std::vector<double> weight(kept, 0);
+  for (size_t k = 0; k < mine.size(); ++k) weight[k * kept / mine.size()] += static_cast<double>(mine[k]->launches);
+  for (size_t j = 0; j < kept; ++j) {
+    const RecordedLaunch& r = *mine[(j * mine.size() + kept - 1) / kept];
     LaunchContext c;
+    c.recordedLaunches = weight[j];
     c.block.dim = r.block;
     c.block.source = BlockSource::Launch;
     c.block.detail = "block " + dims(r.block) + " from the launch recorded by verify in " + r.source;

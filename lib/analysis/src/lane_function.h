@@ -58,6 +58,11 @@ struct LaunchContext {
   // An assumed block (BlockSource::Assumed): the axes that are a guess, not a launch's or
   // the kernel's own (block_shape.cpp); the ones shape_trials.cpp varies.
   std::array<bool, 3> guessedAxes{false, false, false};
+  // A launch recorded by verify (--launch-info): the launches of the run it stands for (its
+  // own, and those of the configurations left out past kMaxEnvironments). 0: not recorded.
+  // The figures of an access launched so in several configurations are their mix, weighted
+  // by these and the requests of each (launch_mix.h), as the run's counters add them up.
+  double recordedLaunches = 0;
 };
 
 struct LaneResult {

@@ -14,6 +14,7 @@
 
 #include "access_groups.h"
 #include "build_hints.h"
+#include "launch_mix.h"
 
 namespace coalesce::analysis {
 
@@ -154,6 +155,11 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
                         KernelRecord& kernel, TranslationUnitResult& out) {
   GuardCache guardCache;  // the accesses of one block share their guards
   const size_t firstAccess = out.accesses.size();
+  // Launches a run recorded (--launch-info), in several configurations: the figures are their
+  // mix, as the run's counters add them up (launch_mix.h); else the worst launch's.
+  const bool mixLaunches = contexts.size() > 1 && std::all_of(contexts.begin(), contexts.end(), [](const LaunchContext& c) {
+                             return c.recordedLaunches > 0;
+                           });
   for (const SeenAccess& s : events.accesses) {
     AccessSite site = siteAt<AccessSite>(s, kernel.name, sm);
     site.expression = s.expression;
@@ -162,9 +168,17 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     site.record = s.record;
     site.field = s.field;
     double worst = -1;
+    std::vector<WeightedFigures> mix;
+    double runRequests = 0, runLaunches = 0;
     for (const LaunchContext& c : contexts) {
       LaneResult lr = evaluateLanes(s.raw, c, symbols, arch, &guardCache);
       const double key = accessSeverity(lr.figures);
+      if (mixLaunches) {
+        const double requests = launchRequests(lr, s.loops, c, symbols, arch).requests * c.recordedLaunches;
+        mix.push_back({lr.figures, requests});
+        runRequests += requests;
+        runLaunches += c.recordedLaunches;
+      }
       if (key > worst) {
         worst = key;
         site.access = lr.access;
@@ -179,9 +193,16 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         site.requestsBasis = n.basis;
       }
     }
-    if (contexts.size() > 1)
+    if (mixLaunches && runRequests > 0) {
+      site.figures = mixedFigures(mix);
+      site.launchRequests = runRequests / runLaunches;
+      site.assumptions.push_back("the mix of the kernel's " + std::to_string(contexts.size()) +
+                                 " launch configurations evaluated from the recorded run, weighted by each one's "
+                                 "requests over the run (the worst is the " + site.block.detail + ")");
+    } else if (contexts.size() > 1) {
       site.assumptions.push_back("the kernel has " + std::to_string(contexts.size()) +
                                  " launches; these are the worst figures, for the " + site.block.detail);
+    }
     // Never a figure for an access no lane runs: 0 sectors at 100 % would read as perfect.
     // A data-dependent address keeps its range even where no request was counted for it: the
     // H200 measured accesses of the real-code set (convolutionFFT2D's record stores, Sobol's,

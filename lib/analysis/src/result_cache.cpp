@@ -190,7 +190,7 @@ std::string ResultCache::keyOf(const CompileJob& job, const AnalysisRequest& req
     key.add(r.kernel).add(std::to_string(r.grid.x) + 'x' + std::to_string(r.grid.y) + 'x' + std::to_string(r.grid.z));
     key.add(std::to_string(r.block.x) + 'x' + std::to_string(r.block.y) + 'x' + std::to_string(r.block.z));
     for (const auto& arg : r.args) key.add(std::string(arg.begin(), arg.end()));
-    key.add(r.source);
+    key.add(r.source).add(std::to_string(r.launches));
   }
   return key.hex();
 }

@@ -370,6 +370,7 @@ Measurements merge(const std::vector<Measurements>& all) {
 
 int compareAndReport(const VerifyOptions& o, const Predictions& predictions, const Measurements& merged) {
   CompareOptions options;
+  options.relativeTolerance = o.relativeTolerance;
   if (analyzerPredicts(o))
     options.repredict = [&o, n = 0](const LaunchConfig& launch, std::string& error) mutable {
       PredictInput in = analysisInput(o);

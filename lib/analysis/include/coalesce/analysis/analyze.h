@@ -22,6 +22,7 @@ struct RecordedLaunch {
   model::Dim3 grid, block;
   std::vector<std::vector<uint8_t>> args;  // each argument's bytes, in parameter order
   std::string source;                      // the file it was read from
+  uint64_t launches = 1;                   // the launches the program made with this configuration
 };
 
 // One compiler command line, as a compile_commands.json entry holds it (and as the compiler

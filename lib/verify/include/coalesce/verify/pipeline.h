@@ -59,6 +59,10 @@ struct VerifyOptions {
   std::string sample = "config";
   std::string kernelRegex;
   uint64_t launchSkip = 0, launchCount = 0, maxConfigs = 0;
+  // How far a measured figure may be from the predicted one and still match, relative
+  // (CompareOptions::relativeTolerance): 0.1 % by default; issue #13 states its real-code
+  // target at 5 %.
+  double relativeTolerance = 1e-3;
   PredictFunction predict;
 };
 
