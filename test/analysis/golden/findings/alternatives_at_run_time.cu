@@ -30,7 +30,7 @@ __global__ void row_sums_kernel2(float* out, const float* inp, int N, int C) {
   const float* x = inp + row * C;
   for (int c = lane; c < C; c += 32) sum += x[c];  // finding: none
   for (int o = 16; o > 0; o /= 2) sum += __shfl_down_sync(0xffffffffu, sum, o);
-  if (lane == 0) out[row] = sum;  // finding: none
+  if (lane == 0) out[row] = sum;  // finding: divergent-branch=note
 }
 
 void row_sums1(float* out, const float* inp, int N, int C, int block_size) {
@@ -58,7 +58,7 @@ void row_sums(int kernel_num, float* out, const float* inp, int N, int C, int bl
 
 __global__ void transposeNaive(float* out, const float* in, int n) {
   const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
-  out[x * n + y] = in[y * n + x];  // finding: uncoalesced-global-access=note
+  out[x * n + y] = in[y * n + x];  // finding: inverted-thread-axes=note
 }
 
 __global__ void transposeTiled(float* out, const float* in, int n) {
