@@ -90,8 +90,16 @@ TEST_CASE("records: the field list covers the records' members") {
   CHECK(padding.all == 7);  // array, declared, padded, last_dimension, element_bytes, edit, blocked
   KernelRecord k;
   describeFields(kernel, k);
-  CHECK(kernel.all == 12);  // name, file, line, column, status, reason, accesses, block, occupancy,
-                            // launches_per_run, launches_basis, unit
+  CHECK(kernel.all == 13);  // name, file, line, column, status, reason, accesses, block, occupancy,
+                            // launches_per_run, launches_basis, unit, choice
+  CHECK(kernel.internal == 3);  // column, unit, choice
+  FieldCounter choice, arm;
+  RunTimeChoice c;
+  describeFields(choice, c);
+  CHECK(choice.all == 6);  // selector, where, arms, arm, others, evidence
+  ChoiceArm ca;
+  describeFields(arm, ca);
+  CHECK(arm.all == 3);  // arm, call, kernels
   FieldCounter occupancy;
   KernelOccupancy o;
   describeFields(occupancy, o);

@@ -245,6 +245,18 @@ std::vector<const FunctionDecl*> HostValues::kernelsOf(const Expr* callee, const
   const Expr* e = callee->IgnoreParenCasts();
   if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf)
     return kernelsOf(u->getSubExpr(), env, depth + 1);
+  // `kernels[k]`, a table of kernels indexed at run time: every kernel its initialiser lists
+  // (launch_alternatives.cpp makes them alternatives of one launch).
+  if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) {
+    const auto* table = dyn_cast<DeclRefExpr>(sub->getBase()->IgnoreParenImpCasts());
+    const auto* var = table ? dyn_cast<VarDecl>(table->getDecl()) : nullptr;
+    const auto* init = var && var->getType()->isArrayType() ? dyn_cast_or_null<InitListExpr>(var->getInit()) : nullptr;
+    if (!init || (!var->isLocalVarDecl() && !var->getType().isConstQualified())) return out;
+    for (const Expr* entry : init->inits())
+      for (const FunctionDecl* k : kernelsOf(entry, env, depth + 1))
+        if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
+    return out;
+  }
   const auto* ref = dyn_cast<DeclRefExpr>(e);
   if (!ref) return out;
   if (const auto* fn = dyn_cast<FunctionDecl>(ref->getDecl())) {

@@ -67,6 +67,17 @@ void setLaunchesPerRun(const LaunchCollector::Runs& r, KernelRecord& kernel) {
                       : std::string());
 }
 
+// The kernels of a run-time choice by the names their records carry (launch_alternatives.cpp).
+RunTimeChoice runTimeChoice(const LaunchCollector::Alternatives& a, const clang::ASTContext& ctx) {
+  RunTimeChoice c{a.selector, a.where, a.arms, a.arm, {}, a.evidence};
+  for (const LaunchCollector::Alternatives::Arm& arm : a.others) {
+    ChoiceArm out{arm.arm, arm.call, {}};
+    for (const clang::FunctionDecl* k : arm.kernels) out.kernels.push_back(kernelRecord(k, ctx).name);
+    c.others.push_back(std::move(out));
+  }
+  return c;
+}
+
 }  // namespace
 
 TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const TranslationUnitOptions& options) {
@@ -76,12 +87,15 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
   if (options.programFacts) collector.useProgramFacts([&] { return options.programFacts(ctx); });
   collector.TraverseDecl(ctx.getTranslationUnitDecl());
   collector.resolveLaunches();
+  collector.findAlternatives();
 
   for (const clang::FunctionDecl* fn : collector.kernels) {
     KernelRecord kernel = kernelRecord(fn, ctx);
     if (auto main = sm.getFileEntryRefForID(sm.getMainFileID())) kernel.unit = std::string(main->getName());
     if (auto r = collector.runs.find(fn->getCanonicalDecl()); r != collector.runs.end() && r->second.runs > 0)
       setLaunchesPerRun(r->second, kernel);
+    if (auto a = collector.alternatives.find(fn->getCanonicalDecl()); a != collector.alternatives.end())
+      kernel.choice = runTimeChoice(a->second, ctx);
     if (auto failure = kernelFailure(fn, options, sm)) {
       kernel.status = Status::Failed;
       kernel.reason = *failure;

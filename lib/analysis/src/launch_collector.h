@@ -48,7 +48,8 @@ struct Launch {
 
 class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
  public:
-  explicit LaunchCollector(clang::ASTContext& ctx) : sm_(ctx.getSourceManager()), values_(ctx), caps_(ctx, values_) {}
+  explicit LaunchCollector(clang::ASTContext& ctx)
+      : sm_(ctx.getSourceManager()), lang_(ctx.getLangOpts()), values_(ctx), caps_(ctx, values_) {}
   // The rest of the program's host code, for the values this file leaves open (host_values.h).
   void useProgramFacts(std::function<const ProgramFacts*()> provider) { values_.useProgramFacts(std::move(provider)); }
   bool shouldVisitTemplateInstantiations() const { return true; }
@@ -60,6 +61,9 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
 
   // After the walk: the launches of every kernel.
   void resolveLaunches();
+  // After the walk: the kernels the host chooses between at run time for one job
+  // (launch_alternatives.cpp).
+  void findAlternatives();
 
   std::vector<const clang::FunctionDecl*> kernels;                     // in the order they are met
   std::map<const clang::FunctionDecl*, std::vector<Launch>> launches;  // by canonical kernel
@@ -72,9 +76,23 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
     int sites = 0;                   // launch sites counted
   };
   std::map<const clang::FunctionDecl*, Runs> runs;
+  // Per canonical kernel, its place among alternatives of one job the host chooses between
+  // at run time (records.h, RunTimeChoice; the kernels still as declarations).
+  struct Alternatives {
+    std::string selector, where, evidence;
+    int arms = 0, arm = 0;
+    struct Arm {
+      int arm = 0;
+      std::string call;
+      std::vector<const clang::FunctionDecl*> kernels;
+    };
+    std::vector<Arm> others;
+  };
+  std::map<const clang::FunctionDecl*, Alternatives> alternatives;
 
  private:
   clang::SourceManager& sm_;
+  const clang::LangOptions& lang_;
   HostValues values_;
   SizeCaps caps_;  // blocks computed at run time under a cap, read where values_ finds no constant
   struct Walked {
@@ -117,6 +135,16 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
   std::vector<Equality> enclosingEqualities(const clang::Stmt* call, const clang::FunctionDecl* holder);
   Runs runsOf(const clang::Stmt* call, const clang::FunctionDecl* holder, int depth);
   std::optional<int64_t> hostTripCount(const clang::Stmt* loop);
+  // launch_alternatives.cpp: the arm of a selection a statement sits in, and the call it makes there.
+  struct ArmOf {
+    const clang::Stmt* selector;  // the `switch`, or the first `if` of an `else if` chain
+    int arm;                      // 0-based, in source order
+    const clang::Stmt* entry;     // the launch, or the call towards it, in that arm
+  };
+  void armsAround(const clang::Stmt* s, const clang::FunctionDecl* fn, int depth, std::vector<ArmOf>& out);
+  std::string argumentText(const clang::Expr* e) const;
+  bool sameArguments(const clang::CallExpr* a, const clang::CallExpr* b) const;
+  std::string selectorText(const clang::Stmt* selector) const;
 };
 
 }  // namespace coalesce::analysis

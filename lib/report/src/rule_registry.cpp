@@ -8,6 +8,7 @@
 #include "iteration_reuse_note.h"
 #include "launch_level.h"
 #include "orientation_level.h"
+#include "alternative_level.h"
 #include "variant_level.h"
 #include "merge_findings.h"
 
@@ -136,6 +137,7 @@ std::vector<Finding> runRules(const AnalysisResult& analysis, const model::Arch&
   detail::addIterationReuseNotes(merged, analysis);
   detail::capMinorityOrientation(merged, analysis);
   detail::capVariantsFixedInFile(merged, analysis, arch);
+  detail::capAlternativesDoneBetter(merged, analysis);
   detail::capUnlaunchedKernels(merged, analysis);
   detail::capDataGuardedAccesses(merged, analysis);
   return merged;

@@ -314,6 +314,23 @@ void describeFields(V& v, R& r) {
   v.field("restrict_edit", r.restrictEdit, kInternalField);
 }
 
+template <class V, RecordOf<ChoiceArm> R>
+void describeFields(V& v, R& r) {
+  v.field("arm", r.arm);
+  v.field("call", r.call);
+  v.field("kernels", r.kernels);
+}
+
+template <class V, RecordOf<RunTimeChoice> R>
+void describeFields(V& v, R& r) {
+  v.field("selector", r.selector);
+  v.field("where", r.where);
+  v.field("arms", r.arms);
+  v.field("arm", r.arm);
+  v.field("others", r.others);
+  v.field("evidence", r.evidence);
+}
+
 // The report gives a kernel's file and line, not its column.
 template <class V, RecordOf<KernelRecord> R>
 void describeFields(V& v, R& r) {
@@ -329,6 +346,7 @@ void describeFields(V& v, R& r) {
   v.field("launches_per_run", r.launchesPerRun);
   v.field("launches_basis", r.launchesBasis, kEmptyIsNull);
   v.field("unit", r.unit, kInternalField);
+  v.field("choice", r.choice, kInternalField);  // read by lib/report/src/alternative_level.cpp
 }
 
 template <class V, RecordOf<FileRecord> R>

@@ -331,6 +331,29 @@ struct KernelOccupancy {
   bool operator==(const KernelOccupancy&) const = default;
 };
 
+// One arm of a run-time choice: what it calls and the kernels that launches.
+struct ChoiceArm {
+  int arm = 0;                       // 1-based, in source order
+  std::string call;                  // the wrapper or kernel the arm calls, by name
+  std::vector<std::string> kernels;  // the kernels the arm launches (KernelRecord::name)
+  bool operator==(const ChoiceArm&) const = default;
+};
+
+// Where the host chooses at run time between alternatives of one job and this kernel is one of
+// them (lib/analysis/src/launch_alternatives.cpp; docs/findings.md "Levels"): the arms of a
+// `switch` or `if`/`else if` chain on a runtime value, or the kernels one launch's function
+// pointer holds, that pass the same arguments and whose names differ only by a number or a
+// variant word. `arms` 0: none.
+struct RunTimeChoice {
+  std::string selector;           // what chooses: "`kernel_num`", "the function pointer `kernel`"
+  std::string where;              // "softmax_forward.cu:621"
+  int arms = 0;                   // the alternatives, this kernel's arm included
+  int arm = 0;                    // this kernel's arm
+  std::vector<ChoiceArm> others;  // the other arms
+  std::string evidence;           // why they do the same job, a clause
+  bool operator==(const RunTimeChoice&) const = default;
+};
+
 struct KernelRecord {
   std::string name;
   SourceLocation loc;
@@ -346,6 +369,7 @@ struct KernelRecord {
   double launchesPerRun = 0;
   std::string launchesBasis;  // the sentence saying what that count rests on
   std::string unit;           // the main file of the translation unit it was analysed in
+  RunTimeChoice choice;       // the alternatives the host chooses it among, if any
   bool operator==(const KernelRecord&) const = default;
 };
 

@@ -1,0 +1,281 @@
+// Kernels the host chooses between at run time for one job (RunTimeChoice, records.h): the
+// `kernel1` ... `kernelN` of a benchmark or teaching program, of which the first is naive on
+// purpose. What lib/report/src/alternative_level.cpp makes a note of, when another alternative
+// does not waste what this one does (docs/findings.md, "Levels").
+//
+// Two forms, each with the evidence that the alternatives do the same job:
+// - the arms of one `switch` or `if`/`else if` chain on a value the host code does not fix
+//   before run time, each calling a wrapper (`softmax_forward1(out, inp, N, C, block_size)`,
+//   through up to kCallerDepth callers) or launching a kernel; two arms are alternatives when
+//   the calls they make pass the same arguments (the shorter list, casts aside, appears in
+//   order in the longer, with a pointer among them) and the called names differ only by
+//   numbers or variant words (jobWords below);
+// - the kernels one launch's function pointer can hold (assigned in the cases of a loop over
+//   all of them, or taken from a table `kernels[k]`), whose names differ only so.
+// A `switch (op)` over `add` and `mul` passes the first test and fails the second: the names
+// say the jobs differ. Instantiations of one template are never alternatives of each other:
+// they share their code, and what tells them apart is a template argument.
+#include <clang/AST/Stmt.h>
+#include <clang/Lex/Lexer.h>
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <string>
+
+#include "analysis_policy.h"
+#include "launch_collector.h"
+
+namespace coalesce::analysis {
+
+using namespace clang;
+
+namespace {
+
+// The words of an identifier, in lower case: `transposeNoBankConflicts` -> transpose, no,
+// bank, conflicts; `softmax_forward_kernel1` -> softmax, forward, kernel, 1.
+std::vector<std::string> wordsOf(const std::string& name) {
+  std::vector<std::string> out;
+  std::string word;
+  const auto flush = [&] {
+    if (!word.empty()) out.push_back(word);
+    word.clear();
+  };
+  for (size_t i = 0; i < name.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(name[i]);
+    if (!std::isalnum(c)) {
+      flush();
+      continue;
+    }
+    if (!word.empty()) {
+      const unsigned char last = static_cast<unsigned char>(name[i - 1]);
+      const bool digitEdge = (std::isdigit(c) != 0) != (std::isdigit(last) != 0);
+      const bool camel = std::isupper(c) && (std::islower(last) ||
+                                             (std::isupper(last) && i + 1 < name.size() &&
+                                              std::islower(static_cast<unsigned char>(name[i + 1]))));
+      if (digitEdge || camel) flush();
+    }
+    word += static_cast<char>(std::tolower(c));
+  }
+  flush();
+  return out;
+}
+
+// Words that say how an implementation does its job, not what the job is: the versions,
+// techniques and granularities that benchmark and teaching programs name their variants by.
+bool isVariantWord(const std::string& w) {
+  static const std::set<std::string> kWords = {
+      "naive", "simple", "basic", "baseline", "reference", "ref", "orig", "original", "opt", "optimized",
+      "optimised", "fast", "faster", "fastest", "improved", "better", "new", "old", "v", "ver", "version",
+      "alt", "variant", "kernel", "shared", "smem", "shmem", "mem", "memory", "coalesced", "uncoalesced",
+      "tiled", "tile", "tiling", "unrolled", "unroll", "vectorized", "vectorised", "vec", "padded", "padding",
+      "no", "bank", "conflict", "conflicts", "free", "coarse", "fine", "grained", "diagonal", "warp", "block",
+      "thread", "atomic", "atomics", "online", "register", "registers", "reg", "regs", "cub", "cublas",
+      "cublaslt", "cudnn", "ldg", "async", "packed", "float4", "loop", "strided", "stride", "grid",
+      "cooperative", "coop", "persistent", "global", "texture", "tex"};
+  return std::all_of(w.begin(), w.end(), [](unsigned char c) { return std::isdigit(c); }) || kWords.count(w) > 0;
+}
+
+// What a name says its function does: its words without numbers and variant words.
+std::vector<std::string> jobWords(const std::string& name) {
+  std::vector<std::string> out;
+  for (std::string& w : wordsOf(name))
+    if (!isVariantWord(w)) out.push_back(std::move(w));
+  return out;
+}
+
+bool sameJobName(const std::string& a, const std::string& b) {
+  const std::vector<std::string> x = jobWords(a);
+  return !x.empty() && x == jobWords(b);
+}
+
+// The name a call or launch calls, without template arguments.
+std::string calleeName(const CallExpr* call) {
+  const FunctionDecl* fn = call->getDirectCallee();
+  return fn && fn->getDeclName().isIdentifier() ? fn->getName().str() : std::string();
+}
+
+// The template a kernel instantiates, or the kernel itself: instantiations share their code.
+const FunctionDecl* patternOf(const FunctionDecl* fn) {
+  if (const FunctionDecl* p = fn->getTemplateInstantiationPattern()) return p->getCanonicalDecl();
+  return fn->getCanonicalDecl();
+}
+
+}  // namespace
+
+std::string LaunchCollector::argumentText(const Expr* e) const {
+  e = e->IgnoreParenCasts();
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e)) return ref->getDecl()->getNameAsString();
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(e->getSourceRange()), sm_, lang_).str();
+}
+
+// Whether the shorter call's arguments appear, in order, among the longer's (the same
+// expressions, casts aside), with a pointer among them: the data both work on.
+bool LaunchCollector::sameArguments(const CallExpr* a, const CallExpr* b) const {
+  if (a->getNumArgs() > b->getNumArgs()) std::swap(a, b);
+  bool pointer = false;
+  unsigned j = 0;
+  for (unsigned i = 0; i < a->getNumArgs(); ++i) {
+    const std::string text = argumentText(a->getArg(i));
+    while (j < b->getNumArgs() && argumentText(b->getArg(j)) != text) ++j;
+    if (j == b->getNumArgs() || text.empty()) return false;
+    pointer = pointer || a->getArg(i)->IgnoreParenCasts()->getType()->isPointerType();
+    ++j;
+  }
+  return pointer;
+}
+
+// The arms of selections that `s` (a launch, or a call leading to one) sits in inside `fn`,
+// then those its call sites sit in, up to `depth` callers: a `switch` case (the label that
+// governs it) or a branch of an `if`/`else if` chain (counted from the chain's first `if`),
+// on a value the host code does not fix before run time.
+void LaunchCollector::armsAround(const Stmt* s, const FunctionDecl* fn, int depth, std::vector<ArmOf>& out) {
+  if (!fn || !fn->getBody()) return;
+  const ParentMap& parents = parentsOf(fn);
+  const Stmt* below = nullptr;
+  for (const Stmt *child = s, *parent = parents.getParent(s); parent;
+       below = child, child = parent, parent = parents.getParent(parent)) {
+    if (const auto* ifs = dyn_cast<IfStmt>(parent)) {
+      const bool inElse = child == ifs->getElse();
+      if (ifs->isConstexpr() || (child != ifs->getThen() && !inElse)) continue;
+      if (inElse && isa<IfStmt>(child)) continue;  // the chain's next `if`: counted there
+      const IfStmt* top = ifs;
+      int arm = inElse ? 1 : 0;
+      for (const auto* up = dyn_cast_or_null<IfStmt>(parents.getParent(top)); up && up->getElse() == top;
+           up = dyn_cast_or_null<IfStmt>(parents.getParent(top))) {
+        top = up;
+        ++arm;
+      }
+      if (values_.constantOf(top->getCond())) continue;  // decided before the program runs
+      out.push_back({top, arm, s});
+      continue;
+    }
+    const auto* sw = dyn_cast<SwitchStmt>(parent);
+    const auto* body = sw ? dyn_cast_or_null<CompoundStmt>(sw->getBody()) : nullptr;
+    if (!body || child != body || !below || !sw->getCond() || values_.constantOf(sw->getCond())) continue;
+    int label = -1, labels = 0;
+    for (const Stmt* inBody : body->body()) {
+      if (isa<SwitchCase>(inBody)) label = labels++;
+      if (inBody == below) break;
+    }
+    if (label >= 0) out.push_back({sw, label, s});
+  }
+  if (depth <= 0) return;
+  auto sites = callsOf_.find(fn->getCanonicalDecl());
+  if (sites == callsOf_.end()) return;
+  for (size_t c = 0; c < sites->second.size() && c < kMaxCallSites; ++c)
+    if (sites->second[c].caller != fn) armsAround(sites->second[c].call, sites->second[c].caller, depth - 1, out);
+}
+
+std::string LaunchCollector::selectorText(const Stmt* selector) const {
+  const Expr* cond = nullptr;
+  if (const auto* sw = dyn_cast<SwitchStmt>(selector)) cond = sw->getCond();
+  else if (const auto* ifs = dyn_cast<IfStmt>(selector)) cond = ifs->getCond();
+  if (!cond) return "a run-time value";
+  cond = cond->IgnoreParenImpCasts();
+  // `if (kernel_num == 1)`: the value compared.
+  if (const auto* b = dyn_cast<BinaryOperator>(cond); b && b->isComparisonOp()) {
+    const Expr* side = isa<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts()) ? b->getLHS() : b->getRHS();
+    cond = side->IgnoreParenImpCasts();
+  }
+  const std::string text = argumentText(cond);
+  return text.empty() || text.size() > 60 ? "a run-time value" : "`" + text + "`";
+}
+
+// After resolveLaunches: every kernel's place among alternatives of one job (`alternatives`).
+void LaunchCollector::findAlternatives() {
+  struct Arm {
+    std::vector<const CallExpr*> entries;        // the calls the arm makes towards its launches
+    std::vector<const FunctionDecl*> kernels;    // canonical
+  };
+  std::map<const Stmt*, std::map<int, Arm>> bySelector;
+  std::vector<const Stmt*> selectors;  // in the order met
+  for (const PendingLaunch& p : pendingLaunches_) {
+    const auto* direct = dyn_cast<DeclRefExpr>(p.callee->IgnoreParenCasts());
+    const auto* kernel = direct ? dyn_cast<FunctionDecl>(direct->getDecl()) : nullptr;
+    if (kernel) {
+      if (!kernel->hasAttr<CUDAGlobalAttr>()) continue;
+      std::vector<ArmOf> arms;
+      armsAround(p.call, p.holder, kCallerDepth, arms);
+      for (const ArmOf& a : arms) {
+        const auto* entry = dyn_cast<CallExpr>(a.entry);
+        if (!entry) continue;
+        auto [it, inserted] = bySelector.try_emplace(a.selector);
+        if (inserted) selectors.push_back(a.selector);
+        Arm& arm = it->second[a.arm];
+        if (std::find(arm.entries.begin(), arm.entries.end(), entry) == arm.entries.end()) arm.entries.push_back(entry);
+        if (std::find(arm.kernels.begin(), arm.kernels.end(), kernel->getCanonicalDecl()) == arm.kernels.end())
+          arm.kernels.push_back(kernel->getCanonicalDecl());
+      }
+      continue;
+    }
+    // A function pointer: each kernel it can hold is an arm (the cases that assign it, the
+    // entries of its table), all through this one launch.
+    std::vector<const FunctionDecl*> held;
+    for (const HostEnv* env : environmentsOf(p.holder, kCallerDepth))
+      for (const FunctionDecl* k : values_.kernelsOf(p.callee, env))
+        if (std::find(held.begin(), held.end(), k->getCanonicalDecl()) == held.end()) held.push_back(k->getCanonicalDecl());
+    if (held.size() < 2) continue;
+    const auto* table = dyn_cast<ArraySubscriptExpr>(p.callee->IgnoreParenCasts());
+    const auto* tableRef = table ? dyn_cast<DeclRefExpr>(table->getBase()->IgnoreParenImpCasts()) : nullptr;
+    const std::string name = direct ? direct->getDecl()->getNameAsString() : std::string();
+    for (const FunctionDecl* k : held) {
+      if (alternatives.count(k)) continue;
+      Alternatives alt;
+      alt.selector = tableRef   ? "the kernel table `" + tableRef->getDecl()->getNameAsString() + "`"
+                     : name.empty() ? std::string("a function pointer")
+                                    : "the function pointer `" + name + "`";
+      alt.where = locationText(p.call->getBeginLoc());
+      alt.evidence = "launched through one function pointer with the same arguments, and their names differ only "
+                     "by a number or a variant word";
+      int index = 0;
+      for (const FunctionDecl* other : held) {
+        ++index;
+        if (other == k) alt.arm = index;
+        if (other == k || patternOf(other) == patternOf(k) || !sameJobName(k->getNameAsString(), other->getNameAsString()))
+          continue;
+        alt.others.push_back({index, other->getNameAsString(), {other}});
+      }
+      if (alt.others.empty()) continue;
+      alt.arms = static_cast<int>(alt.others.size()) + 1;
+      alternatives[k] = std::move(alt);
+    }
+  }
+  for (const Stmt* selector : selectors) {
+    const std::map<int, Arm>& arms = bySelector[selector];
+    if (arms.size() < 2) continue;
+    // Arms a and b do the same job when some call of each passes the same arguments under
+    // names that differ only by numbers or variant words.
+    const auto sameJob = [&](const Arm& a, const Arm& b) {
+      for (const CallExpr* x : a.entries)
+        for (const CallExpr* y : b.entries)
+          if (sameJobName(calleeName(x), calleeName(y)) && sameArguments(x, y)) return true;
+      return false;
+    };
+    for (const auto& [index, arm] : arms)
+      for (const FunctionDecl* k : arm.kernels) {
+        Alternatives alt;
+        alt.selector = selectorText(selector);
+        alt.where = locationText(selector->getBeginLoc());
+        alt.arm = index + 1;
+        alt.evidence = "their calls pass the same arguments, and the names called differ only by a number or a "
+                       "variant word";
+        for (const auto& [otherIndex, other] : arms) {
+          if (otherIndex == index || !sameJob(arm, other)) continue;
+          // An arm that launches this kernel too, or another instantiation of its template,
+          // is no alternative to it.
+          if (std::any_of(other.kernels.begin(), other.kernels.end(),
+                          [&](const FunctionDecl* o) { return patternOf(o) == patternOf(k); }))
+            continue;
+          alt.others.push_back({otherIndex + 1, calleeName(other.entries.front()), other.kernels});
+        }
+        if (alt.others.empty()) continue;
+        alt.arms = static_cast<int>(alt.others.size()) + 1;
+        // A kernel met in several selections keeps the one with the most alternatives.
+        auto known = alternatives.find(k);
+        if (known == alternatives.end() || known->second.others.size() < alt.others.size()) alternatives[k] = std::move(alt);
+      }
+  }
+}
+
+}  // namespace coalesce::analysis

@@ -1,0 +1,106 @@
+#include "alternative_level.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+#include <fmt/format.h>
+
+namespace coalesce::report::detail {
+
+namespace {
+
+// An alternative whose finding of the rule costs less than this share of what the capped one
+// costs (each against its own kernel's traffic) does not waste it: a naive variant wastes most
+// of its traffic, a fixed one at most a remainder.
+constexpr double kMuchLowerCost = 0.25;
+
+std::string fileName(const std::string& where) {
+  const size_t slash = where.find_last_of('/');
+  return slash == std::string::npos ? where : where.substr(slash + 1);
+}
+
+}  // namespace
+
+void capAlternativesDoneBetter(std::vector<Finding>& findings, const AnalysisResult& analysis) {
+  // Per kernel and rule, the largest share of its kernel's traffic a finding wastes (-1: a
+  // finding whose cost is not known, which counts as wasting).
+  std::map<std::pair<std::string, std::string>, double> worst;
+  for (const Finding& f : findings) {
+    std::set<std::string> names(f.instantiations.begin(), f.instantiations.end());
+    if (!f.kernel.empty()) names.insert(f.kernel);
+    for (const std::string& k : names) {
+      double& w = worst.try_emplace({k, f.rule}, 0.0).first->second;
+      w = f.costShare && w >= 0 ? std::max(w, *f.costShare) : -1;
+    }
+  }
+  std::map<std::string, std::vector<const KernelRecord*>> records;
+  for (const KernelRecord& k : analysis.kernels) records[k.name].push_back(&k);
+  const auto analysed = [&](const std::string& name) {
+    auto it = records.find(name);
+    return it != records.end() && std::all_of(it->second.begin(), it->second.end(), [](const KernelRecord* k) {
+             return k->status == Status::Analysed;
+           });
+  };
+
+  for (Finding& f : findings) {
+    if (f.kernel.empty() || f.severity == Severity::Note) continue;
+    if (f.severityCap && *f.severityCap == Severity::Note) continue;
+    const double own = f.costShare.value_or(0);
+    // The alternative arm that does not waste this, for every record of the kernel (and of
+    // each instantiation the finding covers) the host launches.
+    std::set<std::string> names(f.instantiations.begin(), f.instantiations.end());
+    names.insert(f.kernel);
+    const KernelRecord* shown = nullptr;
+    const ChoiceArm* better = nullptr;
+    bool all = true;
+    for (const std::string& name : names) {
+      auto it = records.find(name);
+      if (it == records.end()) {
+        all = false;
+        break;
+      }
+      for (const KernelRecord* k : it->second) {
+        if (k->launchesPerRun <= 0 && k->choice.arms == 0) continue;  // not launched in that unit
+        const ChoiceArm* clean = nullptr;
+        for (const ChoiceArm& arm : k->choice.others) {
+          const bool wastes = std::any_of(arm.kernels.begin(), arm.kernels.end(), [&](const std::string& other) {
+            if (!analysed(other)) return true;
+            auto w = worst.find({other, f.rule});
+            return w != worst.end() && (w->second < 0 || w->second >= kMuchLowerCost * own);
+          });
+          if (!wastes && !arm.kernels.empty()) {
+            clean = &arm;
+            break;
+          }
+        }
+        if (!clean) {
+          all = false;
+          break;
+        }
+        if (!shown) {
+          shown = k;
+          better = clean;
+        }
+      }
+      if (!all) break;
+    }
+    if (!all || !shown) continue;
+    std::string kernels;
+    for (const std::string& k : better->kernels) kernels += (kernels.empty() ? "" : ", ") + k;
+    const std::string alternative =
+        better->kernels.size() == 1 && better->kernels.front() == better->call
+            ? fmt::format("`{}`", better->call)
+            : fmt::format("`{}` (launching {})", better->call, kernels);
+    f.severityCap = Severity::Note;
+    f.severityCapReason = fmt::format(
+        "a note, not a warning: {} is one of {} alternatives the host selects at run time by {} ({}) for the same "
+        "job ({}); {} does not waste this. A variant kept for comparison: if the program relies on this one, that "
+        "one shows the fix",
+        f.kernel, shown->choice.arms, shown->choice.selector, fileName(shown->choice.where), shown->choice.evidence,
+        alternative);
+  }
+}
+
+}  // namespace coalesce::report::detail
