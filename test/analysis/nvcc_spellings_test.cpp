@@ -46,3 +46,37 @@ void run(float* p, int n) {
   CHECK(r.kernels[0].block.source == BlockSource::Launch);
   CHECK(r.kernels[0].block.dim.x == 128);
 }
+
+TEST_CASE("a restrict written before the pointee's type moves behind the star", "[nvcc_spellings]") {
+  const std::string in = "void k(const __restrict__ IndexT *rows, const __restrict float*x, ns::T* __restrict__ ok,\n"
+                         "       __restrict__ const int *skip, int *__restrict__ y) {}";
+  const auto out = analysis::restrictAfterStar(in);
+  REQUIRE(out);
+  CHECK(*out == "void k(const IndexT *__restrict__ rows, const float*__restrict x, ns::T* __restrict__ ok,\n"
+                "       __restrict__ const int *skip, int *__restrict__ y) {}");
+  CHECK(out->size() == in.size());
+  CHECK_FALSE(analysis::restrictAfterStar("float* __restrict__ a, int* __restrict__ b"));
+  CHECK_FALSE(analysis::restrictAfterStar("const __restrict__\nT *p"));  // the type on another line: left
+}
+
+TEST_CASE("a kernel whose pointer is restricted before its type is analysed", "[nvcc_spellings]") {
+  test::TempDir dir;
+  analysis::AnalysisRequest request;
+  request.inputs = {dir.write("k.cu", R"(
+typedef int IndexT;
+__global__ void k(int m, const __restrict__ IndexT *rows, float* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < m) out[i] = rows[i];
+}
+void run(const IndexT* rows, float* out, int m) { k<<<(m + 127) / 128, 128>>>(m, rows, out); }
+)")};
+  request.jobs = 1;
+  const AnalysisResult r = analysis::analyze(request);
+  REQUIRE(r.files.size() == 1);
+  REQUIRE(r.kernels.size() == 1);
+  CHECK(r.kernels[0].status == Status::Analysed);
+  CHECK(r.kernels[0].block.dim.x == 128);
+  const auto restricted = std::count_if(r.pointerParams.begin(), r.pointerParams.end(),
+                                        [](const PointerParam& p) { return p.name == "rows" && p.isRestrict; });
+  CHECK(restricted == 1);
+}

@@ -17,7 +17,8 @@ Either way, every (program, line, space, operation) key whose verdict is not a m
 contradicted branch, must be listed in known_disagreements.txt with its cause; a new one fails,
 and so does a listed one that no longer happens. The match rate is printed: matching keys over
 keys the H200 measured (match, within-range, mismatch, unchecked = measured but predicted without
-a figure, unpredicted = measured with no prediction).
+a figure, unpredicted = measured with no prediction), at verify's default tolerance (0.1 %), and
+again at the issue's "within 5 %" (a second line; the list holds at 0.1 %).
 
     realcode_recorded.py --binary build/tools/coalesce-lint/coalesce-lint --source-dir . [--fresh] [--update]
 """
@@ -35,6 +36,7 @@ import tempfile
 SKIP = 77
 DISAGREE = ("mismatch", "unchecked", "unpredicted")
 MEASURED = ("match", "within-range") + DISAGREE
+ISSUE_TOLERANCE = 5.0  # percent: issue #13's "within 5 %"; the list below holds at verify's default 0.1 %
 
 
 def read_known(path):
@@ -89,7 +91,7 @@ def main():
     if a.fresh and not os.path.isdir(os.path.join(src, ".realcode")):
         print("skipped: the public programs are not staged in .realcode/ (bench/realcode/stage_sources.sh)")
         return SKIP
-    seen, counts = {}, {v: 0 for v in MEASURED}
+    seen, counts, counts5 = {}, {v: 0 for v in MEASURED}, {v: 0 for v in MEASURED}
     launches = {}
     if a.launch_info:
         with gzip.open(os.path.join(data, "launches.json.gz"), "rt") as f:
@@ -130,6 +132,18 @@ def main():
                 shutil.copy(pred, os.path.join(a.keep, name + ".predictions.json"))
             with open(out) as f:
                 report = json.load(f)
+            if a.tolerance is None:
+                # The issue's own measure (#13, "within 5 %"), printed beside the list's 0.1 %.
+                loose = os.path.join(tmp, name + ".report5.json")
+                r5 = subprocess.run([binary, "verify", "--predictions", pred, "--measurements", meas, "--format",
+                                     "json", "-o", loose, "--tolerance", str(ISSUE_TOLERANCE)], cwd=src,
+                                    capture_output=True, text=True, timeout=600)
+                if r5.returncode not in (0, 1, 3):
+                    sys.exit(f"{name}: verify --tolerance {ISSUE_TOLERANCE} failed (exit {r5.returncode}): {r5.stderr}")
+                with open(loose) as f:
+                    for line in json.load(f)["lines"]:
+                        if line["verdict"] in counts5:
+                            counts5[line["verdict"]] += 1
             for line in report["lines"]:
                 v = line["verdict"]
                 if v in counts:
@@ -156,6 +170,11 @@ def main():
     rate = (counts["match"] + counts["within-range"]) / measured if measured else 0.0
     print(f"{len(names)} programs; {measured} measured keys: " +
           ", ".join(f"{counts[v]} {v}" for v in MEASURED) + f"; match rate {100 * rate:.1f} %")
+    measured5 = sum(counts5.values())
+    if measured5:
+        rate5 = (counts5["match"] + counts5["within-range"]) / measured5
+        print(f"within {ISSUE_TOLERANCE:g} % (issue #13's measure): " +
+              ", ".join(f"{counts5[v]} {v}" for v in MEASURED) + f"; match rate {100 * rate5:.1f} %")
     if a.launch_info or a.tolerance is not None:
         return 0
     new, gone = sorted(set(seen) - set(known)), sorted(set(known) - set(seen))

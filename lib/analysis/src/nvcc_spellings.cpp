@@ -109,10 +109,48 @@ std::optional<std::string> joinedLaunchBrackets(std::string_view text) {
   return changed ? std::optional<std::string>(std::move(out)) : std::nullopt;
 }
 
+// nvcc accepts a restrict qualifier written before the pointee's type, `const __restrict__
+// IndexT *row_offsets` (the gardenia graph kernels), and reads it as the pointer's; Clang
+// rejects it ("restrict requires a pointer or reference") and the kernel is lost. The
+// qualifier moves behind the `*`: `const IndexT *__restrict__ row_offsets`, the same
+// characters, length and lines. Only a one-word type followed by `*` on the same line.
+std::optional<std::string> restrictAfterStar(std::string_view text) {
+  if (text.find("__restrict") == std::string_view::npos) return std::nullopt;
+  std::string out(text);
+  bool changed = false;
+  const auto sameLineBlank = [](char c) { return c == ' ' || c == '\t'; };
+  for (size_t at = out.find("__restrict"); at != std::string::npos; at = out.find("__restrict", at + 1)) {
+    if (at > 0 && identifierChar(out[at - 1])) continue;
+    size_t word = at + 10;  // "__restrict" or "__restrict__"
+    if (out.compare(word, 2, "__") == 0) word += 2;
+    if (word < out.size() && identifierChar(out[word])) continue;
+    const size_t keywordEnd = word;
+    while (word < out.size() && sameLineBlank(out[word])) ++word;
+    if (word == keywordEnd || word >= out.size() || !(std::isalpha(static_cast<unsigned char>(out[word])) || out[word] == '_'))
+      continue;
+    size_t typeEnd = word;
+    while (typeEnd < out.size() && (identifierChar(out[typeEnd]) || (out[typeEnd] == ':' && typeEnd + 1 < out.size() && out[typeEnd + 1] == ':')))
+      typeEnd += out[typeEnd] == ':' ? 2 : 1;
+    const std::string_view type(out.data() + word, typeEnd - word);
+    if (type == "const" || type == "volatile") continue;
+    size_t star = typeEnd;
+    while (star < out.size() && sameLineBlank(out[star])) ++star;
+    if (star >= out.size() || out[star] != '*') continue;
+    // [restrict][gap][type][gap2]* -> [type][gap2]*[restrict][gap]
+    const std::string keyword = out.substr(at, keywordEnd - at), gap = out.substr(keywordEnd, word - keywordEnd);
+    const std::string moved = out.substr(word, star + 1 - word);
+    out.replace(at, star + 1 - at, moved + keyword + gap);
+    changed = true;
+    at = star;
+  }
+  return changed ? std::optional<std::string>(std::move(out)) : std::nullopt;
+}
+
 std::optional<std::string> nvccSpellings(std::string_view text) {
-  std::optional<std::string> aligned = alignasFirst(text);
-  std::optional<std::string> joined = joinedLaunchBrackets(aligned ? std::string_view(*aligned) : text);
-  return joined ? joined : aligned;
+  std::optional<std::string> current;
+  for (auto* rewrite : {&alignasFirst, &joinedLaunchBrackets, &restrictAfterStar})
+    if (std::optional<std::string> next = rewrite(current ? std::string_view(*current) : text)) current = std::move(next);
+  return current;
 }
 
 }  // namespace coalesce::analysis

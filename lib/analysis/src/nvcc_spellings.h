@@ -18,7 +18,11 @@ std::optional<std::string> alignasFirst(std::string_view text);
 // it the host function around it, fails to parse. Rewritten `k <<< grid, block >>> (args)`.
 std::optional<std::string> joinedLaunchBrackets(std::string_view text);
 
-// Both, in turn; nullopt when neither changed anything.
+// `const __restrict__ T *p` -> `const T *__restrict__ p` (nvcc reads the qualifier as the
+// pointer's; Clang rejects a restrict on a non-pointer type).
+std::optional<std::string> restrictAfterStar(std::string_view text);
+
+// Each, in turn; nullopt when none changed anything.
 std::optional<std::string> nvccSpellings(std::string_view text);
 
 }  // namespace coalesce::analysis
