@@ -532,7 +532,8 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
           // What a sibling's parse read, as this file's parse would list it (the PCH it is parsed over left out).
           const std::string ownPch = preamble ? preamble->path : withPch ? job.arguments[job.arguments.size() - 2] : "";
           const FilesRead filesRead = [&](const clang::FileManager& fm) { return filesReadBy(fm, job.directory, ownPch); };
-          facts = programFactsFor(ctx, job.arguments, job.directory, files.get(), siblings, filesRead, &siblingInputs);
+          facts = programFactsFor(ctx, job.arguments, job.directory, files.get(), siblings, filesRead, &siblingInputs,
+                                  request.skipSystemHostBodies);
         }
         return &*facts;
       };

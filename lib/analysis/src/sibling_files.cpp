@@ -23,6 +23,7 @@
 
 #include "analysis_policy.h"
 #include "host_summary.h"
+#include "preamble_cache.h"  // isHostOnlySystemHeaderFunction
 
 namespace coalesce::analysis {
 
@@ -34,6 +35,9 @@ class SummaryConsumer : public clang::ASTConsumer {
  public:
   explicit SummaryConsumer(std::optional<HostSummary>& out) : out_(out) {}
   void HandleTranslationUnit(clang::ASTContext& ctx) override { out_ = summarizeHostCode(ctx); }
+  // The summary reads nothing of the system headers (host_summary.cpp): their host bodies
+  // are skipped as in the analysis's own parse (analyze.cpp, SummaryAction below).
+  bool shouldSkipFunctionBody(clang::Decl* d) override { return isHostOnlySystemHeaderFunction(d); }
 
  private:
   std::optional<HostSummary>& out_;
@@ -41,21 +45,27 @@ class SummaryConsumer : public clang::ASTConsumer {
 
 class SummaryAction : public clang::ASTFrontendAction {
  public:
-  explicit SummaryAction(std::optional<HostSummary>& out) : out_(out) {}
+  SummaryAction(std::optional<HostSummary>& out, bool skipHostBodies) : out_(out), skipHostBodies_(skipHostBodies) {}
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
     return std::make_unique<SummaryConsumer>(out_);
+  }
+  bool BeginSourceFileAction(clang::CompilerInstance& ci) override {
+    ci.getFrontendOpts().SkipFunctionBodies = skipHostBodies_;  // Sema asks shouldSkipFunctionBody
+    return true;
   }
 
  private:
   std::optional<HostSummary>& out_;
+  const bool skipHostBodies_;
 };
 
 // One sibling's parse (`args`) through `files`: its summary, none when the parse crashed
 // before it was made (a crash costs that sibling's facts, not the file's analysis).
-std::optional<HostSummary> parseSibling(const std::vector<std::string>& args, clang::FileManager* files) {
+std::optional<HostSummary> parseSibling(const std::vector<std::string>& args, clang::FileManager* files,
+                                        bool skipHostBodies) {
   std::optional<HostSummary> out;
   clang::IgnoringDiagConsumer quiet;
-  clang::tooling::ToolInvocation invocation(args, std::make_unique<SummaryAction>(out), files);
+  clang::tooling::ToolInvocation invocation(args, std::make_unique<SummaryAction>(out, skipHostBodies), files);
   invocation.setDiagnosticConsumer(&quiet);
   llvm::CrashRecoveryContext crc;
   crc.RunSafely([&] { invocation.run(); });
@@ -66,13 +76,15 @@ std::optional<HostSummary> parseSibling(const std::vector<std::string>& args, cl
 // worker has parsed it, else parsed here (through a FileManager of its own, so that the
 // files it read are known) and kept for the others.
 SiblingSummary sharedSibling(const SiblingSummaries& shared, const std::vector<std::string>& args,
-                             const std::string& directory, clang::FileManager* files, const FilesRead& filesRead) {
+                             const std::string& directory, clang::FileManager* files, const FilesRead& filesRead,
+                             bool skipHostBodies) {
   const std::string key = SiblingSummaries::keyOf(args, directory);
   auto parseHere = [&](bool keep) {
     auto own = llvm::makeIntrusiveRefCnt<clang::FileManager>(files->getFileSystemOpts(),
                                                               files->getVirtualFileSystemPtr());
     SiblingSummary s;
-    if (std::optional<HostSummary> summary = parseSibling(args, own.get())) s.summary = std::move(*summary);
+    if (std::optional<HostSummary> summary = parseSibling(args, own.get(), skipHostBodies))
+      s.summary = std::move(*summary);
     s.inputs = filesRead(*own);
     if (keep) shared.store(key, s);
     return s;
@@ -152,7 +164,7 @@ std::vector<std::string> siblingFiles(const std::string& file) {
 ProgramFacts programFactsFor(clang::ASTContext& ctx, const std::vector<std::string>& arguments,
                              const std::string& directory, clang::FileManager* files,
                              const SiblingSummaries* shared, const FilesRead& filesRead,
-                             std::vector<std::string>* inputs) {
+                             std::vector<std::string>* inputs, bool skipHostBodies) {
   ProgramFacts facts;
   facts.add(summarizeHostCode(ctx));
   if (arguments.empty()) return facts;
@@ -176,10 +188,10 @@ ProgramFacts programFactsFor(clang::ASTContext& ctx, const std::vector<std::stri
       args = hostArguments(arguments, sibling);
     }
     if (shared) {
-      SiblingSummary s = sharedSibling(*shared, args, directory, files, filesRead);
+      SiblingSummary s = sharedSibling(*shared, args, directory, files, filesRead, skipHostBodies);
       facts.add(s.summary);
       if (inputs) inputs->insert(inputs->end(), s.inputs.begin(), s.inputs.end());
-    } else if (std::optional<HostSummary> summary = parseSibling(args, files)) {
+    } else if (std::optional<HostSummary> summary = parseSibling(args, files, skipHostBodies)) {
       facts.add(*summary);
     }
   }

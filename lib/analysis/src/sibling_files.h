@@ -23,11 +23,12 @@ using FilesRead = std::function<std::vector<std::string>(const clang::FileManage
 // what they hide. Without `shared`, each sibling is parsed here through `files` (so that the
 // result cache sees them read); with the run's shared summaries (sibling_summaries.h), a
 // sibling another worker has parsed is read from them, and the files each sibling's parse
-// read (`filesRead` of its own FileManager) are added to `inputs`.
+// read (`filesRead` of its own FileManager) are added to `inputs`. `skipHostBodies`: the
+// bodies of the system headers' host functions are not parsed (the summary reads none).
 ProgramFacts programFactsFor(clang::ASTContext& ctx, const std::vector<std::string>& arguments,
                              const std::string& directory, clang::FileManager* files,
                              const SiblingSummaries* shared = nullptr, const FilesRead& filesRead = {},
-                             std::vector<std::string>* inputs = nullptr);
+                             std::vector<std::string>* inputs = nullptr, bool skipHostBodies = false);
 
 // The sibling files read, in order (at most kMaxSiblingFiles, none larger than kMaxSiblingBytes).
 std::vector<std::string> siblingFiles(const std::string& file);
