@@ -61,6 +61,9 @@ inline constexpr size_t kMaxEnvironments = 32;
 // (sibling_files.cpp): at most this many, none larger than this.
 inline constexpr size_t kMaxSiblingFiles = 12;
 inline constexpr uintmax_t kMaxSiblingBytes = 1 << 20;
+// A worker that needs a sibling another worker of the run is parsing waits at most this long
+// for its summary before parsing it itself (sibling_summaries.h).
+inline constexpr int kSiblingWaitSeconds = 60;
 // Comment lines above a kernel searched for a `coalesce-lint: block=` annotation.
 inline constexpr int kAnnotationLinesAbove = 5;
 

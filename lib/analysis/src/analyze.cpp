@@ -50,6 +50,7 @@
 #include "kernel_analyzer.h"
 #include "preamble_cache.h"
 #include "result_cache.h"
+#include "host_summary.h"
 #include "sibling_files.h"
 #include "worker_process.h"
 
@@ -148,6 +149,7 @@ class Consumer : public clang::ASTConsumer {
   void HandleTranslationUnit(clang::ASTContext& context) override {
     if (reuse_ == Reuse::HeaderPch) walkOnlyWhatThisFileAdded(context);  // header reuse (docs/architecture.md)
     if (reuse_ == Reuse::Preamble) walkWhatThePreambleAndFileAdded(context);  // preamble_cache.h
+    if (options_.parsed) options_.parsed(context);
     options_.errors = diags_.errors;
     out_ = analyzeTranslationUnit(context, options_);
     analysed_ = true;
@@ -499,8 +501,10 @@ class HeaderCache {
 
 // `preambles`: parse the file over its kept preamble (preamble_cache.h); when it has none
 // that can be used, nothing is parsed and `declined` is set.
+// `siblings`: the run's shared sibling summaries (sibling_summaries.h), or null.
 WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const AnalysisRequest& request,
-                     const model::Arch& arch, PreambleCache* preambles = nullptr, bool* declined = nullptr) {
+                     const model::Arch& arch, const SiblingSummaries* siblings, PreambleCache* preambles = nullptr,
+                     bool* declined = nullptr) {
   WorkerOutcome outcome;
   outcome.file.path = job.file;
   TranslationUnitOptions options;
@@ -513,6 +517,7 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
   const bool withPch = usesHeaderPch(job);  // header reuse (docs/architecture.md)
   bool analysed = false;
   std::optional<PreambleUse> preamble;
+  std::vector<std::string> siblingInputs;  // what the siblings' parses read, when shared (sibling_summaries.h)
   auto work = [&] {
     OverlayOptions overlay;
     overlay.workingDirectory = job.directory;
@@ -523,8 +528,27 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
     std::optional<ProgramFacts> facts;
     if (request.readSiblingFiles)
       options.programFacts = [&](clang::ASTContext& ctx) -> const ProgramFacts* {
-        if (!facts) facts = programFactsFor(ctx, job.arguments, job.directory, files.get());
+        if (!facts) {
+          // What a sibling's parse read, as this file's parse would list it (the PCH it is parsed over left out).
+          const std::string ownPch = preamble ? preamble->path : withPch ? job.arguments[job.arguments.size() - 2] : "";
+          const FilesRead filesRead = [&](const clang::FileManager& fm) { return filesReadBy(fm, job.directory, ownPch); };
+          facts = programFactsFor(ctx, job.arguments, job.directory, files.get(), siblings, filesRead, &siblingInputs,
+                                  request.skipSystemHostBodies);
+        }
         return &*facts;
+      };
+    // This file is a sibling of the run's other files: its summary, from this parse, spares
+    // them a parse of their own (the same command line: the key they look it up under).
+    if (request.readSiblingFiles && siblings)
+      options.parsed = [&](clang::ASTContext& ctx) {
+        const std::string key = SiblingSummaries::keyOf(job.arguments, job.directory);
+        if (!siblings->claim(key)) return;
+        SiblingSummary own;
+        own.summary = summarizeHostCode(ctx);
+        own.inputs = filesReadBy(*files, job.directory,
+                                 preamble ? preamble->path : withPch ? job.arguments[job.arguments.size() - 2] : "");
+        if (preamble) own.inputs.insert(own.inputs.end(), preamble->inputs.begin(), preamble->inputs.end());
+        siblings->store(key, own);
       };
     if (preambles) {
       AdjustingFactory factory(
@@ -542,6 +566,7 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
       invocation.run();
       ran = true;
       if (preamble) outcome.inputs = filesReadBy(*files, job.directory, preamble->path);
+      outcome.inputs.insert(outcome.inputs.end(), siblingInputs.begin(), siblingInputs.end());
       return;
     }
     clang::tooling::ToolInvocation invocation(
@@ -553,6 +578,7 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
     invocation.run();
     ran = true;
     outcome.inputs = filesReadBy(*files, job.directory, withPch ? job.arguments[job.arguments.size() - 2] : "");
+    outcome.inputs.insert(outcome.inputs.end(), siblingInputs.begin(), siblingInputs.end());
   };
   // A crash inside Clang costs this file, not the run.
   llvm::CrashRecoveryContext crc;
@@ -575,7 +601,7 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
   }
   // header reuse (docs/architecture.md): a PCH that could not be used, or a crash over it: without it.
   if (withPch && (!safe || !ran || !analysed)) {
-    WorkerOutcome without = runJob(withoutHeaderPch(job), toolchain, request, arch);
+    WorkerOutcome without = runJob(withoutHeaderPch(job), toolchain, request, arch, siblings);
     without.pchUnusable = true;  // a kept PCH that fails is not to be used again (HeaderCache::forget)
     return without;
   }
@@ -604,14 +630,15 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
 // over the flag set's PCH (HeaderCache), else alone; the files it read include those of the
 // PCH it was parsed over.
 WorkerOutcome runWithReuse(const CompileJob& job, HeaderCache& headers, PreambleCache* preambles,
-                           const Toolchain& toolchain, const AnalysisRequest& request, const model::Arch& arch) {
+                           const Toolchain& toolchain, const AnalysisRequest& request, const model::Arch& arch,
+                           const SiblingSummaries* siblings) {
   if (preambles) {
     bool declined = false;
-    WorkerOutcome outcome = runJob(job, toolchain, request, arch, preambles, &declined);
+    WorkerOutcome outcome = runJob(job, toolchain, request, arch, siblings, preambles, &declined);
     if (!declined) return outcome;
   }
   const CompileJob prepared = headers.prepare(job);
-  WorkerOutcome outcome = runJob(prepared, toolchain, request, arch);
+  WorkerOutcome outcome = runJob(prepared, toolchain, request, arch, siblings);
   if (outcome.pchUnusable) headers.forget(prepared);
   const std::vector<std::string> pch = headers.inputsOf(prepared);
   outcome.inputs.insert(outcome.inputs.end(), pch.begin(), pch.end());
@@ -687,6 +714,15 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
   if (cache && request.reuseHeaders && request.keepPreambles)
     preambles.emplace(*cache, keptMutex, request.skipSystemHostBodies, toParse.size() <= request.preambleBuildLimit);
   auto preamblesFor = [&](size_t i) { return replaced[i] ? nullptr : &*preambles; };
+  // Sibling files (sibling_files.h) parsed once per run, not once per file that asks: their
+  // summaries shared by the run's workers through a folder of the run's own
+  // (sibling_summaries.h). A file read from an in-memory copy parses its siblings itself.
+  std::optional<SiblingSummaries> siblings;
+  llvm::SmallString<128> siblingFolder;
+  if (request.readSiblingFiles && toParse.size() > 1 &&
+      !llvm::sys::fs::createUniqueDirectory("coalesce-lint-siblings", siblingFolder))
+    siblings.emplace(std::string(siblingFolder));
+  auto siblingsOf = [&](size_t i) -> const SiblingSummaries* { return siblings && !replaced[i] ? &*siblings : nullptr; };
   std::vector<CompileJob> prepared(jobs.size());
   const unsigned parallel = llvm::hardware_concurrency(request.jobs).compute_thread_count();
   if (request.isolateFiles && singleThreaded()) {
@@ -697,11 +733,14 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
     run.timeoutSeconds = request.fileTimeoutSeconds;
     if (preambles) {
       run.run = [&](size_t k) {
-        return runWithReuse(jobs[toParse[k]], headers, preamblesFor(toParse[k]), toolchain, request, archParams);
+        return runWithReuse(jobs[toParse[k]], headers, preamblesFor(toParse[k]), toolchain, request, archParams,
+                            siblingsOf(toParse[k]));
       };
     } else {
       run.beforeFork = [&](size_t k) { prepared[toParse[k]] = headers.prepare(jobs[toParse[k]]); };  // -include-pch
-      run.run = [&](size_t k) { return runJob(prepared[toParse[k]], toolchain, request, archParams); };
+      run.run = [&](size_t k) {
+        return runJob(prepared[toParse[k]], toolchain, request, archParams, siblingsOf(toParse[k]));
+      };
     }
     run.fileOf = [&](size_t k) { return jobs[toParse[k]].file; };
     run.inChild = [&] { headers.disownInChild(); };
@@ -714,10 +753,10 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
     for (size_t i : toParse)
       pool.async([&, i] {
         if (preambles) {
-          outcomes[i] = runWithReuse(jobs[i], headers, preamblesFor(i), toolchain, request, archParams);
+          outcomes[i] = runWithReuse(jobs[i], headers, preamblesFor(i), toolchain, request, archParams, siblingsOf(i));
         } else {
           prepared[i] = headers.prepare(jobs[i]);  // header reuse (docs/architecture.md): -include-pch
-          outcomes[i] = runJob(prepared[i], toolchain, request, archParams);
+          outcomes[i] = runJob(prepared[i], toolchain, request, archParams, siblingsOf(i));
         }
         std::lock_guard<std::mutex> lock(progressMutex);
         finished(i);
@@ -725,6 +764,11 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
     pool.wait();
   }
 
+  if (siblings) {
+    stats.siblingParses = siblings->claimed();
+    std::error_code ec;
+    std::filesystem::remove_all(std::string(siblingFolder), ec);
+  }
   // A file parsed over the PCH depends on what the PCH was built from too (runWithReuse has
   // added them when it ran the file: prepared[i] is then an empty job).
   for (size_t i : toParse) {

@@ -29,6 +29,9 @@ struct TranslationUnitOptions {
   // The program's other files' host code (sibling_files.h), parsed the first time a value
   // this file leaves open is asked for; unset: not read.
   std::function<const ProgramFacts*(clang::ASTContext&)> programFacts;
+  // Called once the file is parsed, before its analysis (the run's sibling summaries take
+  // this file's own, sibling_summaries.h); unset: nothing.
+  std::function<void(clang::ASTContext&)> parsed;
   // Source ranges (file, first line, last line) that hold Clang errors: a kernel whose
   // body overlaps one is reported as failed rather than analysed on a broken AST.
   struct ErrorSpot {

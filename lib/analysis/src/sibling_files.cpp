@@ -13,13 +13,17 @@
 #include <llvm/Support/CrashRecoveryContext.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <memory>
+#include <optional>
+#include <thread>
 
 #include "analysis_policy.h"
 #include "host_summary.h"
+#include "preamble_cache.h"  // isHostOnlySystemHeaderFunction
 
 namespace coalesce::analysis {
 
@@ -29,23 +33,74 @@ namespace {
 
 class SummaryConsumer : public clang::ASTConsumer {
  public:
-  explicit SummaryConsumer(ProgramFacts& facts) : facts_(facts) {}
-  void HandleTranslationUnit(clang::ASTContext& ctx) override { facts_.add(summarizeHostCode(ctx)); }
+  explicit SummaryConsumer(std::optional<HostSummary>& out) : out_(out) {}
+  void HandleTranslationUnit(clang::ASTContext& ctx) override { out_ = summarizeHostCode(ctx); }
+  // The summary reads nothing of the system headers (host_summary.cpp): their host bodies
+  // are skipped as in the analysis's own parse (analyze.cpp, SummaryAction below).
+  bool shouldSkipFunctionBody(clang::Decl* d) override { return isHostOnlySystemHeaderFunction(d); }
 
  private:
-  ProgramFacts& facts_;
+  std::optional<HostSummary>& out_;
 };
 
 class SummaryAction : public clang::ASTFrontendAction {
  public:
-  explicit SummaryAction(ProgramFacts& facts) : facts_(facts) {}
+  SummaryAction(std::optional<HostSummary>& out, bool skipHostBodies) : out_(out), skipHostBodies_(skipHostBodies) {}
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
-    return std::make_unique<SummaryConsumer>(facts_);
+    return std::make_unique<SummaryConsumer>(out_);
+  }
+  bool BeginSourceFileAction(clang::CompilerInstance& ci) override {
+    ci.getFrontendOpts().SkipFunctionBodies = skipHostBodies_;  // Sema asks shouldSkipFunctionBody
+    return true;
   }
 
  private:
-  ProgramFacts& facts_;
+  std::optional<HostSummary>& out_;
+  const bool skipHostBodies_;
 };
+
+// One sibling's parse (`args`) through `files`: its summary, none when the parse crashed
+// before it was made (a crash costs that sibling's facts, not the file's analysis).
+std::optional<HostSummary> parseSibling(const std::vector<std::string>& args, clang::FileManager* files,
+                                        bool skipHostBodies) {
+  std::optional<HostSummary> out;
+  clang::IgnoringDiagConsumer quiet;
+  clang::tooling::ToolInvocation invocation(args, std::make_unique<SummaryAction>(out, skipHostBodies), files);
+  invocation.setDiagnosticConsumer(&quiet);
+  llvm::CrashRecoveryContext crc;
+  crc.RunSafely([&] { invocation.run(); });
+  return out;
+}
+
+// A sibling's summary through the run's shared ones (sibling_summaries.h): read when another
+// worker has parsed it, else parsed here (through a FileManager of its own, so that the
+// files it read are known) and kept for the others.
+SiblingSummary sharedSibling(const SiblingSummaries& shared, const std::vector<std::string>& args,
+                             const std::string& directory, clang::FileManager* files, const FilesRead& filesRead,
+                             bool skipHostBodies) {
+  const std::string key = SiblingSummaries::keyOf(args, directory);
+  auto parseHere = [&](bool keep) {
+    auto own = llvm::makeIntrusiveRefCnt<clang::FileManager>(files->getFileSystemOpts(),
+                                                              files->getVirtualFileSystemPtr());
+    SiblingSummary s;
+    if (std::optional<HostSummary> summary = parseSibling(args, own.get(), skipHostBodies))
+      s.summary = std::move(*summary);
+    s.inputs = filesRead(*own);
+    if (keep) shared.store(key, s);
+    return s;
+  };
+  if (std::optional<SiblingSummary> s = shared.load(key)) return std::move(*s);
+  if (shared.claim(key)) return parseHere(true);
+  // Another worker is parsing it: wait for its summary while it lives.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kSiblingWaitSeconds);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (std::optional<SiblingSummary> s = shared.load(key)) return std::move(*s);
+    if (!shared.claimHeld(key)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (std::optional<SiblingSummary> s = shared.load(key)) return std::move(*s);
+  return parseHere(false);
+}
 
 bool isSource(const fs::path& p) {
   const std::string ext = p.extension().string();
@@ -107,7 +162,9 @@ std::vector<std::string> siblingFiles(const std::string& file) {
 }
 
 ProgramFacts programFactsFor(clang::ASTContext& ctx, const std::vector<std::string>& arguments,
-                             const std::string& directory, clang::FileManager* files) {
+                             const std::string& directory, clang::FileManager* files,
+                             const SiblingSummaries* shared, const FilesRead& filesRead,
+                             std::vector<std::string>* inputs, bool skipHostBodies) {
   ProgramFacts facts;
   facts.add(summarizeHostCode(ctx));
   if (arguments.empty()) return facts;
@@ -130,12 +187,13 @@ ProgramFacts programFactsFor(clang::ASTContext& ctx, const std::vector<std::stri
     } else {
       args = hostArguments(arguments, sibling);
     }
-    clang::IgnoringDiagConsumer quiet;
-    clang::tooling::ToolInvocation invocation(args, std::make_unique<SummaryAction>(facts), files);
-    invocation.setDiagnosticConsumer(&quiet);
-    // A crash in a sibling's parse costs its facts, not the file's analysis.
-    llvm::CrashRecoveryContext crc;
-    crc.RunSafely([&] { invocation.run(); });
+    if (shared) {
+      SiblingSummary s = sharedSibling(*shared, args, directory, files, filesRead, skipHostBodies);
+      facts.add(s.summary);
+      if (inputs) inputs->insert(inputs->end(), s.inputs.begin(), s.inputs.end());
+    } else if (std::optional<HostSummary> summary = parseSibling(args, files, skipHostBodies)) {
+      facts.add(*summary);
+    }
   }
   return facts;
 }

@@ -140,3 +140,42 @@ int main(int argc, char** argv) { step(0, 0, 1); step(0, 0, 8); return 0; }
   // train's (never called: unknown too). Both read 4 sectors.
   CHECK(loadSectors(r, "shifted", "in[threadIdx.x + shift]") == Approx(4));
 }
+
+// Issue 16: a folder whose files all ask for the rest of the program used to parse every
+// sibling once per asking file (N x (N - 1) parses). A run shares each sibling's summary
+// between its workers (lib/analysis/src/sibling_summaries.h): three asking .cu files and the
+// driver cost four sibling parses, not nine, in worker processes and on threads alike, and
+// each file's values and files read are what its own parses gave.
+TEST_CASE("sibling files: a run parses each sibling once, whichever of its files asks") {
+  test::TempDir dir;
+  dir.write("net.h", kHeader);
+  dir.write("driver.c", kDriver);
+  const std::vector<std::string> cus = {"kernels.cu", "more.cu", "third.cu"};
+  for (const std::string& cu : cus) dir.write(cu, kKernels);
+  for (const bool isolate : {true, false})
+    for (const unsigned jobs : {1u, 2u}) {
+      INFO("worker processes " << isolate << ", jobs " << jobs);
+      analysis::AnalysisRequest request;
+      for (const std::string& cu : cus) request.inputs.push_back(dir.str(cu));
+      request.jobs = jobs;
+      request.isolateFiles = isolate;
+      request.reportFilesRead = true;
+      analysis::AnalysisStats stats;
+      const AnalysisResult r = analysis::analyze(request, &stats);
+      REQUIRE(r.files.size() == 3);
+      CHECK(stats.siblingParses == 4);
+      for (const std::string& cu : cus) {
+        INFO(cu);
+        AnalysisResult one;
+        for (const AccessSite& a : r.accesses)
+          if (a.loc.file.ends_with("/" + cu)) one.accesses.push_back(a);
+        CHECK(loadSectors(one, "shifted", "in[threadIdx.x + shift]") == Approx(5));
+        CHECK(loadSectors(one, "fromB", "b[threadIdx.x + 7]") == Approx(4));
+        // The driver is among the files each one's result rests on, parsed here or not.
+        const auto read = std::find_if(stats.filesRead.begin(), stats.filesRead.end(),
+                                       [&](const auto& f) { return f.first.ends_with("/" + cu); });
+        REQUIRE(read != stats.filesRead.end());
+        CHECK(std::count(read->second.begin(), read->second.end(), dir.str("driver.c")) == 1);
+      }
+    }
+}

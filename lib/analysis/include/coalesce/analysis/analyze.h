@@ -107,6 +107,9 @@ struct AnalysisStats {
   size_t cacheHits = 0;      // of those, taken from the result cache
   size_t cacheStored = 0;    // entries written to it
   size_t notReachingDiff = 0;  // files left out by onlyFilesReaching
+  // Sibling files parsed for their host code and shared by the run's workers, each once
+  // (lib/analysis/src/sibling_summaries.h; runs that parse more than one file).
+  size_t siblingParses = 0;
   std::string cacheProblem;  // one line when the cache folder could not be used (the run goes on without)
   // With AnalysisRequest::reportFilesRead: per analysed file (as its records name it), the
   // files its parse read, absolute and sorted.
