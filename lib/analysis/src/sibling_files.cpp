@@ -17,6 +17,9 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
+#include <iterator>
+#include <cctype>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -144,6 +147,58 @@ bool definesMain(const std::string& path) {
   return false;
 }
 
+// The functions of the analysed file that another file of the same program cannot define
+// again: defined in the file itself (not a header), visible to the linker, neither inline nor
+// a template, not `main` (which decides whether the folder is one program at all).
+std::set<std::string> linkedDefinitions(clang::ASTContext& ctx) {
+  std::set<std::string> out;
+  const clang::SourceManager& sm = ctx.getSourceManager();
+  for (const clang::Decl* d : ctx.getTranslationUnitDecl()->decls()) {
+    const auto* f = llvm::dyn_cast<clang::FunctionDecl>(d);
+    if (!f || !f->doesThisDeclarationHaveABody() || f->isInlined() || f->isMain() || f->isTemplated() ||
+        !f->isExternallyVisible() || !f->getDeclName().isIdentifier() || !sm.isInMainFile(sm.getExpansionLoc(f->getLocation())))
+      continue;
+    out.insert(f->getName().str());
+  }
+  return out;
+}
+
+bool identifierByte(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Whether `text` defines a function called `name`, read as text: `name (` preceded on its line
+// by a return type (words, `*`, `&`, `::`, `<...>`; not a statement keyword, an assignment or
+// an argument list) and whose parameter list is followed by `{` before any `;`. A call, a
+// prototype and `return name(...)` are not definitions.
+bool definesFunction(const std::string& text, const std::string& name) {
+  for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+    if ((at > 0 && identifierByte(text[at - 1])) || (at + name.size() < text.size() && identifierByte(text[at + name.size()])))
+      continue;
+    size_t open = at + name.size();
+    while (open < text.size() && (text[open] == ' ' || text[open] == '\t')) ++open;
+    if (open >= text.size() || text[open] != '(') continue;
+    const size_t lineStart = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+    std::string before = text.substr(lineStart, at - lineStart);
+    while (!before.empty() && std::isspace(static_cast<unsigned char>(before.back()))) before.pop_back();
+    if (before.empty() || before.find_first_of("=(,;.{}\"#") != std::string::npos || before.find("->") != std::string::npos)
+      continue;
+    const char last = before.back();
+    if (!identifierByte(last) && last != '*' && last != '&' && last != '>' && last != ':') continue;
+    size_t first = before.find_first_not_of(" \t");
+    const std::string firstWord = before.substr(first, before.find_first_of(" \t*&", first) - first);
+    static const std::set<std::string> kStatements{"return", "else", "case", "do", "throw", "new", "delete", "co_return", "goto"};
+    if (kStatements.count(firstWord)) continue;
+    int depth = 0;
+    size_t close = open;
+    for (; close < text.size(); ++close) {
+      if (text[close] == '(') ++depth;
+      if (text[close] == ')' && --depth == 0) break;
+    }
+    const size_t next = text.find_first_of("{;", close);
+    if (close < text.size() && next != std::string::npos && text[next] == '{') return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<std::string> siblingFiles(const std::string& file) {
@@ -179,7 +234,16 @@ ProgramFacts programFactsFor(clang::ASTContext& ctx, const std::vector<std::stri
   size_t mains = ownMain ? 1 : 0;
   for (const std::string& sibling : siblings) mains += definesMain(sibling) ? 1 : 0;
   if (mains != 1) return facts;
+  // A sibling that defines a function this file defines is another version of it that the
+  // build links instead (gardenia's bfs/ keeps a dozen `BFSSolver`s beside one main.cc): it
+  // is not part of this program, and parsing it would only cost time.
+  const std::set<std::string> mine = linkedDefinitions(ctx);
   for (const std::string& sibling : siblings) {
+    if (!mine.empty()) {
+      std::ifstream in(sibling);
+      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (std::any_of(mine.begin(), mine.end(), [&](const std::string& n) { return definesFunction(text, n); })) continue;
+    }
     std::vector<std::string> args;
     if (fs::path(sibling).extension() == ".cu") {
       args = arguments;

@@ -143,9 +143,11 @@ int main(int argc, char** argv) { step(0, 0, 1); step(0, 0, 8); return 0; }
 
 // Issue 16: a folder whose files all ask for the rest of the program used to parse every
 // sibling once per asking file (N x (N - 1) parses). A run shares each sibling's summary
-// between its workers (lib/analysis/src/sibling_summaries.h): three asking .cu files and the
-// driver cost four sibling parses, not nine, in worker processes and on threads alike, and
-// each file's values and files read are what its own parses gave.
+// between its workers (lib/analysis/src/sibling_summaries.h), in worker processes and on
+// threads alike, and each file's values and files read are what its own parses gave: four
+// summaries (each .cu file's own parse, stored for the others, and the driver's), not nine
+// parses. (The three .cu files define the same functions, so since the next test's rule
+// they are versions of each other and read none of each other; the driver is read once.)
 TEST_CASE("sibling files: a run parses each sibling once, whichever of its files asks") {
   test::TempDir dir;
   dir.write("net.h", kHeader);
@@ -178,4 +180,25 @@ TEST_CASE("sibling files: a run parses each sibling once, whichever of its files
         CHECK(std::count(read->second.begin(), read->second.end(), dir.str("driver.c")) == 1);
       }
     }
+}
+
+// A sibling that defines a function the analysed file defines too is another version of it,
+// linked instead of it (gardenia's bfs/: a dozen files define `BFSSolver` beside one main.cc):
+// not part of the program, so not read. Read, its `train` would call step with 8 and leave
+// the shift unknown (4 sectors); unread, main's 1 gives 5.
+TEST_CASE("sibling files: another version of the file's own functions is not part of its program") {
+  test::TempDir dir;
+  dir.write("net.h", kHeader);
+  dir.write("kernels.cu", kKernels);
+  dir.write("driver.c", kDriver);
+  dir.write("alternative.cu", R"(
+#include "net.h"
+void train(NET* net, const float* in, float* out)
+{
+  step(in, out, 8);
+}
+)");
+  const AnalysisResult r = analyseKernels(dir);
+  CHECK(loadSectors(r, "shifted", "in[threadIdx.x + shift]") == Approx(5));
+  CHECK(loadSectors(r, "fromB", "b[threadIdx.x + 7]") == Approx(4));
 }
