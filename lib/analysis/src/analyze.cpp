@@ -56,41 +56,6 @@
 
 namespace coalesce::analysis {
 
-// Speed (docs/architecture.md): most of a file's parse is the bodies of the host functions of the
-// system headers (the C++ library, the CUDA runtime's host API), which the analysis never
-// reads: it reports no kernel of a system header, inlines only device code, and finds
-// launches in the user's own files. Their bodies are skipped (as clangd skips bodies in
-// its preamble); a template whose body is skipped instantiates without one. Kept: every
-// body outside system headers, every __device__ / __global__ one (a kernel may inline it),
-// and what Sema will not skip (constexpr, deduced return types: Sema::canSkipFunctionBody).
-bool isHostOnlySystemHeaderFunction(const clang::Decl* d) {
-  const clang::FunctionDecl* fn = d->getAsFunction();  // also the pattern of a function template
-  if (!fn) return false;
-  const clang::SourceManager& sm = d->getASTContext().getSourceManager();
-  if (!sm.isInSystemHeader(sm.getExpansionLoc(d->getLocation()))) return false;
-  return !fn->hasAttr<clang::CUDADeviceAttr>() && !fn->hasAttr<clang::CUDAGlobalAttr>();
-}
-
-// The files a parse read from disk, absolute (result cache, result_cache.h):
-// every file the FileManager opened or found, but the built-in ones served from memory
-// (the tool's identity covers them) and the run's precompiled header (its own inputs are
-// added by the HeaderCache).
-std::vector<std::string> filesReadBy(const clang::FileManager& files, const std::string& directory,
-                                     const std::string& ownPch) {
-  llvm::SmallVector<clang::OptionalFileEntryRef, 256> entries;
-  files.GetUniqueIDMapping(entries);
-  std::set<std::string> paths;
-  for (const clang::OptionalFileEntryRef& e : entries) {
-    if (!e) continue;
-    // Absolute, not normalised: "x/../" is not "" when x is a symbolic link (the driver
-    // finds GCC's headers as /../lib/gcc/<triple>/12/../../../../include, through /lib).
-    std::string path = cmdline::absoluteIn(directory, e->getName().str());
-    if (llvm::StringRef(path).starts_with(kBuiltinRoot) || path == ownPch) continue;
-    paths.insert(std::move(path));
-  }
-  return {paths.begin(), paths.end()};
-}
-
 namespace {
 
 // What a file is parsed over (header reuse, docs/architecture.md; preambles, preamble_cache.h).
@@ -518,6 +483,10 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
   bool analysed = false;
   std::optional<PreambleUse> preamble;
   std::vector<std::string> siblingInputs;  // what the siblings' parses read, when shared (sibling_summaries.h)
+  // The PCH this file is parsed over, left out of what its parse read (its inputs are listed apart).
+  const auto ownPch = [&]() -> std::string {
+    return preamble ? preamble->path : withPch ? job.arguments[job.arguments.size() - 2] : "";
+  };
   auto work = [&] {
     OverlayOptions overlay;
     overlay.workingDirectory = job.directory;
@@ -530,8 +499,7 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
       options.programFacts = [&](clang::ASTContext& ctx) -> const ProgramFacts* {
         if (!facts) {
           // What a sibling's parse read, as this file's parse would list it (the PCH it is parsed over left out).
-          const std::string ownPch = preamble ? preamble->path : withPch ? job.arguments[job.arguments.size() - 2] : "";
-          const FilesRead filesRead = [&](const clang::FileManager& fm) { return filesReadBy(fm, job.directory, ownPch); };
+          const FilesRead filesRead = [&](const clang::FileManager& fm) { return filesReadBy(fm, job.directory, ownPch()); };
           facts = programFactsFor(ctx, job.arguments, job.directory, files.get(), siblings, filesRead, &siblingInputs,
                                   request.skipSystemHostBodies);
         }
@@ -545,8 +513,7 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
         if (!siblings->claim(key)) return;
         SiblingSummary own;
         own.summary = summarizeHostCode(ctx);
-        own.inputs = filesReadBy(*files, job.directory,
-                                 preamble ? preamble->path : withPch ? job.arguments[job.arguments.size() - 2] : "");
+        own.inputs = filesReadBy(*files, job.directory, ownPch());
         if (preamble) own.inputs.insert(own.inputs.end(), preamble->inputs.begin(), preamble->inputs.end());
         siblings->store(key, own);
       };

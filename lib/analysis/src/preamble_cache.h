@@ -31,6 +31,8 @@
 #include <string>
 #include <vector>
 
+#include "parse_inputs.h"  // isHostOnlySystemHeaderFunction, filesReadBy
+
 namespace clang {
 class CompilerInvocation;
 class Decl;
@@ -41,12 +43,6 @@ namespace coalesce::analysis {
 
 class ResultCache;
 struct CompileJob;
-
-// analyze.cpp's, shared with the preamble's build: the bodies a parse skips, and the files
-// a parse read (absolute, the built-in in-memory ones and `ownPch` left out).
-bool isHostOnlySystemHeaderFunction(const clang::Decl* d);
-std::vector<std::string> filesReadBy(const clang::FileManager& files, const std::string& directory,
-                                     const std::string& ownPch);
 
 // A preamble PCH the file is to be parsed over.
 struct PreambleUse {

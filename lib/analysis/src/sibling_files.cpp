@@ -26,7 +26,7 @@
 
 #include "analysis_policy.h"
 #include "host_summary.h"
-#include "preamble_cache.h"  // isHostOnlySystemHeaderFunction
+#include "parse_inputs.h"  // isHostOnlySystemHeaderFunction
 
 namespace coalesce::analysis {
 
