@@ -268,7 +268,30 @@ def _(tmp):
     check("warp 3 of 8" in r.out, "--explain-warp 3 not drawn", r)
     r = lint("-q", "--explain", "good.cu:1", cwd=tmp)
     expect_rc(r, 2)
-    check("good.cu: no global or shared access found at line 1" in r.err, "no error for a line without access", r)
+    check("good.cu: no global or shared access, branch or barrier found at line 1" in r.err,
+          "no error for a line without access", r)
+
+
+# Issue #14: every location a finding names works with --explain, a barrier's and a branch's too.
+@case("option: --explain at a barrier and at a branch")
+def _(tmp):
+    write(tmp, "sync.cu", """__global__ void k(float* out) {
+  __shared__ float s[256];
+  s[threadIdx.x] = threadIdx.x;
+  if (threadIdx.x < 64) {
+    __syncthreads();
+    out[threadIdx.x] = s[threadIdx.x + 1];
+  }
+}
+int main() { float* o; k<<<8, 256>>>(o); return 0; }
+""")
+    r = lint("-q", "--no-cache", "--explain", "sync.cu:5", cwd=tmp)
+    expect_rc(r, 0)
+    check("barrier '__syncthreads()'" in r.out and "`threadIdx.x < 64`" in r.out, "no barrier explained", r)
+    check("warp  1  " + "1" * 32 in r.out and "warp  2  " + "0" * 32 in r.out, "no per-warp picture", r)
+    r = lint("-q", "--no-cache", "--explain", "sync.cu:4", cwd=tmp)
+    expect_rc(r, 0)
+    check("branch `threadIdx.x < 64`" in r.out, "no branch explained", r)
 
 
 @case("option: --list-rules")

@@ -288,14 +288,18 @@ int runLint(const LintOptions& options) {
 
   if (explain) {
     const auto sites = report::accessesAt(analysis, *explain);
-    if (sites.empty()) {
-      fmt::print(stderr, "coalesce-lint: error: {}: no global or shared access found at line {}\n", explain->file,
-                 explain->line);
+    const auto barriers = report::barriersAt(analysis, *explain);
+    const auto branches = report::branchesAt(analysis, *explain);
+    if (sites.empty() && barriers.empty() && branches.empty()) {
+      fmt::print(stderr, "coalesce-lint: error: {}: no global or shared access, branch or barrier found at line {}\n",
+                 explain->file, explain->line);
       return kExitUsage;
     }
     report::ExplainOptions eo;
     eo.warp = options.explainWarp;
     for (const AccessSite* s : sites) std::cout << report::explainAccess(*s, *arch, eo) << "\n";
+    for (const BarrierSite* b : barriers) std::cout << report::explainBarrier(*b) << "\n";
+    for (const BranchSite* b : branches) std::cout << report::explainBranch(*b) << "\n";
     return kExitClean;
   }
 

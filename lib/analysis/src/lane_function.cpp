@@ -307,10 +307,17 @@ BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& laun
         else if (*first != (*v != 0)) split = true;
       }
       if (split) {
+        std::vector<std::string> reach = reachByWarp(raw, g + 1, next, ev, combo, rep, d, arch);
+        // A later guard no thread passes (`if (offset > 16)` in the last step of a recursive
+        // reduction template, CloverLeaf's Reduce<T, 16>): no thread reaches the barrier here.
+        const bool none = std::all_of(reach.begin(), reach.end(), [](const std::string& w) {
+          return w.find_first_of("1?") == std::string::npos;
+        });
+        if (none) break;
         out.kind = BarrierReach::Kind::Divergent;
         out.guard = raw.guardTexts[g];
         out.iteration = iteration;
-        out.reachByWarp = reachByWarp(raw, g + 1, next, ev, combo, rep, d, arch);
+        out.reachByWarp = std::move(reach);
         out.assumptions.assign(ev.assumptions.begin(), ev.assumptions.end());
         return out;
       }

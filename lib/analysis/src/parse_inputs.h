@@ -2,11 +2,14 @@
 // (analyze.cpp), a preamble's build (preamble_cache.cpp), a sibling file's (sibling_files.cpp).
 #pragma once
 
-#include <clang/AST/DeclBase.h>
-#include <clang/Basic/FileManager.h>
-
 #include <string>
 #include <vector>
+
+// Declared only: a test includes this (through preamble_cache.h) without Clang's headers.
+namespace clang {
+class Decl;
+class FileManager;
+}  // namespace clang
 
 namespace coalesce::analysis {
 

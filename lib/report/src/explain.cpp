@@ -58,12 +58,14 @@ Result<ExplainTarget> parseExplainTarget(std::string_view text) {
   return t;
 }
 
+bool atTarget(const SourceLocation& loc, const ExplainTarget& target) {
+  return loc.line == target.line && (!target.column || loc.column == *target.column) && samePath(loc.file, target.file);
+}
+
 std::vector<const AccessSite*> accessesAt(const AnalysisResult& analysis, const ExplainTarget& target) {
   std::vector<const AccessSite*> out;
   for (const AccessSite& a : analysis.accesses)
-    if (a.loc.line == target.line && (!target.column || a.loc.column == *target.column) &&
-        samePath(a.loc.file, target.file))
-      out.push_back(&a);
+    if (atTarget(a.loc, target)) out.push_back(&a);
   return out;
 }
 

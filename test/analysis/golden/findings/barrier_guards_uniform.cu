@@ -32,10 +32,32 @@ __global__ void blockUniform(Params p, float* __restrict__ out, int m) {
   }
 }
 
+// A recursive reduction template (CloverLeaf's Reduce<T, offset>): each level syncs only while
+// its offset spans more than a warp, and only the threads of the lower half go on. The last
+// level sits inside a split (`threadIdx.x < 16`), but its own guard `offset > 16` is false for
+// every thread: no thread reaches that barrier, so it is no divergent barrier
+// (lib/analysis/src/lane_function.cpp, evaluateBarrier).
+template <int offset>
+__device__ void lastLevel(float* s) {
+  if (offset > 16) {
+    __syncthreads();  // finding: none
+  }
+  s[threadIdx.x] += s[threadIdx.x + offset];
+}
+
+__global__ void warpLevelTail(float* out) {
+  __shared__ float s[64];
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  if (threadIdx.x < 16) lastLevel<16>(s);
+  if (threadIdx.x == 0) out[blockIdx.x] = s[0];
+}
+
 int main() {
   Params p{};
   float* out;
   cudaMalloc(&out, 64 * 256 * sizeof(float));
   blockUniform<<<64, 256>>>(p, out, 100);
+  warpLevelTail<<<64, 32>>>(out);
   return 0;
 }

@@ -1,5 +1,6 @@
 // --explain: a picture of one access for one warp, lanes against the global sectors or
-// the shared banks they touch, with the figures, so a user sees why 8 sectors and not 4.
+// the shared banks they touch, with the figures, so a user sees why 8 sectors and not 4;
+// at a barrier or a branch, which threads reach it or how it splits a warp.
 #pragma once
 
 #include <cstdint>
@@ -31,5 +32,13 @@ Result<ExplainTarget> parseExplainTarget(std::string_view text);
 // The accesses at a target, in record order. Paths match when equal after normalisation
 // or when one ends with the other on a directory boundary ("k.cu" finds "src/k.cu").
 std::vector<const AccessSite*> accessesAt(const AnalysisResult& analysis, const ExplainTarget& target);
+bool atTarget(const SourceLocation& loc, const ExplainTarget& target);
+
+// A barrier or branch finding's line: which threads reach the barrier, how the branch
+// splits a warp (explain_control.cpp).
+std::vector<const BarrierSite*> barriersAt(const AnalysisResult& analysis, const ExplainTarget& target);
+std::vector<const BranchSite*> branchesAt(const AnalysisResult& analysis, const ExplainTarget& target);
+std::string explainBarrier(const BarrierSite& barrier);
+std::string explainBranch(const BranchSite& branch);
 
 }  // namespace coalesce::report
