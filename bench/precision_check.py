@@ -28,7 +28,8 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           ("panel5", "panel5-findings.json", "panel5-judgments.json"),
           ("panel6", "panel6-findings.json", "panel6-judgments.json"),
           ("panel7", "panel7-findings.json", "panel7-judgments.json"),
-          ("panel8", "panel8-findings.json", "panel8-judgments.json")]
+          ("panel8", "panel8-findings.json", "panel8-judgments.json"),
+          ("panel9", "panel9-findings.json", "panel9-judgments.json")]
 
 
 def load_panels(folder):
