@@ -45,7 +45,7 @@ TEST_CASE("launch mix: shared wavefronts weighted by requests, the conflict degr
   CHECK(m.shared->worst.maxWavefronts == 2);
 }
 
-TEST_CASE("launch mix: each alignment case mixed apart; a configuration with no request weighs nothing") {
+TEST_CASE("launch mix: each alignment case mixed apart, and a configuration with no request weighs nothing") {
   const model::AccessFigures m =
       mixedFigures({{global(4, 5, 4), 3}, {global(8, 9, 4), 1}, {global(32, 32, 4), 0}});
   REQUIRE(m.global);
