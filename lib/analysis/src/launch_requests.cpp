@@ -119,7 +119,7 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
                (quoted ? "`" : "");
       return text;
     };
-    basis += " (the grid, computed at run time: " + shape + " blocks";
+    basis += " (the grid, computed at run time: " + shape + (g.volume() == 1 ? " block" : " blocks");
     if (!launch.costGridLeaves.empty())
       basis += " with " + listed(launch.costGridLeaves, true) + " taken as " + std::to_string(kAssumedRuntimeValue) +
                ", the one value every size the code does not fix takes";

@@ -25,9 +25,11 @@ std::string percent(double ratio) {
   return s + "%";
 }
 
-std::string perRequest(double value, std::string_view unit) {
-  return fmt::format("{} {}{} per request", number(value), unit, number(value) == "1" ? "" : "s");
+std::string units(double value, std::string_view unit) {
+  return fmt::format("{} {}{}", number(value), unit, number(value) == "1" ? "" : "s");
 }
+
+std::string perRequest(double value, std::string_view unit) { return units(value, unit) + " per request"; }
 
 std::string dims(const model::Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); }
 

@@ -16,6 +16,8 @@ std::string number(double value);
 // A ratio as a percentage with at most one decimal: 50%, 16.7%; "under 0.1%" for a positive
 // ratio that would round to 0.
 std::string percent(double ratio);
+// "4 sectors", "1 sector", "0.5 sectors" (unit in the singular: "sector", "wavefront").
+std::string units(double value, std::string_view unit);
 // "4 sectors per request", "1 sector per request" (unit in the singular: "sector", "wavefront").
 std::string perRequest(double value, std::string_view unit);
 // Bytes in the units the Programming Guide gives shared memory in: "228 KB", "20 KB".

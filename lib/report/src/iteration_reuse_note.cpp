@@ -49,13 +49,13 @@ void addIterationReuseNotes(std::vector<Finding>& findings, const AnalysisResult
     }
     f.notes.push_back(fmt::format(
         "each thread uses the rest of these sectors in its next iterations (counted once over windows of {} "
-        "iterations, {} sectors per request where {} carry the bytes), so {} serves most of them and DRAM traffic "
-        "stays near the ideal; every request still moves {} sectors through {}: on the H200 a 256-byte row walked "
+        "iterations, {} per request where {} the bytes), so {} serves most of them and DRAM traffic "
+        "stays near the ideal; every request still moves {} through {}: on the H200 a 256-byte row walked "
         "per thread took {} the time of the same rows {} coalesced (bench/cache_reuse/h200)",
-        kIterationWindow, number(site.iterationReuse.sectorsPerRequest),
-        number(site.figures.global->aligned.idealSectors), load ? "L1" : "L2",
-        number(site.figures.global->aligned.sectorsPerRequest), load ? "L1" : "L2", load ? "3.9x" : "15x",
-        load ? "read" : "written"));
+        kIterationWindow, units(site.iterationReuse.sectorsPerRequest, "sector"),
+        number(site.figures.global->aligned.idealSectors) + (number(site.figures.global->aligned.idealSectors) == "1" ? " carries" : " carry"),
+        load ? "L1" : "L2", units(site.figures.global->aligned.sectorsPerRequest, "sector"), load ? "L1" : "L2",
+        load ? "3.9x" : "15x", load ? "read" : "written"));
   }
 }
 
