@@ -16,6 +16,7 @@
 
 #include "analysis_policy.h"
 #include "host_values.h"
+#include "source_text.h"
 
 namespace coalesce::analysis {
 
@@ -63,10 +64,7 @@ std::string HostValues::leafText(const Expr* e) const {
   if (const auto* ref = dyn_cast<DeclRefExpr>(e)) return ref->getDecl()->getNameAsString();
   const SourceManager& sm = ctx_.getSourceManager();
   const CharSourceRange range = CharSourceRange::getTokenRange(sm.getExpansionRange(e->getSourceRange()).getAsRange());
-  std::string text;
-  for (char c : Lexer::getSourceText(range, sm, ctx_.getLangOpts()).str())  // one line, single spaces
-    if (!std::isspace(static_cast<unsigned char>(c))) text += c;
-    else if (!text.empty() && text.back() != ' ') text += ' ';
+  std::string text = oneLine(Lexer::getSourceText(range, sm, ctx_.getLangOpts()));
   if (text.size() > 40) text = text.substr(0, 37) + "...";
   return text.empty() ? std::string("a runtime value") : text;
 }

@@ -3,12 +3,12 @@
 // merge of two values under a condition (interpreter.h lists the other files).
 #include "interpreter.h"
 
-#include <cctype>
-
 #include <clang/AST/Attr.h>
 #include <clang/Lex/Lexer.h>
 
 #include <algorithm>
+
+#include "source_text.h"
 
 namespace coalesce::analysis {
 
@@ -82,17 +82,11 @@ ExprRef Interpreter::pointerAsInt(const Value& v, const Expr* e) {
 // A value used as an integer; a pointer used as one is not followed.
 ExprRef Interpreter::asInt(const Value& v) { return v.v ? v.v : leaf(Op::Varying); }
 
-// Source text on one line: a condition or loop header written over several lines is quoted in
-// messages and named by `--assume`, where its line breaks and indentation would only get in
-// the way (runs of white space become one space).
+// Source text on one line (source_text.h): a condition or loop header written over several
+// lines is quoted in messages and named by `--assume`.
 std::string Interpreter::text(SourceRange r) {
   CharSourceRange range = CharSourceRange::getTokenRange(sm_.getExpansionRange(r).getAsRange());
-  std::string out;
-  for (char c : Lexer::getSourceText(range, sm_, ctx_.getLangOpts()))
-    if (!std::isspace(static_cast<unsigned char>(c))) out += c;
-    else if (!out.empty() && out.back() != ' ') out += ' ';
-  if (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
+  return oneLine(Lexer::getSourceText(range, sm_, ctx_.getLangOpts()));
 }
 
 int64_t Interpreter::sizeOf(QualType t) {

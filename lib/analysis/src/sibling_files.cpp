@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <sstream>
 #include <set>
 #include <iterator>
 #include <cctype>
@@ -136,15 +137,20 @@ std::vector<std::string> hostArguments(const std::vector<std::string>& device, c
 
 // Whether a file's text defines `main` (`int main(int argc, char** argv)`, `int main(void) {`,
 // a K&R `main(argc, argv)`): read as text, so that a folder of programs costs no parse.
-bool definesMain(const std::string& path) {
-  std::ifstream in(path);
+bool definesMain(const std::string& text) {
   // `main(...)` then `{` or the line's end (a prototype or a call has `;` after its `)`), or
   // a parameter list that goes on on the next line.
   static const std::regex mainDefinition(R"((^|[\s*])main\s*\(([^)]*\)\s*(\{.*)?|[^;)]*)$)");
+  std::istringstream in(text);
   std::string line;
   while (std::getline(in, line))
     if (line.find("main") != std::string::npos && std::regex_search(line, mainDefinition)) return true;
   return false;
+}
+
+std::string textOf(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 // The functions of the analysed file that another file of the same program cannot define
@@ -230,20 +236,19 @@ ProgramFacts programFactsFor(clang::ASTContext& ctx, const std::vector<std::stri
   // a folder of examples, each with its own main, or a library's folder with none is not: its
   // functions of one name belong to different programs, so no sibling is read.
   const std::vector<std::string> siblings = siblingFiles(self);
-  const bool ownMain = facts.defines("main");
-  size_t mains = ownMain ? 1 : 0;
-  for (const std::string& sibling : siblings) mains += definesMain(sibling) ? 1 : 0;
+  std::vector<std::string> texts;  // each sibling read once, for both tests below
+  for (const std::string& sibling : siblings) texts.push_back(textOf(sibling));
+  size_t mains = facts.defines("main") ? 1 : 0;
+  for (const std::string& text : texts) mains += definesMain(text) ? 1 : 0;
   if (mains != 1) return facts;
   // A sibling that defines a function this file defines is another version of it that the
   // build links instead (gardenia's bfs/ keeps a dozen `BFSSolver`s beside one main.cc): it
   // is not part of this program, and parsing it would only cost time.
   const std::set<std::string> mine = linkedDefinitions(ctx);
-  for (const std::string& sibling : siblings) {
-    if (!mine.empty()) {
-      std::ifstream in(sibling);
-      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      if (std::any_of(mine.begin(), mine.end(), [&](const std::string& n) { return definesFunction(text, n); })) continue;
-    }
+  for (size_t i = 0; i < siblings.size(); ++i) {
+    const std::string& sibling = siblings[i];
+    if (std::any_of(mine.begin(), mine.end(), [&](const std::string& n) { return definesFunction(texts[i], n); }))
+      continue;
     std::vector<std::string> args;
     if (fs::path(sibling).extension() == ".cu") {
       args = arguments;
