@@ -70,6 +70,8 @@ def main():
     ap.add_argument("--binary", help="coalesce-lint, to report the staged records afresh")
     ap.add_argument("--staged", help="folder of bench/sweep_records.sh outputs")
     ap.add_argument("--panels", default=os.path.join(HERE, "..", "docs", "precision"))
+    ap.add_argument("--list", action="store_true",
+                    help="print each warning and error with its panel verdict and cause, and the message")
     a = ap.parse_args()
     # Each report with the folder its files are named relative to (a staged tree's parent).
     parent = os.path.abspath(a.trees_parent or "/") + "/"
@@ -105,6 +107,10 @@ def main():
                 fired[(file, f["line"], f.get("column", 0), f["rule"])] = f
                 tree_of[(file, f["line"], f.get("column", 0), f["rule"])] = tree
     verdicts = load_panels(a.panels)
+    if a.list:
+        for k in sorted(fired, key=lambda k: (tree_of[k], k)):
+            panel, verdict, cause = verdicts.get(k, ("-", "unjudged", ""))
+            print(f"{verdict:12} {k[0]}:{k[1]}:{k[2]} {k[3]} [{panel}: {cause}]\n    {fired[k].get('message', '')}")
     for tree in sorted(set(tree_of.values())):
         mine = collections.Counter(verdicts[k][1] if k in verdicts else "unjudged" for k in fired if tree_of[k] == tree)
         print(f"  {tree}: {sum(mine.values())} places, {dict(sorted(mine.items()))}")
