@@ -8,6 +8,7 @@
 #
 #   bench/sweep_records.sh [--tool PATH] [--include DIR]... [--local-inc] [--jobs N] --out OUT TREE
 #     --include DIR   -I DIR for every file (repeatable; e.g. TREE/Common)
+#     --define D      -D D for every file (repeatable; what the tree's build defines, e.g. GPU)
 #     --local-inc     also -I the file's folder's `inc` folder, or the one beside it (cuda-samples)
 #     --jobs N        files analysed at once (default 2)
 # OUT/files.tsv maps each record number to its source file; OUT/tree.txt names TREE.
@@ -25,6 +26,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --tool) tool=$2; shift 2 ;;
     --include) includes+=("-I$(cd "$2" && pwd)"); shift 2 ;;
+    --define) includes+=("-D$2"); shift 2 ;;
     --local-inc) local_inc=1; shift ;;
     --jobs) jobs=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
