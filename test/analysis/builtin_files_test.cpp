@@ -150,3 +150,28 @@ TEST_CASE("a toolkit without bin/ or libdevice gets empty stand-ins, a complete 
   CHECK(readThrough(*makeOverlayFileSystem(full), dir.str("full/nvvm/libdevice/libdevice.10.bc")) ==
         std::optional<std::string>("real bitcode"));
 }
+
+TEST_CASE("the wrapper's quoted toolkit headers get forwarders beside the wrapper", "[builtin_files][overlay]") {
+  // Clang's CUDA wrapper includes "cuda.h" by quoted name: a forwarder in its own folder is
+  // found before any project folder on -I (darknet's src/cuda.h), and names the toolkit's file.
+  coalesce::test::TempDir dir;
+  dir.write("clang/include/__clang_cuda_runtime_wrapper.h",
+            "#include \"cuda.h\"\n#include \"__clang_cuda_builtin_vars.h\"\n#include \"crt/host_runtime.h\"\n"
+            "#include \"texture_fetch_functions.h\"\n");
+  dir.write("clang/include/__clang_cuda_builtin_vars.h", "clang's own");
+  dir.write("cuda/include/cuda.h", "#define CUDA_VERSION 13000\n");
+  dir.write("cuda/include/crt/host_runtime.h", "");
+  dir.write("cuda/include/cuda_runtime.h", "");
+  Toolchain tc;
+  tc.resourceDir = dir.str("clang");
+  tc.cudaPath = dir.str("cuda");
+  auto vfs = makeOverlayFileSystem(tc);
+  CHECK(readThrough(*vfs, dir.str("clang/include/cuda.h")) ==
+        std::optional<std::string>("#include \"" + dir.str("cuda/include/cuda.h") + "\"\n"));
+  CHECK(readThrough(*vfs, dir.str("clang/include/crt/host_runtime.h")) ==
+        std::optional<std::string>("#include \"" + dir.str("cuda/include/crt/host_runtime.h") + "\"\n"));
+  CHECK(readThrough(*vfs, dir.str("clang/include/__clang_cuda_builtin_vars.h")) ==
+        std::optional<std::string>("clang's own"));                                    // Clang's file stays
+  CHECK_FALSE(readThrough(*vfs, dir.str("clang/include/texture_fetch_functions.h")));  // not in the toolkit
+  CHECK_FALSE(fs::exists(dir.path() / "clang" / "include" / "cuda.h"));                // nothing written
+}

@@ -343,6 +343,19 @@ TEST_CASE("a toolkit with headers only (no bin/, no libdevice) is usable", "[par
   CHECK_PARSES(parse(tc, kTypicalFile));
 }
 
+TEST_CASE("a project header named cuda.h on -I does not hide the toolkit's from Clang's wrapper",
+          "[parse][real-cuda]") {
+  // darknet keeps src/cuda.h and builds with -Isrc: nvcc never includes cuda.h on its own, but
+  // Clang's runtime wrapper does, by quoted name, and found the project's file first.
+  SKIP_WITHOUT_REAL_CUDA();
+  coalesce::test::TempDir project;
+  project.write("cuda.h", "#ifndef PROJECT_CUDA_H\n#define PROJECT_CUDA_H\n#define BLOCK 512\n#endif\n");
+  ParseSetup withProject;
+  withProject.extraArgs = {"-I" + project.str()};
+  const char* source = "#include \"cuda.h\"\n__global__ void k(float* a) { a[blockIdx.x * BLOCK + threadIdx.x] = 0; }\n";
+  CHECK_PARSES(parse(realToolchain(), source, withProject));
+}
+
 TEST_CASE("old host code reads cudaDeviceProp fields CUDA 13 removed", "[parse][real-cuda][prelude]") {
   SKIP_WITHOUT_REAL_CUDA();
   const char* source =

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 
 #include "nvcc_spellings.h"
@@ -87,6 +88,34 @@ class NvccSpellingsFileSystem : public llvm::vfs::ProxyFileSystem {
     return std::unique_ptr<llvm::vfs::File>(std::make_unique<ReadFile>(*status, std::move(*patched)));
   }
 };
+
+// The quoted includes of Clang's CUDA runtime wrapper that the toolkit provides, read once per
+// (resource folder, toolkit). The wrapper includes "cuda.h", "cuda_runtime.h" and co. by quoted
+// name, so a project folder on -I with a header of the same name (darknet's own src/cuda.h)
+// would be found before the toolkit's, and the wrapper then stops at "cuda.h did not define
+// CUDA_VERSION". nvcc has no such wrapper: its force-included cuda_runtime.h never includes
+// cuda.h. Each name gets a one-line forwarder beside the wrapper, which a quoted include finds
+// first (the includer's folder), naming the toolkit's file by its absolute path.
+std::vector<std::string> wrapperIncludesFromToolkit(const std::string& resourceDir, const std::string& cudaPath) {
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, std::string>, std::vector<std::string>> cache;
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto [it, added] = cache.try_emplace({resourceDir, cudaPath});
+  if (!added) return it->second;
+  const fs::path include = fs::path(resourceDir) / "include";
+  const std::string wrapper = readFile((include / "__clang_cuda_runtime_wrapper.h").string());
+  std::set<std::string> names;
+  for (size_t at = wrapper.find("#include \""); at != std::string::npos; at = wrapper.find("#include \"", at + 1)) {
+    const size_t begin = at + 10, end = wrapper.find('"', begin);
+    if (end == std::string::npos) break;
+    names.insert(wrapper.substr(begin, end - begin));
+  }
+  std::error_code ec;
+  for (const std::string& name : names)
+    if (!fs::exists(include / name, ec) && fs::is_regular_file(fs::path(cudaPath) / "include" / name, ec))
+      it->second.push_back(name);
+  return it->second;
+}
 
 }  // namespace
 
@@ -207,6 +236,9 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeOverlayFileSystem(const Tool
     if (!fs::is_directory(root / "bin", ec)) addFile(*memory, (root / "bin" / ".coalesce-placeholder").string(), "");
     const fs::path libdevice = root / "nvvm" / "libdevice" / "libdevice.10.bc";
     if (!fs::exists(libdevice, ec)) addFile(*memory, libdevice.string(), "");
+    for (const std::string& name : wrapperIncludesFromToolkit(toolchain.resourceDir, *toolchain.cudaPath))
+      addFile(*memory, (fs::path(toolchain.resourceDir) / "include" / name).string(),
+              "#include \"" + (root / "include" / name).string() + "\"\n");
   }
 
   // A physical file system of its own rather than the process-wide one: Clang tools set the
