@@ -633,6 +633,11 @@ bool HostValues::countsLoopAround(const VarDecl* var, const Expr* use) {
 bool HostValues::isReassigned(const ValueDecl* decl) {
   if (auto known = reassigned_.find(decl); known != reassigned_.end()) return known->second;
   const auto* var = dyn_cast<VarDecl>(decl);
+  // A const global is never written after its initialiser (TeaLeaf's file-scope
+  // `const static dim3 block_shape(LOCAL_X, LOCAL_Y);`, the block of every launch).
+  if (var && !isa<ParmVarDecl>(var) && !var->isLocalVarDecl() && var->getType().isConstQualified() &&
+      !var->getType()->isReferenceType())
+    return reassigned_[decl] = false;
   const auto* fn = var ? dyn_cast<FunctionDecl>(var->getDeclContext()) : nullptr;
   if (!fn || !fn->getBody()) return reassigned_[decl] = true;
   bool found = false;

@@ -163,6 +163,32 @@ void host(float* p) {
   CHECK(kernelNamed(r, "byTemplate").block.dim == model::Dim3{192, 1, 1});
 }
 
+TEST_CASE("block shapes: a const dim3 at file scope, launched from a member function") {
+  // TeaLeaf's `const static dim3 block_shape(LOCAL_X, LOCAL_Y);`, used by every launch of its
+  // CUDALAUNCH macro inside a class: a const global is never written after its initialiser.
+  // A non-const global dim3 could be assigned anywhere and stays unknown.
+  const AnalysisResult r = analyseOne(R"(
+#define LOCAL_Y 4
+#define LOCAL_X (128 / LOCAL_Y)
+const static dim3 block_shape(LOCAL_X, LOCAL_Y);
+dim3 writable(64, 2);
+__global__ void byConstGlobal(float* a, int n) { a[(blockIdx.y * blockDim.y + threadIdx.y) * n + threadIdx.x] = 0; }
+__global__ void byWritableGlobal(float* a, int n) { a[(blockIdx.y * blockDim.y + threadIdx.y) * n + threadIdx.x] = 0; }
+struct Chunk {
+  dim3 grid_dim;
+  float* a;
+  void run(int n) {
+    byConstGlobal<<<grid_dim, block_shape>>>(a, n);
+    byWritableGlobal<<<grid_dim, writable>>>(a, n);
+  }
+};
+)");
+  REQUIRE(r.files.size() == 1);
+  CHECK(kernelNamed(r, "byConstGlobal").block.dim == model::Dim3{32, 4, 1});
+  CHECK(kernelNamed(r, "byConstGlobal").block.source == BlockSource::Launch);
+  CHECK(kernelNamed(r, "byWritableGlobal").block.source != BlockSource::Launch);
+}
+
 TEST_CASE("block shapes: struct members with constant initialisers, make_uint3, min") {
   const AnalysisResult r = analyseOne(R"(
 struct Config {
