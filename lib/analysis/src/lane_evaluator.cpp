@@ -1,6 +1,7 @@
 #include "lane_evaluator.h"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 namespace coalesce::analysis::lanes {
@@ -121,6 +122,50 @@ void addLoopBoundSymbols(const RawAccess& raw, const SymbolTable& symbols, std::
       else out.insert(b);
     }
   }
+}
+
+std::set<int> boundingSymbols(const RawAccess& raw, const SymbolTable& symbols) {
+  std::set<int> out;
+  const auto freeOfThreadAndLoops = [&](const ExprRef& side) {
+    if (dependsOnThread(side)) return false;
+    std::set<int> ids;
+    collectSymbols(side, ids);
+    return std::none_of(ids.begin(), ids.end(), [&](int id) { return symbols[id].kind == SymbolInfo::Kind::LoopVar; });
+  };
+  std::set<const SymExpr*> visited;  // expressions are DAGs: each node once
+  std::function<void(const ExprRef&)> walk = [&](const ExprRef& e) {
+    if (!e || !visited.insert(e.get()).second) return;
+    const bool comparison = e->op == Op::Lt || e->op == Op::Le || e->op == Op::Gt || e->op == Op::Ge || e->op == Op::Ne;
+    if (comparison && e->args.size() == 2) {
+      // Only a comparison between the thread's (or a loop's) value and a bound: `n > 0` alone
+      // says nothing about what n measures.
+      const bool left = freeOfThreadAndLoops(e->args[0]), right = freeOfThreadAndLoops(e->args[1]);
+      if (left != right) {
+        std::set<int> ids;
+        collectSymbols(left ? e->args[0] : e->args[1], ids);
+        out.insert(ids.begin(), ids.end());
+      }
+    }
+    for (const ExprRef& a : e->args) walk(a);
+  };
+  for (const ExprRef& g : raw.guards) walk(g);
+  std::set<int> loops;
+  collectSymbols(raw.offset, loops);
+  for (const ExprRef& g : raw.guards) collectSymbols(g, loops);
+  std::set<int> seen;
+  std::vector<int> todo(loops.begin(), loops.end());
+  while (!todo.empty()) {
+    const int id = todo.back();
+    todo.pop_back();
+    const SymbolInfo& s = symbols[id];
+    if (s.kind != SymbolInfo::Kind::LoopVar || !seen.insert(id).second) continue;
+    walk(s.loopCond);
+    std::set<int> inner;
+    for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond})
+      if (e) collectSymbols(e, inner);
+    todo.insert(todo.end(), inner.begin(), inner.end());
+  }
+  return out;
 }
 
 ComboInputs comboInputs(const RawAccess& raw, const SymbolTable& symbols) {

@@ -89,6 +89,9 @@ struct LaneResult {
   BlockReuse blockReuse;
   // Global accesses over several listed iterations: AccessSite::iterationReuse.
   IterationReuse iterationReuse;
+  // Unknown scalars the figures rest on that space the lanes but bound nothing
+  // (AccessSite::guessedScalars), each with the value taken.
+  std::vector<std::string> guessedScalars;
 };
 
 // Warp requests one launch executes: requestsPerIteration x blocks x the trips of every

@@ -184,6 +184,7 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         site.access = lr.access;
         site.figures = lr.figures;
         site.assumptions = lr.assumptions;
+        site.guessedScalars = lr.guessedScalars;
         site.indirectRowGather = lr.indirectRowGather;
         site.blockReuse = lr.blockReuse;
         site.iterationReuse = lr.iterationReuse;

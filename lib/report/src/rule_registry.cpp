@@ -5,6 +5,7 @@
 
 #include "cost.h"
 #include "data_guard_level.h"
+#include "guessed_value_level.h"
 #include "iteration_reuse_note.h"
 #include "launch_level.h"
 #include "orientation_level.h"
@@ -140,6 +141,7 @@ std::vector<Finding> runRules(const AnalysisResult& analysis, const model::Arch&
   detail::capAlternativesDoneBetter(merged, analysis);
   detail::capUnlaunchedKernels(merged, analysis);
   detail::capDataGuardedAccesses(merged, analysis);
+  detail::capGuessedValueAccesses(merged, analysis);
   return merged;
 }
 

@@ -164,6 +164,13 @@ struct AccessSite {
   // findings are notes (lib/report/src/data_guard_level.cpp). Loop conditions are not listed:
   // a loop's body runs while its bound holds, however the bound is loaded.
   std::vector<std::string> dataGuards;
+  // Unknown runtime scalars the figures rest on that space the lanes' addresses but bound no
+  // index or loop the access runs under (a stride, a pad, a window size: darknet's
+  // `input[j * stride + m]`), each "name = value taken". Unlike an extent (`i < n`), which a
+  // program makes large, such a value is as often 1 or 2 as large, and the figure can flip
+  // from coalesced to scattered with it: the access's findings are notes
+  // (lib/report/src/guessed_value_level.cpp; lanes::boundingSymbols tells them apart).
+  std::vector<std::string> guessedScalars;
   // False when no lane runs the access under any context the analysis found (its guards
   // false for every thread, whatever values it tried for unknown scalars): no figures then
   // (figures.global and .shared empty), and `notExecuted` says why.
