@@ -127,7 +127,7 @@ TEST_CASE("sibling files: a folder with two mains is two programs, and none of i
   CHECK(loadSectors(r, "fromB", "b[threadIdx.x + 7]") == Approx(5));
 }
 
-TEST_CASE("sibling files: calls that disagree leave the value unknown") {
+TEST_CASE("sibling files: calls that disagree give each value a launch of its own") {
   test::TempDir dir;
   dir.write("net.h", kHeader);
   dir.write("kernels.cu", kKernels);
