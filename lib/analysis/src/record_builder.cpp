@@ -189,7 +189,8 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         weighed.costGrid.reset();
         const double requests = launchRequests(lr, s.loops, weighed, symbols, arch).requests * launchesOf(c);
         mix.push_back({lr.figures, requests});
-        runRequests += requests;
+        // The requests per launch the cost reads stay the launch's own (its cost grid included).
+        runRequests += launchRequests(lr, s.loops, c, symbols, arch).requests * launchesOf(c);
         runLaunches += launchesOf(c);
       }
       if (key > worst) {
@@ -206,7 +207,8 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         site.requestsBasis = n.basis;
       }
     }
-    if (mixLaunches && runRequests > 0) {
+    const bool anyWeight = std::any_of(mix.begin(), mix.end(), [](const WeightedFigures& w) { return w.weight > 0; });
+    if (mixLaunches && anyWeight) {
       site.figures = mixedFigures(mix);
       site.launchRequests = runRequests / runLaunches;
       site.assumptions.push_back("the mix of the kernel's " + std::to_string(contexts.size()) +
