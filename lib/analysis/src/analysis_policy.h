@@ -23,7 +23,11 @@ inline constexpr int64_t kLiveValueCandidates[] = {kAssumedRuntimeValue, 1024, 2
 // When neither one scalar at a time nor all at once makes the access run, every subset of two
 // or more of them takes each of these values at once, the others keeping their default
 // (pathfinder's `iteration` and `border` only run together, with the width left large).
-inline constexpr int64_t kJointLiveValueCandidates[] = {256, 16, 1, 0};
+// 4 comes last, so that an access that runs under the others keeps the values it had: it is
+// for a loop count that must exceed 1 yet stay small beside the block's tile (hotspot's copy
+// `if (computed) ...` after `if (i == iteration - 1) break;` runs only from 2 iterations on,
+// and only while `i + 1 < BLOCK_SIZE - i - 2` leaves lanes computing: 16 is too many).
+inline constexpr int64_t kJointLiveValueCandidates[] = {256, 16, 1, 0, 4};
 // Last, when no smaller value makes it run: a value larger than the default, one scalar at a
 // time, then all at once. A loop that starts one grid past the thread (SobolQRNG's `for (i =
 // i0 + gridDim.x * blockDim.x; i < n_vectors; i += stride)`, the grid taken as kAssumedGridDim

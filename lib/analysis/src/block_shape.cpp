@@ -394,6 +394,7 @@ std::vector<LaunchContext> kernelContexts(const FunctionDecl* fn, const std::str
       }
     }
     c.dynamicSharedBytes = l.dynamicSharedBytes;
+    c.hostRuns = l.runs;
     for (const auto& [index, value] : l.argValues)
       if (auto p = paramSymbols.find(index); p != paramSymbols.end()) {
         c.symbolValues[p->second] = value;

@@ -17,6 +17,17 @@ bool isAtomicName(StringRef name) {
   return name.starts_with("atomic") || name.starts_with("__atomic") || name.starts_with("__nv_atomic");
 }
 
+// The symbolic op and width of a bit-count intrinsic's name.
+std::optional<std::pair<Op, int>> bitCountOp(StringRef n) {
+  if (n == "__ffs" || n == "__builtin_ffs") return std::pair{Op::Ffs, 32};
+  if (n == "__ffsll" || n == "__builtin_ffsll") return std::pair{Op::Ffs, 64};
+  if (n == "__popc" || n == "__builtin_popcount") return std::pair{Op::Popc, 32};
+  if (n == "__popcll" || n == "__builtin_popcountll") return std::pair{Op::Popc, 64};
+  if (n == "__clz" || n == "__builtin_clz") return std::pair{Op::Clz, 32};
+  if (n == "__clzll" || n == "__builtin_clzll") return std::pair{Op::Clz, 64};
+  return std::nullopt;
+}
+
 // One row of the table: which callees it covers, and what a call to one evaluates to.
 struct IntrinsicRule {
   bool (*matches)(StringRef name, const CallExpr* call);
@@ -56,6 +67,11 @@ std::optional<Value> Interpreter::cudaIntrinsic(const CallExpr* call, const Func
                 c->getNumArgs() == 2 && c->getType()->isIntegralOrEnumerationType();
        },
        &Interpreter::integerMinMax},
+      // __ffs, __popc, __clz and their 64-bit `ll` forms, the compiler's __builtin_ffs,
+      // __builtin_popcount, __builtin_clz: bit counts, exact where the argument is known
+      // (convolutionFFT2D's `dividend >>= (__ffs(divisor) - 1)` divides by a power of two)
+      {[](StringRef n, const CallExpr* c) { return c->getNumArgs() == 1 && bitCountOp(n).has_value(); },
+       &Interpreter::bitCountCall},
   };
   if (!fn) return std::nullopt;
   const clang::SourceLocation declared = fn->getLocation();
@@ -135,6 +151,11 @@ Value Interpreter::integerMinMax(const CallExpr* call, const std::string& name) 
   ExprRef a = asInt(eval(call->getArg(0))), b = asInt(eval(call->getArg(1)));
   const Op op = (name == "min" || name == "umin") ? Op::Min : (name == "max" || name == "umax") ? Op::Max : Op::Mul;
   return intValue(binary(op, a, b));
+}
+
+Value Interpreter::bitCountCall(const CallExpr* call, const std::string& name) {
+  const auto op = bitCountOp(name);
+  return intValue(bitCount(op->first, asInt(eval(call->getArg(0))), op->second));
 }
 
 // A block-wide barrier: __syncthreads and its variants, cooperative groups' block sync.

@@ -1,9 +1,13 @@
 // summarizeHostCode: one file's part of ProgramFacts (program_facts.h). The values are read
 // with HostValues (host_values.cpp) in the file's own AST, without an environment: a constant
-// the file shows, else a parameter of the function the code sits in, else unknown.
+// the file shows, else a parameter of the function the code sits in, a host loop's counter
+// (the loops around each call are described, for ProgramFacts to enumerate), a constant
+// global defined in another file, else unknown.
 #include "host_summary.h"
 
+#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
 
 #include <set>
@@ -46,9 +50,21 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
     if (!callee || !callee->getDeclName().isIdentifier()) return true;
     if (const auto* ref = dyn_cast<DeclRefExpr>(c->getCallee()->IgnoreParenImpCasts())) directCallees_.insert(ref);
     if (sm_.isInSystemHeader(callee->getLocation())) return true;
-    HostSummary::Call call{caller(), callee->getNameAsString(), {}};
-    for (const Expr* arg : c->arguments()) call.args.push_back(valueOf(arg));
+    HostSummary::Call call{caller(), callee->getNameAsString(), {}, {}};
+    const std::vector<const ForStmt*> loops = loopsAround(c);
+    for (const ForStmt* loop : loops) call.loops.push_back(describe(loop, loops));
+    for (const Expr* arg : c->arguments()) call.args.push_back(valueOf(arg, &loops, /*counters=*/true));
     out_.calls.push_back(std::move(call));
+    return true;
+  }
+
+  // `extern "C" const uint MIN_SHORT_ARRAY_SIZE = 4;`: a constant another file may only declare.
+  bool VisitVarDecl(VarDecl* v) {
+    if (!v->isFileVarDecl() || v->isStaticDataMember() || !v->getType().isConstQualified() ||
+        !v->getType()->isIntegralOrEnumerationType() ||
+        !v->getInit() || !v->getDeclName().isIdentifier() || v->isInvalidDecl())
+      return true;
+    if (auto c = values_.constantOf(v->getInit())) out_.constants[v->getNameAsString()] = *c;
     return true;
   }
 
@@ -114,9 +130,130 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
     return m ? dyn_cast<FieldDecl>(m->getMemberDecl()) : nullptr;
   }
 
-  SummaryValue valueOf(const Expr* e) {
+  // The `for` loops around `s` in the function it sits in, outermost first (a `while` or `do`
+  // around it too: null, a loop of unknown count).
+  std::vector<const ForStmt*> loopsAround(const Stmt* s) {
+    std::vector<const ForStmt*> out;
+    const Stmt* child = s;
+    DynTypedNode node = DynTypedNode::create(*s);
+    for (;;) {
+      const auto parents = ctx_.getParents(node);
+      const Stmt* parent = parents.empty() ? nullptr : parents[0].get<Stmt>();
+      if (!parent) break;  // the function (or a declaration) is reached
+      node = parents[0];
+      const Stmt* body = nullptr;
+      if (const auto* f = dyn_cast<ForStmt>(parent)) body = f->getBody();
+      else if (const auto* w = dyn_cast<WhileStmt>(parent)) body = w->getBody();
+      else if (const auto* d = dyn_cast<DoStmt>(parent)) body = d->getBody();
+      else if (const auto* r = dyn_cast<CXXForRangeStmt>(parent)) body = r->getBody();
+      if (body && body == child) out.insert(out.begin(), dyn_cast<ForStmt>(parent));
+      child = parent;
+    }
+    return out;
+  }
+
+  static const VarDecl* counterOf(const ForStmt* loop) {
+    const auto* d = loop ? dyn_cast_or_null<DeclStmt>(loop->getInit()) : nullptr;
+    const auto* var = d && d->isSingleDecl() ? dyn_cast<VarDecl>(d->getSingleDecl()) : nullptr;
+    return var && var->getInit() && var->getType()->isIntegerType() ? var : nullptr;
+  }
+
+  // `for (T v = start; v CMP bound; v STEP by)` with nothing in the body writing v.
+  SummaryLoop describe(const ForStmt* loop, const std::vector<const ForStmt*>& loops) {
+    SummaryLoop out;
+    const VarDecl* var = counterOf(loop);
+    const auto* cond = var && loop->getCond() ? dyn_cast<BinaryOperator>(loop->getCond()->IgnoreParenImpCasts()) : nullptr;
+    const auto isVar = [&](const Expr* e) {
+      const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+      return r && r->getDecl() == var;
+    };
+    if (!cond || !isVar(cond->getLHS()) || !loop->getInc() || !loop->getBody()) return out;
+    switch (cond->getOpcode()) {
+      case BO_LT: out.compare = SummaryLoop::Compare::Less; break;
+      case BO_LE: out.compare = SummaryLoop::Compare::LessEqual; break;
+      case BO_GT: out.compare = SummaryLoop::Compare::Greater; break;
+      case BO_GE: out.compare = SummaryLoop::Compare::GreaterEqual; break;
+      case BO_NE: out.compare = SummaryLoop::Compare::NotEqual; break;
+      default: return out;
+    }
+    const Expr* inc = loop->getInc()->IgnoreParenImpCasts();
+    if (const auto* u = dyn_cast<UnaryOperator>(inc); u && u->isIncrementDecrementOp() && isVar(u->getSubExpr())) {
+      out.by = u->isIncrementOp() ? 1 : -1;
+    } else if (const auto* a = dyn_cast<CompoundAssignOperator>(inc); a && isVar(a->getLHS())) {
+      const auto by = values_.constantOf(a->getRHS());
+      if (!by) return out;
+      out.by = *by;
+      switch (a->getOpcode()) {
+        case BO_AddAssign: break;
+        case BO_SubAssign: out.by = -*by; break;
+        case BO_MulAssign: out.step = SummaryLoop::Step::Multiply; break;
+        case BO_DivAssign: out.step = SummaryLoop::Step::Divide; break;
+        case BO_ShlAssign: out.step = SummaryLoop::Step::ShiftLeft; break;
+        case BO_ShrAssign: out.step = SummaryLoop::Step::ShiftRight; break;
+        default: return out;
+      }
+    } else {
+      return out;
+    }
+    if (writes(loop->getBody(), var)) return out;  // not a plain counter
+    out.start = valueOf(var->getInit(), &loops, /*counters=*/false);
+    out.bound = valueOf(cond->getRHS(), &loops, /*counters=*/false);
+    out.followable = out.start.kind != SummaryValue::Kind::Unknown && out.bound.kind != SummaryValue::Kind::Unknown &&
+                     out.start.kind != SummaryValue::Kind::Parameter && out.bound.kind != SummaryValue::Kind::Parameter;
+    return out;
+  }
+
+  static bool writes(const Stmt* s, const VarDecl* var) {
+    if (!s) return false;
+    const auto hits = [&](const Expr* x) {
+      const auto* r = dyn_cast<DeclRefExpr>(x->IgnoreParenImpCasts());
+      return r && r->getDecl() == var;
+    };
+    if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && hits(b->getLHS())) return true;
+    if (const auto* u = dyn_cast<UnaryOperator>(s))
+      if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) && hits(u->getSubExpr())) return true;
+    for (const Stmt* c : s->children())
+      if (writes(c, var)) return true;
+    return false;
+  }
+
+  // Whether `e` reads the counter of one of `loops`.
+  static bool readsCounter(const Stmt* e, const std::vector<const ForStmt*>& loops) {
+    if (!e) return false;
+    if (const auto* r = dyn_cast<DeclRefExpr>(e))
+      for (const ForStmt* loop : loops)
+        if (const VarDecl* var = counterOf(loop); var && r->getDecl() == var) return true;
+    for (const Stmt* c : e->children())
+      if (readsCounter(c, loops)) return true;
+    return false;
+  }
+
+  // `loops`: the host loops around the value (their counters change over the run: the
+  // counter itself is Counter where `counters` allows it, anything else over one is unknown,
+  // not the first iteration's value HostValues would give).
+  SummaryValue valueOf(const Expr* e, const std::vector<const ForStmt*>* loops = nullptr, bool counters = false) {
     SummaryValue v;
     if (!e || e->isValueDependent()) return v;
+    if (loops && !loops->empty()) {
+      const auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+      for (size_t i = 0; ref && counters && i < loops->size(); ++i)
+        if (const VarDecl* var = counterOf((*loops)[i]); var && ref->getDecl() == var) {
+          v.kind = SummaryValue::Kind::Counter;
+          v.parameter = static_cast<int>(i);
+          return v;
+        }
+      if (readsCounter(e, *loops)) return v;
+    }
+    // A constant global this file only declares: its definition is in another file.
+    if (const auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
+      if (const auto* var = dyn_cast<VarDecl>(ref->getDecl());
+          var && var->isFileVarDecl() && !var->isStaticDataMember() && !var->getAnyInitializer() &&
+          var->getType().isConstQualified() &&
+          var->getType()->isIntegralOrEnumerationType() && var->getDeclName().isIdentifier()) {
+        v.kind = SummaryValue::Kind::Global;
+        v.function = var->getNameAsString();
+        return v;
+      }
     if (e->getType()->isIntegralOrEnumerationType())
       if (auto c = values_.constantOf(e)) {
         v.kind = SummaryValue::Kind::Constant;

@@ -63,6 +63,9 @@ struct LaunchContext {
   // The figures of an access launched so in several configurations are their mix, weighted
   // by these and the requests of each (launch_mix.h), as the run's counters add them up.
   double recordedLaunches = 0;
+  // The launches of a run the host code shows for this context (Launch::runs); unset: not
+  // shown. When every context of a kernel has one, its figures are their mix too.
+  std::optional<double> hostRuns;
 };
 
 struct LaneResult {

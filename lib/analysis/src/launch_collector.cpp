@@ -88,7 +88,12 @@ void LaunchCollector::resolveLaunches() {
     const std::string through = pointer && !isa<FunctionDecl>(pointer->getDecl())
                                     ? " (through the function pointer `" + pointer->getDecl()->getNameAsString() + "`)"
                                     : std::string();
-    for (const HostEnv* env : environmentsOf(p.holder, kCallerDepth)) {
+    std::vector<const HostEnv*> envs = environmentsOf(p.holder, kCallerDepth);
+    std::vector<std::optional<double>> envRuns(envs.size());
+    if (envs.size() == 1 && !envs.front()) spreadOverProgramCalls(p.holder, envs, envRuns);
+    const Runs inHolder = runsOf(p.call, p.holder, 0);  // the loops around the launch in its function
+    for (size_t e = 0; e < envs.size(); ++e) {
+      const HostEnv* env = envs[e];
       // `case 512:` of `switch (threads)`, `if (block_size == 16)`: the variable has that
       // value at this launch. A call site giving it another value does not launch here.
       HostEnv withFacts;
@@ -169,16 +174,20 @@ void LaunchCollector::resolveLaunches() {
       l.dynamicSharedBytes = p.sharedBytes ? values_.constantOf(p.sharedBytes, use) : std::optional<int64_t>(0);
       l.how = p.how;
       l.where = at + through + factsText + (env ? env->via : "");
+      if (envRuns[e] && !inHolder.unknownLoops) l.runs = *envRuns[e] * inHolder.runs;
       for (const FunctionDecl* kernel : kernelsHere) {
         Found& f = found[kernel];
         if (f.launches.empty() && std::find(order.begin(), order.end(), kernel) == order.end()) order.push_back(kernel);
-        const bool seen = std::any_of(f.launches.begin(), f.launches.end(), [&](const Launch& o) {
+        const auto same = std::find_if(f.launches.begin(), f.launches.end(), [&](const Launch& o) {
           return o.blockKnown == l.blockKnown && o.block == l.block && o.blockAxes == l.blockAxes &&
                  o.blockCap == l.blockCap && o.grid == l.grid &&
                  o.argValues == l.argValues &&
                  o.pointerOffsets == l.pointerOffsets && o.dynamicSharedBytes == l.dynamicSharedBytes;
         });
-        if (seen) continue;  // this call site adds nothing to the launch as written
+        if (same != f.launches.end()) {  // this call site adds nothing to the launch as written
+          same->runs = same->runs && l.runs ? std::optional<double>(*same->runs + *l.runs) : std::nullopt;
+          continue;
+        }
         // A call site that fixes more than the launch as written replaces it.
         if (env && f.firstAsWritten) {
           f.launches.erase(f.launches.begin());
@@ -202,6 +211,51 @@ void LaunchCollector::resolveLaunches() {
       auto& list = launches[kernel->getCanonicalDecl()];
       list.insert(list.end(), found[kernel].launches.begin(), found[kernel].launches.end());
     }
+  }
+}
+
+// A wrapper that no call site of this file reaches, called from the program's other files
+// (ProgramFacts, sibling_files.h): one environment per value the program's calls give one of
+// its integer parameters when they give several (a host loop over sizes: the scan sample's
+// `for (arrayLength = 4; arrayLength <= 1024; arrayLength <<= 1) scanExclusiveShort(...,
+// arrayLength)`), each with the calls per run that give it; else the one environment as
+// written, with the wrapper's calls per run. Nothing changes when the program does not show
+// them, or when two parameters vary (their values need not pair up).
+void LaunchCollector::spreadOverProgramCalls(const FunctionDecl* holder, std::vector<const HostEnv*>& envs,
+                                            std::vector<std::optional<double>>& envRuns) {
+  if (!holder || holder->isMain() || !holder->getDeclName().isIdentifier() || !programFacts_) return;
+  const bool integerParameter = std::any_of(holder->param_begin(), holder->param_end(), [](const ParmVarDecl* p) {
+    return p->getType()->isIntegralOrEnumerationType() && p->isReferenced();
+  });
+  if (!integerParameter) return;  // nothing the program's calls would fix: its files are not read for this
+  const ProgramFacts* facts = programFacts_();
+  if (!facts) return;
+  const std::string name = holder->getNameAsString();
+  const ParmVarDecl* spread = nullptr;
+  std::map<int64_t, double> values;
+  for (const ParmVarDecl* parm : holder->parameters()) {
+    // A parameter the wrapper never reads changes nothing in its launches.
+    if (!parm->getType()->isIntegralOrEnumerationType() || !parm->isReferenced() || values_.isReassigned(parm)) continue;
+    auto r = facts->parameterRuns(name, static_cast<int>(parm->getFunctionScopeIndex()));
+    if (!r || r->size() < 2) continue;
+    if (spread || r->size() > kMaxEnvironments) return;
+    spread = parm;
+    values = std::move(*r);
+  }
+  if (!spread) {
+    envRuns.front() = facts->callsPerRun(name);
+    return;
+  }
+  envs.clear();
+  envRuns.clear();
+  for (const auto& [value, n] : values) {
+    HostEnv env;
+    env.facts[spread] = value;
+    env.via = ", `" + spread->getNameAsString() + "` " + std::to_string(value) + " (one of the " +
+              std::to_string(values.size()) + " values the program's calls of `" + name + "` give it)";
+    envs_.push_back(std::move(env));
+    envs.push_back(&envs_.back());
+    envRuns.push_back(n);
   }
 }
 

@@ -44,6 +44,11 @@ struct Launch {
   std::string how = "the launch";              // or "the cudaLaunchKernel"
   std::string where;                           // "file.cu:40", with what the launch was seen through
   std::optional<int64_t> dynamicSharedBytes;   // the dynamic shared memory it asks for, when constant (0 if absent)
+  // How many times one run of the program makes this launch, where the program's host code
+  // shows it (a wrapper called from another file: ProgramFacts::callsPerRun, parameterRuns,
+  // times the loops around the launch in the wrapper); the figures of a kernel whose launches
+  // all have one are their mix (record_builder.cpp).
+  std::optional<double> runs;
 };
 
 class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
@@ -51,7 +56,10 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
   explicit LaunchCollector(clang::ASTContext& ctx)
       : sm_(ctx.getSourceManager()), lang_(ctx.getLangOpts()), values_(ctx), caps_(ctx, values_) {}
   // The rest of the program's host code, for the values this file leaves open (host_values.h).
-  void useProgramFacts(std::function<const ProgramFacts*()> provider) { values_.useProgramFacts(std::move(provider)); }
+  void useProgramFacts(std::function<const ProgramFacts*()> provider) {
+    programFacts_ = provider;
+    values_.useProgramFacts(std::move(provider));
+  }
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool TraverseDecl(clang::Decl* d);
@@ -121,12 +129,15 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
     const clang::FunctionDecl* caller;
   };
   std::map<const clang::FunctionDecl*, std::vector<CallSite>> callsOf_;
+  std::function<const ProgramFacts*()> programFacts_;
   std::deque<HostEnv> envs_;  // stable addresses: environments point at their callers'
   std::map<std::pair<const clang::FunctionDecl*, int>, std::vector<const HostEnv*>> envsOf_;  // environmentsOf, once
   std::map<const clang::FunctionDecl*, std::unique_ptr<clang::ParentMap>> parentsOf_;  // per function holding launches
 
   std::string locationText(clang::SourceLocation loc) const;
   std::vector<const HostEnv*> environmentsOf(const clang::FunctionDecl* fn, int depth);
+  void spreadOverProgramCalls(const clang::FunctionDecl* holder, std::vector<const HostEnv*>& envs,
+                              std::vector<std::optional<double>>& envRuns);
   const clang::ParentMap& parentsOf(const clang::FunctionDecl* holder);
   std::vector<std::pair<const clang::Expr*, bool>> enclosingConditions(const clang::Stmt* call,
                                                                       const clang::FunctionDecl* holder);

@@ -2,6 +2,7 @@
 // (program_facts.h). Plain C++: the summaries are made from Clang's ASTs by host_summary.cpp.
 #include "program_facts.h"
 
+#include <cstdlib>
 #include <deque>
 
 namespace coalesce::analysis {
@@ -9,6 +10,50 @@ namespace coalesce::analysis {
 namespace {
 // Parameters followed through callers, one chain at a time (wrappers of wrappers).
 constexpr size_t kMaxParameterChain = 32;
+// Values of one host loop's counter enumerated (the scan sample's sizes, 4 to 1024 doubling:
+// 9); a longer loop is not enumerated.
+constexpr size_t kMaxLoopValues = 64;
+
+bool holds(SummaryLoop::Compare c, int64_t v, int64_t bound) {
+  switch (c) {
+    case SummaryLoop::Compare::Less: return v < bound;
+    case SummaryLoop::Compare::LessEqual: return v <= bound;
+    case SummaryLoop::Compare::Greater: return v > bound;
+    case SummaryLoop::Compare::GreaterEqual: return v >= bound;
+    case SummaryLoop::Compare::NotEqual: return v != bound;
+  }
+  return false;
+}
+
+std::optional<int64_t> stepped(SummaryLoop::Step s, int64_t v, int64_t by) {
+  switch (s) {
+    case SummaryLoop::Step::Add: return v + by;
+    case SummaryLoop::Step::Multiply: return by > 1 ? std::optional<int64_t>(v * by) : std::nullopt;
+    case SummaryLoop::Step::Divide: return by > 1 ? std::optional<int64_t>(v / by) : std::nullopt;
+    case SummaryLoop::Step::ShiftLeft: return by > 0 && by < 62 ? std::optional<int64_t>(v << by) : std::nullopt;
+    case SummaryLoop::Step::ShiftRight: return by > 0 && by < 62 ? std::optional<int64_t>(v >> by) : std::nullopt;
+  }
+  return std::nullopt;
+}
+// The iterations of `for (v = a; v CMP b; v += by)`; nullopt for one that would not end.
+std::optional<double> additiveTrips(SummaryLoop::Compare compare, int64_t a, int64_t b, int64_t by) {
+  if (!holds(compare, a, b)) return 0.0;
+  if (by == 0) return std::nullopt;
+  int64_t span = 0;  // how far the counter moves while the condition holds, counted from 1
+  switch (compare) {
+    case SummaryLoop::Compare::Less: span = b - a; break;
+    case SummaryLoop::Compare::LessEqual: span = b - a + 1; break;
+    case SummaryLoop::Compare::Greater: span = a - b; break;
+    case SummaryLoop::Compare::GreaterEqual: span = a - b + 1; break;
+    case SummaryLoop::Compare::NotEqual:
+      if ((b - a) % by != 0 || (b - a) / by < 0) return std::nullopt;  // never meets the bound
+      return static_cast<double>((b - a) / by);
+  }
+  const bool up = compare == SummaryLoop::Compare::Less || compare == SummaryLoop::Compare::LessEqual;
+  if (up != (by > 0)) return std::nullopt;
+  const int64_t step = by > 0 ? by : -by;
+  return static_cast<double>((span + step - 1) / step);
+}
 }  // namespace
 
 void ProgramFacts::add(const HostSummary& s) {
@@ -16,6 +61,7 @@ void ProgramFacts::add(const HostSummary& s) {
   writes_.insert(writes_.end(), s.writes.begin(), s.writes.end());
   defined_.insert(s.defined.begin(), s.defined.end());
   roots_.insert(s.roots.begin(), s.roots.end());
+  constants_.insert(s.constants.begin(), s.constants.end());
   reachable_.reset();
 }
 
@@ -39,14 +85,144 @@ const std::set<std::string>& ProgramFacts::reachable() const {
   return *reachable_;
 }
 
-std::optional<std::set<int64_t>> ProgramFacts::valuesOf(const SummaryValue& v,
+std::optional<std::set<int64_t>> ProgramFacts::valuesOf(const SummaryValue& v, const HostSummary::Call* call,
                                                         std::set<std::pair<std::string, int>>& open) const {
   switch (v.kind) {
     case SummaryValue::Kind::Constant: return std::set<int64_t>{v.constant};
     case SummaryValue::Kind::Parameter: return parameterValues(v.function, v.parameter, open);
+    case SummaryValue::Kind::Global:
+      if (auto c = constants_.find(v.function); c != constants_.end()) return std::set<int64_t>{c->second};
+      break;
+    case SummaryValue::Kind::Counter:
+      if (call && v.parameter >= 0 && static_cast<size_t>(v.parameter) < call->loops.size())
+        if (auto values = loopValues(call->loops[static_cast<size_t>(v.parameter)]))
+          return std::set<int64_t>(values->begin(), values->end());
+      break;
     case SummaryValue::Kind::Unknown: break;
   }
   return std::nullopt;
+}
+
+std::optional<std::vector<int64_t>> ProgramFacts::loopValues(const SummaryLoop& loop) const {
+  if (!loop.followable) return std::nullopt;
+  std::set<std::pair<std::string, int>> open;
+  const auto start = valuesOf(loop.start, nullptr, open);
+  const auto bound = valuesOf(loop.bound, nullptr, open);
+  if (!start || !bound || start->size() != 1 || bound->size() != 1) return std::nullopt;
+  std::vector<int64_t> out;
+  for (std::optional<int64_t> v = *start->begin(); v && holds(loop.compare, *v, *bound->begin());
+       v = stepped(loop.step, *v, loop.by)) {
+    if (out.size() >= kMaxLoopValues || (!out.empty() && out.back() == *v)) return std::nullopt;
+    out.push_back(*v);
+  }
+  return out;
+}
+
+std::optional<double> ProgramFacts::loopTrips(const HostSummary::Call& call, int except) const {
+  double trips = 1;
+  for (size_t i = 0; i < call.loops.size(); ++i) {
+    if (static_cast<int>(i) == except) continue;
+    const SummaryLoop& loop = call.loops[i];
+    std::optional<double> count;
+    if (loop.followable && loop.step == SummaryLoop::Step::Add) {
+      // Counted, not enumerated: `for (int i = 0; i < iCycles; i++)` runs 100 times.
+      std::set<std::pair<std::string, int>> open;
+      const auto start = valuesOf(loop.start, nullptr, open);
+      const auto bound = valuesOf(loop.bound, nullptr, open);
+      if (start && bound && start->size() == 1 && bound->size() == 1)
+        count = additiveTrips(loop.compare, *start->begin(), *bound->begin(), loop.by);
+    } else if (const auto values = loopValues(loop)) {
+      count = static_cast<double>(values->size());
+    }
+    if (!count) return std::nullopt;
+    trips *= *count;
+  }
+  return trips;
+}
+
+std::optional<double> ProgramFacts::callsPerRun(const std::string& function) const {
+  std::set<std::string> open;
+  return callsPerRun(function, open);
+}
+
+std::optional<double> ProgramFacts::callsPerRun(const std::string& function, std::set<std::string>& open) const {
+  if (function == "main") return 1.0;
+  if (open.size() > kMaxParameterChain || !open.insert(function).second) return std::nullopt;  // recursion
+  const std::set<std::string>& live = reachable();
+  double total = 0;
+  bool any = false, known = true;
+  for (const HostSummary::Call& c : calls_) {
+    if (c.callee != function || c.caller == function || (!live.empty() && !live.count(c.caller))) continue;
+    any = true;
+    const auto outer = callsPerRun(c.caller, open);
+    const auto trips = loopTrips(c);
+    if (!outer || !trips) {
+      known = false;
+      break;
+    }
+    total += *outer * *trips;
+  }
+  open.erase(function);
+  if (!known) return std::nullopt;
+  if (!any) return live.empty() || roots_.count(function) ? 1.0 : 0.0;
+  return total;
+}
+
+std::optional<std::map<int64_t, double>> ProgramFacts::parameterRuns(const std::string& function, int index) const {
+  std::set<std::pair<std::string, int>> open;
+  return parameterRuns(function, index, open);
+}
+
+std::optional<std::map<int64_t, double>> ProgramFacts::parameterRuns(const std::string& function, int index,
+                                                                     std::set<std::pair<std::string, int>>& open) const {
+  if (function == "main" || open.size() > kMaxParameterChain || !open.insert({function, index}).second)
+    return std::nullopt;
+  const std::set<std::string>& live = reachable();
+  std::map<int64_t, double> out;
+  bool any = false, known = true;
+  for (const HostSummary::Call& c : calls_) {
+    if (c.callee != function || (!live.empty() && !live.count(c.caller))) continue;
+    if (c.caller == function || index >= static_cast<int>(c.args.size())) {
+      known = false;
+      break;
+    }
+    any = true;
+    const SummaryValue& arg = c.args[static_cast<size_t>(index)];
+    const auto outer = callsPerRun(c.caller);
+    if (arg.kind == SummaryValue::Kind::Parameter) {
+      // Each value the caller's own parameter takes, as often as the caller runs with it.
+      const auto inner = parameterRuns(arg.function, arg.parameter, open);
+      const auto trips = loopTrips(c);
+      if (!inner || !trips) {
+        known = false;
+        break;
+      }
+      for (const auto& [v, n] : *inner) out[v] += n * *trips;
+    } else if (arg.kind == SummaryValue::Kind::Counter) {
+      // Each value of the loop's counter once per run of the other loops around the call.
+      const auto values = arg.parameter >= 0 && static_cast<size_t>(arg.parameter) < c.loops.size()
+                              ? loopValues(c.loops[static_cast<size_t>(arg.parameter)])
+                              : std::nullopt;
+      const auto trips = loopTrips(c, arg.parameter);
+      if (!values || !trips || !outer) {
+        known = false;
+        break;
+      }
+      for (int64_t v : *values) out[v] += *outer * *trips;
+    } else {
+      std::set<std::pair<std::string, int>> none;
+      const auto values = valuesOf(arg, &c, none);
+      const auto trips = loopTrips(c);
+      if (!values || values->size() != 1 || !trips || !outer) {
+        known = false;
+        break;
+      }
+      out[*values->begin()] += *outer * *trips;
+    }
+  }
+  open.erase({function, index});
+  if (!known || !any) return std::nullopt;
+  return out;
 }
 
 std::optional<std::set<int64_t>> ProgramFacts::parameterValues(const std::string& function, int index,
@@ -63,7 +239,7 @@ std::optional<std::set<int64_t>> ProgramFacts::parameterValues(const std::string
       open.erase({function, index});
       return std::nullopt;
     }
-    auto values = valuesOf(c.args[static_cast<size_t>(index)], open);
+    auto values = valuesOf(c.args[static_cast<size_t>(index)], &c, open);
     if (!values) {
       open.erase({function, index});
       return std::nullopt;
@@ -91,7 +267,7 @@ std::optional<int64_t> ProgramFacts::memberValue(const std::string& record, cons
     if (w.record != record || w.member != member || (!live.empty() && !live.count(w.caller))) continue;
     if (w.pointer) return std::nullopt;
     std::set<std::pair<std::string, int>> open;
-    auto values = valuesOf(w.value, open);
+    auto values = valuesOf(w.value, nullptr, open);
     if (!values) return std::nullopt;
     out.insert(values->begin(), values->end());
   }

@@ -23,19 +23,34 @@
 namespace coalesce::analysis {
 
 // A value as one file shows it: a constant, a parameter of the function the code sits in (to
-// be read at that function's call sites), or unknown.
+// be read at that function's call sites), the counter of a host loop around the call, a
+// constant global another file defines (`extern const uint MIN_SIZE;`), or unknown.
 struct SummaryValue {
-  enum class Kind { Constant, Parameter, Unknown };
+  enum class Kind { Constant, Parameter, Unknown, Counter, Global };
   Kind kind = Kind::Unknown;
   int64_t constant = 0;
-  std::string function;  // Parameter: the function, by name
-  int parameter = 0;     // Parameter: its index
+  std::string function;  // Parameter: the function, by name; Global: the global's name
+  int parameter = 0;     // Parameter: its index; Counter: the loop's index in the call's `loops`
+};
+
+// A host `for` loop around a call, `for (T v = start; v CMP bound; v STEP by)`, nothing else
+// writing v: the scan sample's `for (uint arrayLength = MIN_SHORT_ARRAY_SIZE; arrayLength <=
+// MAX_SHORT_ARRAY_SIZE; arrayLength <<= 1)`. A loop of another form is not followable.
+struct SummaryLoop {
+  enum class Compare { Less, LessEqual, Greater, GreaterEqual, NotEqual };
+  enum class Step { Add, Multiply, Divide, ShiftLeft, ShiftRight };  // a decrement is Add of a negative
+  bool followable = false;
+  SummaryValue start, bound;
+  Compare compare = Compare::Less;
+  Step step = Step::Add;
+  int64_t by = 1;
 };
 
 struct HostSummary {
   struct Call {
     std::string caller, callee;
     std::vector<SummaryValue> args;
+    std::vector<SummaryLoop> loops;  // the host loops around the call in its function, outermost first
   };
   // `x.f = v`, `p->f = v`, a constructor's member initialiser, braces: the member by its record's name.
   struct MemberWrite {
@@ -50,6 +65,9 @@ struct HostSummary {
   // Functions named other than as a direct callee (their address taken: a callback, a table)
   // and `main`: where the program starts.
   std::set<std::string> roots;
+  // Constant integer globals the file defines with a value, by name (scan.cu's `extern "C"
+  // const uint MIN_SHORT_ARRAY_SIZE = 4;`, which main.cpp only declares).
+  std::map<std::string, int64_t> constants;
 };
 
 class ProgramFacts {
@@ -57,6 +75,14 @@ class ProgramFacts {
   void add(const HostSummary& s);
   // The one value every call of `function` that can run gives its parameter `index`.
   std::optional<int64_t> parameterValue(const std::string& function, int index) const;
+  // Every value the calls of `function` that can run give its parameter `index` (a host loop's
+  // counter gives each of its values), with how many calls per run of the program give each;
+  // nullopt when a value or a count is not known.
+  std::optional<std::map<int64_t, double>> parameterRuns(const std::string& function, int index) const;
+  // How many times one run of the program calls `function`: 1 for `main` and for a function
+  // named other than by a call (or any function nothing calls, when no `main` was seen), 0 for
+  // one nothing that runs calls; nullopt when a loop around a call is not followable.
+  std::optional<double> callsPerRun(const std::string& function) const;
   // The one value every write of `record::member` that can run gives it.
   std::optional<int64_t> memberValue(const std::string& record, const std::string& member) const;
   // The bytes past its allocation every pointer written to `record::member` lies.
@@ -66,13 +92,24 @@ class ProgramFacts {
 
  private:
   std::vector<HostSummary::Call> calls_;
+  std::map<std::string, int64_t> constants_;
   std::vector<HostSummary::MemberWrite> writes_;
   std::set<std::string> defined_, roots_;
   mutable std::optional<std::set<std::string>> reachable_;
 
   const std::set<std::string>& reachable() const;
-  // The values `v` can take; nullopt: unknown (or followed too deep).
-  std::optional<std::set<int64_t>> valuesOf(const SummaryValue& v, std::set<std::pair<std::string, int>>& open) const;
+  // The values `v` (an argument of `call`, when it is one) can take; nullopt: unknown (or
+  // followed too deep).
+  std::optional<std::set<int64_t>> valuesOf(const SummaryValue& v, const HostSummary::Call* call,
+                                            std::set<std::pair<std::string, int>>& open) const;
+  // The values a loop's counter takes, in order; nullopt when not followable or longer than
+  // kMaxLoopValues.
+  std::optional<std::vector<int64_t>> loopValues(const SummaryLoop& loop) const;
+  // The runs of a call per run of its caller's body: the trip counts of its loops but `except`.
+  std::optional<double> loopTrips(const HostSummary::Call& call, int except = -1) const;
+  std::optional<double> callsPerRun(const std::string& function, std::set<std::string>& open) const;
+  std::optional<std::map<int64_t, double>> parameterRuns(const std::string& function, int index,
+                                                         std::set<std::pair<std::string, int>>& open) const;
   std::optional<std::set<int64_t>> parameterValues(const std::string& function, int index,
                                                    std::set<std::pair<std::string, int>>& open) const;
 };

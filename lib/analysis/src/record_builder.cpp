@@ -155,11 +155,18 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
                         KernelRecord& kernel, TranslationUnitResult& out) {
   GuardCache guardCache;  // the accesses of one block share their guards
   const size_t firstAccess = out.accesses.size();
-  // Launches a run recorded (--launch-info), in several configurations: the figures are their
-  // mix, as the run's counters add them up (launch_mix.h); else the worst launch's.
-  const bool mixLaunches = contexts.size() > 1 && std::all_of(contexts.begin(), contexts.end(), [](const LaunchContext& c) {
-                             return c.recordedLaunches > 0;
-                           });
+  // Launches a run recorded (--launch-info), or whose runs the program's host code shows (a
+  // wrapper called over a loop of sizes from another file: Launch::runs), in several
+  // configurations: the figures are their mix, as a run's counters add them up (launch_mix.h);
+  // else the worst launch's.
+  const bool recordedMix = std::all_of(contexts.begin(), contexts.end(), [](const LaunchContext& c) {
+    return c.recordedLaunches > 0;
+  });
+  const auto launchesOf = [&](const LaunchContext& c) { return recordedMix ? c.recordedLaunches : c.hostRuns.value_or(0); };
+  const bool mixLaunches =
+      contexts.size() > 1 &&
+      (recordedMix || (std::all_of(contexts.begin(), contexts.end(), [](const LaunchContext& c) { return c.hostRuns.has_value(); }) &&
+                       std::any_of(contexts.begin(), contexts.end(), [](const LaunchContext& c) { return *c.hostRuns > 0; })));
   for (const SeenAccess& s : events.accesses) {
     AccessSite site = siteAt<AccessSite>(s, kernel.name, sm);
     site.expression = s.expression;
@@ -174,10 +181,17 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
       LaneResult lr = evaluateLanes(s.raw, c, symbols, arch, &guardCache);
       const double key = accessSeverity(lr.figures);
       if (mixLaunches) {
-        const double requests = launchRequests(lr, s.loops, c, symbols, arch).requests * c.recordedLaunches;
+        // A grid the host code does not fix is the same assumed grid for every launch here:
+        // the cost's grid under the program's defaults (LaunchContext::costGrid) is never for
+        // the figures (scan's `(batchSize * arrayLength) / 1024` blocks, batchSize = N /
+        // arrayLength unknown, would weigh each size by its length).
+        LaunchContext weighed = c;
+        weighed.costGrid.reset();
+        const double requests = launchRequests(lr, s.loops, weighed, symbols, arch).requests * launchesOf(c);
         mix.push_back({lr.figures, requests});
-        runRequests += requests;
-        runLaunches += c.recordedLaunches;
+        // The requests per launch the cost reads stay the launch's own (its cost grid included).
+        runRequests += launchRequests(lr, s.loops, c, symbols, arch).requests * launchesOf(c);
+        runLaunches += launchesOf(c);
       }
       if (key > worst) {
         worst = key;
@@ -194,12 +208,15 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         site.requestsBasis = n.basis;
       }
     }
-    if (mixLaunches && runRequests > 0) {
+    const bool anyWeight = std::any_of(mix.begin(), mix.end(), [](const WeightedFigures& w) { return w.weight > 0; });
+    if (mixLaunches && anyWeight) {
       site.figures = mixedFigures(mix);
       site.launchRequests = runRequests / runLaunches;
       site.assumptions.push_back("the mix of the kernel's " + std::to_string(contexts.size()) +
-                                 " launch configurations evaluated from the recorded run, weighted by each one's "
-                                 "requests over the run (the worst is the " + site.block.detail + ")");
+                                 (recordedMix ? " launch configurations evaluated from the recorded run"
+                                              : " launches the program's host code shows, with how often a run makes each") +
+                                 ", weighted by each one's requests over the run (the worst is the " + site.block.detail +
+                                 ")");
     } else if (contexts.size() > 1) {
       site.assumptions.push_back("the kernel has " + std::to_string(contexts.size()) +
                                  " launches; these are the worst figures, for the " + site.block.detail);

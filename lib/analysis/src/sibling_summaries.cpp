@@ -22,7 +22,7 @@ namespace json = llvm::json;
 
 namespace {
 
-constexpr const char* kFormat = "sibling-summary-1";
+constexpr const char* kFormat = "sibling-summary-2";  // 2: loops around calls, constants
 
 json::Value valueToJson(const SummaryValue& v) {
   return json::Array{static_cast<int64_t>(v.kind), v.constant, v.function, v.parameter};
@@ -35,11 +35,32 @@ bool valueFromJson(const json::Value* j, SummaryValue& v) {
   auto constant = (*a)[1].getAsInteger();
   auto function = (*a)[2].getAsString();
   auto parameter = (*a)[3].getAsInteger();
-  if (!kind || !constant || !function || !parameter || *kind < 0 || *kind > 2) return false;
+  if (!kind || !constant || !function || !parameter || *kind < 0 || *kind > 4) return false;
   v.kind = static_cast<SummaryValue::Kind>(*kind);
   v.constant = *constant;
   v.function = function->str();
   v.parameter = static_cast<int>(*parameter);
+  return true;
+}
+
+json::Value loopToJson(const SummaryLoop& l) {
+  return json::Array{l.followable, valueToJson(l.start), valueToJson(l.bound), static_cast<int64_t>(l.compare),
+                     static_cast<int64_t>(l.step), l.by};
+}
+
+bool loopFromJson(const json::Value& j, SummaryLoop& l) {
+  const json::Array* a = j.getAsArray();
+  if (!a || a->size() != 6) return false;
+  auto followable = (*a)[0].getAsBoolean();
+  auto compare = (*a)[3].getAsInteger();
+  auto step = (*a)[4].getAsInteger();
+  auto by = (*a)[5].getAsInteger();
+  if (!followable || !compare || !step || !by || *compare < 0 || *compare > 4 || *step < 0 || *step > 4) return false;
+  if (!valueFromJson(&(*a)[1], l.start) || !valueFromJson(&(*a)[2], l.bound)) return false;
+  l.followable = *followable;
+  l.compare = static_cast<SummaryLoop::Compare>(*compare);
+  l.step = static_cast<SummaryLoop::Step>(*step);
+  l.by = *by;
   return true;
 }
 
@@ -81,8 +102,12 @@ std::string SiblingSummaries::toText(const SiblingSummary& s) {
   for (const HostSummary::Call& c : s.summary.calls) {
     json::Array args;
     for (const SummaryValue& v : c.args) args.push_back(valueToJson(v));
-    calls.push_back(json::Array{c.caller, c.callee, std::move(args)});
+    json::Array loops;
+    for (const SummaryLoop& l : c.loops) loops.push_back(loopToJson(l));
+    calls.push_back(json::Array{c.caller, c.callee, std::move(args), std::move(loops)});
   }
+  json::Object constants;
+  for (const auto& [name, value] : s.summary.constants) constants[name] = value;
   for (const HostSummary::MemberWrite& w : s.summary.writes) {
     json::Value bytes = w.pointerBytes ? json::Value(*w.pointerBytes) : json::Value(nullptr);
     writes.push_back(json::Array{w.caller, w.record, w.member, valueToJson(w.value), std::move(bytes), w.pointer});
@@ -90,6 +115,7 @@ std::string SiblingSummaries::toText(const SiblingSummary& s) {
   json::Object o{{"format", kFormat},
                  {"calls", std::move(calls)},
                  {"writes", std::move(writes)},
+                 {"constants", std::move(constants)},
                  {"defined", strings(s.summary.defined)},
                  {"roots", strings(s.summary.roots)},
                  {"inputs", strings(s.inputs)}};
@@ -114,16 +140,22 @@ std::optional<SiblingSummary> SiblingSummaries::fromText(const std::string& text
   if (!calls || !writes) return std::nullopt;
   for (const json::Value& c : *calls) {
     const json::Array* a = c.getAsArray();
-    if (!a || a->size() != 3) return std::nullopt;
+    if (!a || a->size() != 4) return std::nullopt;
     auto caller = (*a)[0].getAsString();
     auto callee = (*a)[1].getAsString();
     const json::Array* args = (*a)[2].getAsArray();
-    if (!caller || !callee || !args) return std::nullopt;
-    HostSummary::Call call{caller->str(), callee->str(), {}};
+    const json::Array* loops = (*a)[3].getAsArray();
+    if (!caller || !callee || !args || !loops) return std::nullopt;
+    HostSummary::Call call{caller->str(), callee->str(), {}, {}};
     for (const json::Value& v : *args) {
       SummaryValue value;
       if (!valueFromJson(&v, value)) return std::nullopt;
       call.args.push_back(std::move(value));
+    }
+    for (const json::Value& l : *loops) {
+      SummaryLoop loop;
+      if (!loopFromJson(l, loop)) return std::nullopt;
+      call.loops.push_back(std::move(loop));
     }
     out.summary.calls.push_back(std::move(call));
   }
@@ -140,6 +172,13 @@ std::optional<SiblingSummary> SiblingSummaries::fromText(const std::string& text
     if (auto bytes = (*a)[4].getAsInteger()) write.pointerBytes = *bytes;
     else if (!(*a)[4].getAsNull()) return std::nullopt;
     out.summary.writes.push_back(std::move(write));
+  }
+  const json::Object* constants = o->getObject("constants");
+  if (!constants) return std::nullopt;
+  for (const auto& [name, value] : *constants) {
+    auto v = value.getAsInteger();
+    if (!v) return std::nullopt;
+    out.summary.constants[name.str()] = *v;
   }
   if (!stringsFrom(*o, "defined", [&](std::string s) { out.summary.defined.insert(std::move(s)); }) ||
       !stringsFrom(*o, "roots", [&](std::string s) { out.summary.roots.insert(std::move(s)); }) ||

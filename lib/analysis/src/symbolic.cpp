@@ -1,6 +1,7 @@
 #include "symbolic.h"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 namespace coalesce::analysis {
@@ -87,6 +88,17 @@ inline std::optional<int64_t> fold(Op op, int64_t a, int64_t b) {
   }
 }
 
+// __ffs, __popc, __clz of `a`'s low `width` bits.
+int64_t bitCountOf(Op op, int64_t a, int64_t width) {
+  const uint64_t v = width >= 64 ? static_cast<uint64_t>(a) : static_cast<uint64_t>(a) & ((uint64_t{1} << width) - 1);
+  switch (op) {
+    case Op::Ffs: return v == 0 ? 0 : std::countr_zero(v) + 1;
+    case Op::Popc: return std::popcount(v);
+    case Op::Clz: return v == 0 ? width : std::countl_zero(v) - (64 - width);
+    default: return 0;
+  }
+}
+
 const char* opName(Op op) {
   switch (op) {
     case Op::Add: return "+"; case Op::Sub: return "-"; case Op::Mul: return "*";
@@ -96,6 +108,7 @@ const char* opName(Op op) {
     case Op::Gt: return ">"; case Op::Ge: return ">="; case Op::Eq: return "==";
     case Op::Ne: return "!="; case Op::LAnd: return "&&"; case Op::LOr: return "||";
     case Op::Min: return "min"; case Op::Max: return "max";
+    case Op::Ffs: return "__ffs"; case Op::Popc: return "__popc"; case Op::Clz: return "__clz";
     default: return "?";
   }
 }
@@ -133,6 +146,11 @@ ExprRef unary(Op op, ExprRef a) {
   }
   if (op == Op::Neg && a->op == Op::Neg) return a->args[0];
   return make(op, {std::move(a)});
+}
+
+ExprRef bitCount(Op op, ExprRef a, int width) {
+  if (auto c = asConstant(a)) return constant(bitCountOf(op, *c, width));
+  return make(op, {std::move(a)}, width);
 }
 
 ExprRef binary(Op op, ExprRef a, ExprRef b) {
@@ -194,6 +212,8 @@ std::string toString(const ExprRef& e, const SymbolTable& symbols) {
     case Op::Neg: return "-(" + toString(e->args[0], symbols) + ")";
     case Op::Not: return "!(" + toString(e->args[0], symbols) + ")";
     case Op::BitNot: return "~(" + toString(e->args[0], symbols) + ")";
+    case Op::Ffs: case Op::Popc: case Op::Clz:
+      return std::string(opName(e->op)) + (e->value == 64 ? "ll(" : "(") + toString(e->args[0], symbols) + ")";
     case Op::Select:
       return "(" + toString(e->args[0], symbols) + " ? " + toString(e->args[1], symbols) + " : " +
              toString(e->args[2], symbols) + ")";
@@ -221,6 +241,11 @@ std::optional<int64_t> evaluate(const ExprRef& e, const Bindings& b) {
       auto a = evaluate(e->args[0], b);
       if (!a) return std::nullopt;
       return e->op == Op::Neg ? -*a : e->op == Op::Not ? static_cast<int64_t>(*a == 0) : ~*a;
+    }
+    case Op::Ffs: case Op::Popc: case Op::Clz: {
+      auto a = evaluate(e->args[0], b);
+      if (!a) return std::nullopt;
+      return bitCountOf(e->op, *a, e->value);
     }
     case Op::Select: {
       auto c = evaluate(e->args[0], b);
@@ -274,6 +299,7 @@ int ThreadProgram::compile(const ExprRef& e, const Bindings& b, std::unordered_m
   } else {
     s.kind = Kind::Node;
     s.op = e->op;
+    s.value = e->value;  // a bit count's width
     int* slots[3] = {&s.a, &s.b, &s.c};
     for (size_t i = 0; i < e->args.size() && i < 3; ++i) *slots[i] = compile(e->args[i], b, seen);
   }
@@ -309,6 +335,10 @@ std::optional<int64_t> ThreadProgram::run(int64_t tx, int64_t ty, int64_t tz) co
           case Op::Neg: case Op::Not: case Op::BitNot:
             known = ka;
             value = s.op == Op::Neg ? -a : s.op == Op::Not ? static_cast<int64_t>(a == 0) : ~a;
+            break;
+          case Op::Ffs: case Op::Popc: case Op::Clz:
+            known = ka;
+            value = bitCountOf(s.op, a, s.value);
             break;
           case Op::Select: {
             if (!ka) break;
@@ -439,6 +469,8 @@ ExprRef substituteIn(const ExprRef& e, const Replace& replace, uint64_t leafOps,
   ExprRef out = e;
   if (changed) {
     if (e->op == Op::Select) out = select(args[0], args[1], args[2]);
+    else if (e->op == Op::Ffs || e->op == Op::Popc || e->op == Op::Clz)
+      out = bitCount(e->op, args[0], static_cast<int>(e->value));  // the width kept
     else if (args.size() == 1) out = unary(e->op, args[0]);
     else out = binary(e->op, args[0], args[1]);
   }

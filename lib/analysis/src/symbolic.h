@@ -30,6 +30,9 @@ enum class Op {
   // Comparisons and logic (0 or 1)
   Lt, Le, Gt, Ge, Eq, Ne, LAnd, LOr,
   Select,      // args: cond, then, else
+  // Bit counts of one argument, `value` its width in bits (32 or 64): __ffs (1-based index of
+  // the lowest set bit, 0 for 0), __popc, __clz (the width for 0). cuda_intrinsics.cpp.
+  Ffs, Popc, Clz,
 };
 
 struct SymExpr;
@@ -95,6 +98,8 @@ ExprRef symbol(int id);
 ExprRef unary(Op op, ExprRef a);
 ExprRef binary(Op op, ExprRef a, ExprRef b);
 ExprRef select(ExprRef cond, ExprRef a, ExprRef b);
+// Ffs, Popc or Clz of `a` read as an unsigned integer of `width` bits (32 or 64).
+ExprRef bitCount(Op op, ExprRef a, int width);
 
 std::optional<int64_t> asConstant(const ExprRef& e);
 // Same operations, values and symbols all the way down, each load being only itself: the
@@ -139,7 +144,7 @@ class ThreadProgram {
     Kind kind = Kind::Fixed;
     Op op = Op::Const;
     bool known = false;  // Fixed: whether `value` is known
-    int64_t value = 0;
+    int64_t value = 0;  // Fixed: the value; Node: SymExpr::value (a bit count's width)
     int a = -1, b = -1, c = -1;
   };
   int compile(const ExprRef& e, const Bindings& b, std::unordered_map<const SymExpr*, int>& seen);

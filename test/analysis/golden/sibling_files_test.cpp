@@ -127,7 +127,7 @@ TEST_CASE("sibling files: a folder with two mains is two programs, and none of i
   CHECK(loadSectors(r, "fromB", "b[threadIdx.x + 7]") == Approx(5));
 }
 
-TEST_CASE("sibling files: calls that disagree leave the value unknown") {
+TEST_CASE("sibling files: calls that disagree give each value a launch of its own") {
   test::TempDir dir;
   dir.write("net.h", kHeader);
   dir.write("kernels.cu", kKernels);
@@ -136,9 +136,58 @@ TEST_CASE("sibling files: calls that disagree leave the value unknown") {
 int main(int argc, char** argv) { step(0, 0, 1); step(0, 0, 8); return 0; }
 )");
   const AnalysisResult r = analyseKernels(dir);
-  // `shifted` has two launches: step's shift (1 and 8 disagree: the assumed 4096) and
-  // train's (never called: unknown too). Both read 4 sectors.
-  CHECK(loadSectors(r, "shifted", "in[threadIdx.x + shift]") == Approx(4));
+  // step's shift takes 1 and 8 (ProgramFacts::parameterRuns): a launch each, 5 and 4 sectors.
+  // train's launch (a pointer parameter only: no count of its runs asked of the program) has
+  // hidden_n unknown (4 at the assumed 4096), so the three are not mixed: the worst, 5. Before,
+  // calls that disagreed left the shift unknown: 4.
+  CHECK(loadSectors(r, "shifted", "in[threadIdx.x + shift]") == Approx(5));
+}
+
+// A host loop over sizes in another file (the CUDA samples' scan: main.cpp's `for (uint
+// arrayLength = MIN_SHORT_ARRAY_SIZE; arrayLength <= MAX_SHORT_ARRAY_SIZE; arrayLength <<= 1)`
+// around a wrapper of scan.cu, its bounds `extern const` globals scan.cu defines): each value
+// of the counter is a launch of its own, and, each launch's runs per run of the program being
+// known, the figures are their mix weighted by requests, as the H200's counters add them up.
+// `in[threadIdx.x * s]` reads 4, 8, 16 sectors for s = 1, 2, 4 (10 calls each), and `once`'s
+// launch, 30 calls with s = 8, 32: (10 * 4 + 10 * 8 + 10 * 16 + 30 * 32) / 60 = 20.67 per
+// request (the worst, 32; the loop's first value alone, 4). Every launch has the grid 64
+// (`once`'s through its parameter, which the program always calls with 64).
+TEST_CASE("sibling files: a host loop's values in another file are launches mixed by their runs") {
+  test::TempDir dir;
+  dir.write("kernels.cu", R"(
+extern "C" const int MIN_STRIDE = 1;
+__global__ void strided(const float* in, float* out, int s) { out[threadIdx.x] = in[threadIdx.x * s]; }
+void sweep(const float* in, float* out, int s) { strided<<<64, 32>>>(in, out, s); }
+void once(const float* in, float* out, int blocks) { strided<<<blocks, 32>>>(in, out, 8); }
+)");
+  dir.write("driver.cpp", R"(
+extern "C" const int MIN_STRIDE;
+void sweep(const float* in, float* out, int s);
+void once(const float* in, float* out, int blocks);
+int main() {
+  const int repeats = 10;
+  for (int s = MIN_STRIDE; s <= 4; s <<= 1)
+    for (int r = 0; r < repeats; ++r) sweep(0, 0, s);
+  for (int r = 0; r < 30; ++r) once(0, 0, 64);
+  return 0;
+}
+)");
+  const AnalysisResult r = analyseKernels(dir);
+  CHECK(loadSectors(r, "strided", "in[threadIdx.x * s]") == Approx(1240.0 / 60));
+  // A loop whose count the program does not show (`n` read at run time) leaves the runs
+  // unknown: the worst launch, as before.
+  dir.write("driver.cpp", R"(
+extern "C" const int MIN_STRIDE;
+void sweep(const float* in, float* out, int s);
+void once(const float* in, float* out, int blocks);
+int main(int argc, char** argv) {
+  for (int s = MIN_STRIDE; s <= 4; s <<= 1) sweep(0, 0, s);
+  for (int r = 0; r < argc; ++r) once(0, 0, 64);
+  return 0;
+}
+)");
+  const AnalysisResult unknown = analyseKernels(dir);
+  CHECK(loadSectors(unknown, "strided", "in[threadIdx.x * s]") == Approx(32));
 }
 
 // Issue 16: a folder whose files all ask for the rest of the program used to parse every

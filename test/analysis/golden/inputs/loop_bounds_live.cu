@@ -59,3 +59,18 @@ __global__ void restOfPoints(float* out, int n) {
 }
 
 void launchRest(float* out, int n, int blocks) { restOfPoints<<<blocks, 64>>>(out, n); }
+
+// Three unknown scalars whose guard holds only with two of them small together and above 1
+// (a halo stencil's step count and border, Rodinia's hotspot: its copy after `if (i ==
+// iteration - 1) break;` runs from 2 iterations on, and only while `i + 1 < 14 - i` leaves
+// lanes computing), the third left large. No value alone, none for all three at once, and
+// none of 256, 16, 1, 0 for two at once makes it run; 4 for two at once does (the joint
+// candidates' last, analysis_policy.h). Before, it was reported as never run.
+__global__ void haloCopy(float* out, const float* in, int iteration, int border, int width) {
+  if (iteration > 1 && iteration < 8 && border == iteration && width > 100)
+    out[threadIdx.x] = in[threadIdx.x];  // expect: global load sectors=4 ideal=4 eta=1.00 ; global store sectors=4 ideal=4 eta=1.00
+}
+
+void runHalo(float* out, const float* in, int iteration, int border, int width) {
+  haloCopy<<<4, 32>>>(out, in, iteration, border, width);
+}
