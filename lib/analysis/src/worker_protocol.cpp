@@ -335,7 +335,7 @@ std::string topMembers(std::string_view text, std::vector<std::pair<std::string,
 }
 
 // The records of `text`; with `outcome`, also a worker outcome's "inputs" (the files the
-// parse read) and "cacheable".
+// parse read), "cacheable", "pch_unusable" and the siblings' check (sibling_text.h).
 std::string readRecords(std::string_view text, AnalysisResult& out, WorkerOutcome* outcome) {
   std::vector<std::pair<std::string, std::string_view>> members;
   if (std::string error = topMembers(text, members); !error.empty()) return error;
@@ -350,6 +350,14 @@ std::string readRecords(std::string_view text, AnalysisResult& out, WorkerOutcom
     r.field("inputs", outcome->inputs);
     r.field("cacheable", outcome->cacheable);
     r.field("pch_unusable", outcome->pchUnusable);
+    SiblingCheck& c = outcome->siblings;
+    r.field("siblings_asked", c.asked);
+    r.field("siblings_file", c.file);
+    r.field("siblings_file_defines_main", c.fileDefinesMain);
+    r.field("siblings_linked", c.linked);
+    r.field("siblings_one_program", c.oneProgram);
+    r.field("siblings_read", c.read);
+    r.field("siblings_kept", outcome->siblingsKept);
   }
   if (!error.empty()) return error;
   out = std::move(result);
@@ -393,6 +401,14 @@ std::string outcomeToWire(const WorkerOutcome& outcome) {
     w.field("inputs", outcome.inputs);
     w.field("cacheable", outcome.cacheable);
     w.field("pch_unusable", outcome.pchUnusable);
+    const SiblingCheck& c = outcome.siblings;  // sibling_text.h: checked again by the result cache
+    w.field("siblings_asked", c.asked);
+    w.field("siblings_file", c.file);
+    w.field("siblings_file_defines_main", c.fileDefinesMain);
+    w.field("siblings_linked", c.linked);
+    w.field("siblings_one_program", c.oneProgram);
+    w.field("siblings_read", c.read);
+    w.field("siblings_kept", outcome.siblingsKept);
   });
 }
 
