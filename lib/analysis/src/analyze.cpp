@@ -464,24 +464,12 @@ class HeaderCache {
 };
 // ---- end of header reuse -----------------------------------------------------------------
 
-// Where sibling summaries are shared (sibling_summaries.h): the run's, and those kept
-// between runs in the result cache's folder; either may be null.
-struct SiblingShare {
-  const SiblingSummaries* run = nullptr;
-  const KeptSiblingSummaries* kept = nullptr;
-};
-
-// Whether other source files lie beside `job`'s file: then it may be another file's sibling.
-bool hasSiblings(const CompileJob& job) {
-  SiblingTexts folder;
-  return !folder.siblingsOf(cmdline::absoluteIn(job.directory, job.arguments.back())).empty();
-}
-
 // `preambles`: parse the file over its kept preamble (preamble_cache.h); when it has none
 // that can be used, nothing is parsed and `declined` is set.
-// `siblings`: where sibling summaries are shared.
+// `siblings`: where sibling summaries are shared (sibling_summaries.h: the run's, those kept
+// between runs; either may be null).
 WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const AnalysisRequest& request,
-                     const model::Arch& arch, const SiblingShare& siblings, PreambleCache* preambles = nullptr,
+                     const model::Arch& arch, const SiblingSources& siblings, PreambleCache* preambles = nullptr,
                      bool* declined = nullptr) {
   WorkerOutcome outcome;
   outcome.file.path = job.file;
@@ -512,9 +500,7 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
       options.programFacts = [&](clang::ASTContext& ctx) -> const ProgramFacts* {
         if (!facts) {
           // What a sibling's parse read, as this file's parse would list it (the PCH it is parsed over left out).
-          SiblingSources sources;
-          sources.run = siblings.run;
-          sources.kept = siblings.kept;
+          SiblingSources sources = siblings;
           sources.filesRead = [&](const clang::FileManager& fm) { return filesReadBy(fm, job.directory, ownPch()); };
           sources.keptRead = &outcome.siblingsKept;
           facts = programFactsFor(ctx, job.arguments, job.directory, files.get(), sources, &siblingInputs,
@@ -523,12 +509,13 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
         return &*facts;
       };
     // This file is a sibling of the run's other files, and of the next runs' files of its
-    // folder: its summary, from this parse, spares them a parse of their own (the same command
-    // line: the key they look it up under).
+    // folder (when other sources lie beside it): its summary, from this parse, spares them a
+    // parse of their own (the same command line: the key they look it up under).
     if (request.readSiblingFiles && (siblings.run || siblings.kept))
       options.parsed = [&](clang::ASTContext& ctx) {
         const bool forRun = siblings.run && siblings.run->claim(SiblingSummaries::keyOf(job.arguments, job.directory));
-        const bool forKept = siblings.kept && hasSiblings(job);
+        const std::string self = cmdline::absoluteIn(job.directory, job.arguments.back());
+        const bool forKept = siblings.kept && !SiblingTexts().siblingsOf(self).empty();
         if (!forRun && !forKept) return;
         SiblingSummary own;
         own.summary = summarizeHostCode(ctx);
@@ -618,7 +605,7 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
 // PCH it was parsed over.
 WorkerOutcome runWithReuse(const CompileJob& job, HeaderCache& headers, PreambleCache* preambles,
                            const Toolchain& toolchain, const AnalysisRequest& request, const model::Arch& arch,
-                           const SiblingShare& siblings) {
+                           const SiblingSources& siblings) {
   if (preambles) {
     bool declined = false;
     WorkerOutcome outcome = runJob(job, toolchain, request, arch, siblings, preambles, &declined);
@@ -711,18 +698,9 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
     siblings.emplace(std::string(siblingFolder));
   // And kept between runs in the result cache's folder (docs/cache.md, "Sibling files").
   std::optional<KeptSiblingSummaries> keptSiblings;
-  if (cache && request.readSiblingFiles)
-    keptSiblings = KeptSiblingSummaries{
-        [&](const std::vector<std::string>& arguments, const std::string& directory) {
-          std::lock_guard<std::mutex> lock(keptMutex);
-          return cache->loadSibling(arguments, directory, request.skipSystemHostBodies);
-        },
-        [&](const std::vector<std::string>& arguments, const std::string& directory, const SiblingSummary& s) {
-          std::lock_guard<std::mutex> lock(keptMutex);
-          cache->storeSibling(arguments, directory, request.skipSystemHostBodies, s);
-        }};
+  if (cache && request.readSiblingFiles) keptSiblings = cache->keptSiblings(keptMutex, request.skipSystemHostBodies);
   auto siblingsOf = [&](size_t i) {
-    SiblingShare share;
+    SiblingSources share;
     if (replaced[i]) return share;
     share.run = siblings ? &*siblings : nullptr;
     share.kept = keptSiblings ? &*keptSiblings : nullptr;

@@ -414,6 +414,19 @@ std::string ResultCache::storePch(const std::string& key, const std::string& dat
   return writeAtomically(path + "inputs", text) ? path : std::string();
 }
 
+KeptSiblingSummaries ResultCache::keptSiblings(std::mutex& mutex, bool skipHostBodies) {
+  return KeptSiblingSummaries{
+      [this, &mutex, skipHostBodies](const std::vector<std::string>& arguments, const std::string& directory) {
+        std::lock_guard<std::mutex> lock(mutex);
+        return loadSibling(arguments, directory, skipHostBodies);
+      },
+      [this, &mutex, skipHostBodies](const std::vector<std::string>& arguments, const std::string& directory,
+                                     const SiblingSummary& s) {
+        std::lock_guard<std::mutex> lock(mutex);
+        storeSibling(arguments, directory, skipHostBodies, s);
+      }};
+}
+
 bool ResultCache::writeAtomically(const std::string& path, const std::string& text) {
   static std::atomic<unsigned> counter{0};
   std::random_device random;

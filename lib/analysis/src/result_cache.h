@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -109,6 +110,9 @@ class ResultCache {
   // it was parsed over a PCH that is not kept).
   bool storeSibling(const std::vector<std::string>& arguments, const std::string& directory, bool skipHostBodies,
                     const SiblingSummary& summary);
+
+  // loadSibling and storeSibling for the workers, under `mutex` (threads share this cache).
+  KeptSiblingSummaries keptSiblings(std::mutex& mutex, bool skipHostBodies);
 
   // Writes `text` to `path` atomically: a temporary file in the same folder, renamed over it.
   static bool writeAtomically(const std::string& path, const std::string& text);

@@ -15,12 +15,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <regex>
-#include <sstream>
 #include <set>
-#include <iterator>
-#include <cctype>
 #include <memory>
 #include <optional>
 #include <thread>
