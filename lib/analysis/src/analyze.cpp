@@ -466,9 +466,10 @@ class HeaderCache {
 
 // `preambles`: parse the file over its kept preamble (preamble_cache.h); when it has none
 // that can be used, nothing is parsed and `declined` is set.
-// `siblings`: the run's shared sibling summaries (sibling_summaries.h), or null.
+// `siblings`: where sibling summaries are shared (sibling_summaries.h: the run's, those kept
+// between runs; either may be null).
 WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const AnalysisRequest& request,
-                     const model::Arch& arch, const SiblingSummaries* siblings, PreambleCache* preambles = nullptr,
+                     const model::Arch& arch, const SiblingSources& siblings, PreambleCache* preambles = nullptr,
                      bool* declined = nullptr) {
   WorkerOutcome outcome;
   outcome.file.path = job.file;
@@ -499,23 +500,29 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
       options.programFacts = [&](clang::ASTContext& ctx) -> const ProgramFacts* {
         if (!facts) {
           // What a sibling's parse read, as this file's parse would list it (the PCH it is parsed over left out).
-          const FilesRead filesRead = [&](const clang::FileManager& fm) { return filesReadBy(fm, job.directory, ownPch()); };
-          facts = programFactsFor(ctx, job.arguments, job.directory, files.get(), siblings, filesRead, &siblingInputs,
-                                  request.skipSystemHostBodies);
+          SiblingSources sources = siblings;
+          sources.filesRead = [&](const clang::FileManager& fm) { return filesReadBy(fm, job.directory, ownPch()); };
+          sources.keptRead = &outcome.siblingsKept;
+          facts = programFactsFor(ctx, job.arguments, job.directory, files.get(), sources, &siblingInputs,
+                                  request.skipSystemHostBodies, &outcome.siblings);
         }
         return &*facts;
       };
-    // This file is a sibling of the run's other files: its summary, from this parse, spares
-    // them a parse of their own (the same command line: the key they look it up under).
-    if (request.readSiblingFiles && siblings)
+    // This file is a sibling of the run's other files, and of the next runs' files of its
+    // folder (when other sources lie beside it): its summary, from this parse, spares them a
+    // parse of their own (the same command line: the key they look it up under).
+    if (request.readSiblingFiles && (siblings.run || siblings.kept))
       options.parsed = [&](clang::ASTContext& ctx) {
-        const std::string key = SiblingSummaries::keyOf(job.arguments, job.directory);
-        if (!siblings->claim(key)) return;
+        const bool forRun = siblings.run && siblings.run->claim(SiblingSummaries::keyOf(job.arguments, job.directory));
+        const std::string self = cmdline::absoluteIn(job.directory, job.arguments.back());
+        const bool forKept = siblings.kept && !SiblingTexts().siblingsOf(self).empty();
+        if (!forRun && !forKept) return;
         SiblingSummary own;
         own.summary = summarizeHostCode(ctx);
         own.inputs = filesReadBy(*files, job.directory, ownPch());
         if (preamble) own.inputs.insert(own.inputs.end(), preamble->inputs.begin(), preamble->inputs.end());
-        siblings->store(key, own);
+        if (forRun) siblings.run->store(SiblingSummaries::keyOf(job.arguments, job.directory), own);
+        if (forKept) siblings.kept->store(job.arguments, job.directory, own);
       };
     if (preambles) {
       AdjustingFactory factory(
@@ -598,7 +605,7 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
 // PCH it was parsed over.
 WorkerOutcome runWithReuse(const CompileJob& job, HeaderCache& headers, PreambleCache* preambles,
                            const Toolchain& toolchain, const AnalysisRequest& request, const model::Arch& arch,
-                           const SiblingSummaries* siblings) {
+                           const SiblingSources& siblings) {
   if (preambles) {
     bool declined = false;
     WorkerOutcome outcome = runJob(job, toolchain, request, arch, siblings, preambles, &declined);
@@ -689,7 +696,16 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
   if (request.readSiblingFiles && toParse.size() > 1 &&
       !llvm::sys::fs::createUniqueDirectory("coalesce-lint-siblings", siblingFolder))
     siblings.emplace(std::string(siblingFolder));
-  auto siblingsOf = [&](size_t i) -> const SiblingSummaries* { return siblings && !replaced[i] ? &*siblings : nullptr; };
+  // And kept between runs in the result cache's folder (docs/cache.md, "Sibling files").
+  std::optional<KeptSiblingSummaries> keptSiblings;
+  if (cache && request.readSiblingFiles) keptSiblings = cache->keptSiblings(keptMutex, request.skipSystemHostBodies);
+  auto siblingsOf = [&](size_t i) {
+    SiblingSources share;
+    if (replaced[i]) return share;
+    share.run = siblings ? &*siblings : nullptr;
+    share.kept = keptSiblings ? &*keptSiblings : nullptr;
+    return share;
+  };
   std::vector<CompileJob> prepared(jobs.size());
   const unsigned parallel = llvm::hardware_concurrency(request.jobs).compute_thread_count();
   if (request.isolateFiles && singleThreaded()) {
@@ -731,6 +747,7 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
     pool.wait();
   }
 
+  for (size_t i : toParse) stats.siblingsFromCache += outcomes[i].siblingsKept;
   if (siblings) {
     stats.siblingParses = siblings->claimed();
     std::error_code ec;

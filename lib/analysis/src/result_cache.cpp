@@ -32,6 +32,7 @@ constexpr const char* kEntriesFolder = "results-v1";
 constexpr const char* kPchFormat = "coalesce-lint-pch/1";
 constexpr const char* kPchFolder = "pch-v1";
 constexpr const char* kPreambleFormat = "coalesce-lint-preamble/1";
+constexpr const char* kSiblingFormat = "coalesce-lint-sibling/1";
 constexpr const char* kTemporaryPrefix = "tmp.";
 
 std::string toHex(llvm::ArrayRef<uint8_t> bytes) {
@@ -195,9 +196,10 @@ std::string ResultCache::keyOf(const CompileJob& job, const AnalysisRequest& req
   return key.hex();
 }
 
-std::optional<WorkerOutcome> ResultCache::lookup(const std::string& key) {
-  const std::string path = entryPath(key);
-  const std::optional<std::string> text = readWhole(path);
+std::optional<std::pair<std::string, size_t>> ResultCache::readEntry(const std::string& path, const std::string& format,
+                                                                     const std::string& key,
+                                                                     std::vector<std::string>& files) {
+  std::optional<std::string> text = readWhole(path);
   if (!text) return std::nullopt;
   const size_t newline = text->find('\n');
   if (newline == std::string::npos) return std::nullopt;
@@ -207,13 +209,23 @@ std::optional<WorkerOutcome> ResultCache::lookup(const std::string& key) {
     return std::nullopt;
   }
   const json::Object* h = header->getAsObject();
-  if (!h || h->getString("format") != kEntryFormat || h->getString("key") != key) return std::nullopt;
-  std::vector<std::string> files;
+  if (!h || h->getString("format") != format || h->getString("key") != key) return std::nullopt;
   if (!unchanged(h->getArray("inputs"), files)) return std::nullopt;
+  return std::make_pair(std::move(*text), newline + 1);
+}
+
+std::optional<WorkerOutcome> ResultCache::lookup(const std::string& key) {
+  const std::string path = entryPath(key);
+  std::vector<std::string> files;
+  const auto entry = readEntry(path, kEntryFormat, key, files);
+  if (!entry) return std::nullopt;
   WorkerOutcome outcome;
-  if (!outcomeFromWire(std::string_view(*text).substr(newline + 1), outcome).empty()) return std::nullopt;
+  if (!outcomeFromWire(std::string_view(entry->first).substr(entry->second), outcome).empty()) return std::nullopt;
+  // Siblings read as text only (sibling_text.h): the folder must still give the same program.
+  if (!siblingTexts_.holds(outcome.siblings)) return std::nullopt;
   outcome.inputs = std::move(files);
   outcome.cacheable = true;
+  outcome.siblingsKept = 0;  // this run took nothing from the folder for it
   // A hit makes the entry the most recently used (trim() removes the oldest first).
   utimensat(AT_FDCWD, path.c_str(), nullptr, 0);
   return outcome;
@@ -259,18 +271,95 @@ std::optional<json::Array> ResultCache::listed(const std::vector<std::string>& i
   return out;
 }
 
-bool ResultCache::store(const std::string& key, const WorkerOutcome& outcome, const std::vector<std::string>& inputs) {
-  std::optional<json::Array> files = listed(inputs, /*afterParses=*/true);
+bool ResultCache::storeEntry(const std::string& path, const std::string& format, const std::string& key,
+                             const std::vector<std::string>& inputs, bool afterParses, const std::string& body) {
+  std::optional<json::Array> files = listed(inputs, afterParses);
   if (!files) return false;
   std::error_code ec;
-  json::Object header{{"format", kEntryFormat}, {"key", key}, {"inputs", std::move(*files)}};
+  json::Object header{{"format", format}, {"key", key}, {"inputs", std::move(*files)}};
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << json::Value(std::move(header)) << '\n' << outcomeToWire(outcome);
+  os << json::Value(std::move(header)) << '\n' << body;
   os.flush();
-  const std::string path = entryPath(key);
   fs::create_directories(fs::path(path).parent_path(), ec);
   return !ec && writeAtomically(path, text);
+}
+
+bool ResultCache::store(const std::string& key, const WorkerOutcome& outcome, const std::vector<std::string>& inputs) {
+  return storeEntry(entryPath(key), kEntryFormat, key, inputs, /*afterParses=*/true, outcomeToWire(outcome));
+}
+
+// ---- sibling summaries kept between runs ----------------------------------------------------
+
+std::string ResultCache::siblingKey(const std::vector<std::string>& arguments, const std::string& directory,
+                                    bool skipHostBodies, std::string* pch) {
+  // A kept PCH of the CUDA headers just before the file (analyze.cpp, HeaderCache::prepare)
+  // changes the parse's speed, not what it finds in the user's code: left out, so that a
+  // summary made over it serves a parse without it and back. Its inputs are the entry's.
+  std::vector<std::string> args = arguments;
+  const size_t n = args.size();
+  if (n >= 3 && args[n - 3] == "-include-pch" && llvm::StringRef(args[n - 2]).starts_with(pchRoot_ + "/")) {
+    if (pch) *pch = args[n - 2];
+    args.erase(args.end() - 3, args.end() - 1);
+  }
+  KeyBuilder key;
+  key.add(kSiblingFormat).add(tool_).add(SiblingSummaries::keyOf(args, directory));
+  key.add(skipHostBodies ? "skip host bodies" : "full parse");
+  for (const char* var : kParseEnvironment) {
+    const char* v = std::getenv(var);
+    key.add(var).add(v ? v : "<unset>");
+  }
+  return key.hex();
+}
+
+std::string ResultCache::siblingPath(const std::string& key) const {
+  return (fs::path(root_) / key.substr(0, 2) / (key.substr(2) + ".sibling")).string();
+}
+
+std::optional<SiblingSummary> ResultCache::loadSibling(const std::vector<std::string>& arguments,
+                                                       const std::string& directory, bool skipHostBodies) {
+  const std::string key = siblingKey(arguments, directory, skipHostBodies, nullptr);
+  const std::string path = siblingPath(key);
+  std::vector<std::string> files;
+  const auto entry = readEntry(path, kSiblingFormat, key, files);
+  if (!entry) return std::nullopt;
+  std::optional<SiblingSummary> s = SiblingSummaries::fromText(entry->first.substr(entry->second));
+  if (!s) return std::nullopt;
+  s->inputs = std::move(files);  // the kept PCH's inputs included: the asking file's entry lists them
+  utimensat(AT_FDCWD, path.c_str(), nullptr, 0);
+  return s;
+}
+
+bool ResultCache::storeSibling(const std::vector<std::string>& arguments, const std::string& directory,
+                               bool skipHostBodies, const SiblingSummary& summary) {
+  std::string pch;
+  const std::string key = siblingKey(arguments, directory, skipHostBodies, &pch);
+  std::vector<std::string> inputs = summary.inputs;
+  if (!pch.empty() || (arguments.size() >= 3 && arguments[arguments.size() - 3] == "-include-pch")) {
+    // Parsed over the CUDA headers' PCH: what that was built from is an input too (unknown
+    // for a PCH that is not kept: nothing stored).
+    const std::optional<std::string> meta = pch.empty() ? std::nullopt : readWhole(pch + "inputs");
+    if (!meta) return false;
+    auto parsed = json::parse(*meta);
+    if (!parsed) {
+      llvm::consumeError(parsed.takeError());
+      return false;
+    }
+    const json::Object* h = parsed->getAsObject();
+    const json::Array* listed = h ? h->getArray("inputs") : nullptr;
+    if (!listed) return false;
+    for (const json::Value& v : *listed) {
+      const json::Array* pair = v.getAsArray();
+      auto file = pair && !pair->empty() ? (*pair)[0].getAsString() : std::nullopt;
+      if (!file) return false;
+      inputs.push_back(file->str());
+    }
+  }
+  std::sort(inputs.begin(), inputs.end());
+  inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
+  SiblingSummary body = summary;
+  body.inputs.clear();  // listed in the header, with their hashes
+  return storeEntry(siblingPath(key), kSiblingFormat, key, inputs, /*afterParses=*/false, SiblingSummaries::toText(body));
 }
 
 std::string ResultCache::pchKey(const std::string& flagSet, bool skipHostBodies) {
@@ -325,6 +414,19 @@ std::string ResultCache::storePch(const std::string& key, const std::string& dat
   return writeAtomically(path + "inputs", text) ? path : std::string();
 }
 
+KeptSiblingSummaries ResultCache::keptSiblings(std::mutex& mutex, bool skipHostBodies) {
+  return KeptSiblingSummaries{
+      [this, &mutex, skipHostBodies](const std::vector<std::string>& arguments, const std::string& directory) {
+        std::lock_guard<std::mutex> lock(mutex);
+        return loadSibling(arguments, directory, skipHostBodies);
+      },
+      [this, &mutex, skipHostBodies](const std::vector<std::string>& arguments, const std::string& directory,
+                                     const SiblingSummary& s) {
+        std::lock_guard<std::mutex> lock(mutex);
+        storeSibling(arguments, directory, skipHostBodies, s);
+      }};
+}
+
 bool ResultCache::writeAtomically(const std::string& path, const std::string& text) {
   static std::atomic<unsigned> counter{0};
   std::random_device random;
@@ -366,7 +468,8 @@ void ResultCache::trim() {
       return;
     }
     const auto extension = file.path().extension();
-    if (extension != ".entry" && extension != ".pch" && extension != ".pchinputs") return;  // not ours
+    if (extension != ".entry" && extension != ".sibling" && extension != ".pch" && extension != ".pchinputs")
+      return;  // not ours
     const uintmax_t size = file.file_size(ec);
     if (ec) return;
     total += size;

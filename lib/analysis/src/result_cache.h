@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,8 @@
 
 #include "coalesce/analysis/analyze.h"
 #include "coalesce/analysis/command_line.h"
+#include "sibling_summaries.h"
+#include "sibling_text.h"
 #include "worker_process.h"
 
 namespace coalesce::analysis {
@@ -65,7 +68,8 @@ class ResultCache {
   // The key of a job's records; empty when its file cannot be read (never cached).
   std::string keyOf(const CompileJob& job, const AnalysisRequest& request);
 
-  // The records stored under `key`, if every file they were computed from is unchanged.
+  // The records stored under `key`, if every file they were computed from is unchanged and
+  // the file's folder still gives the same siblings as its program (sibling_text.h).
   std::optional<WorkerOutcome> lookup(const std::string& key);
 
   // Stores a fresh outcome, its parse having read `inputs` (absolute paths). Not stored
@@ -95,6 +99,21 @@ class ResultCache {
   // Stores a PCH built from `inputs`; returns its path, or "" when it was not stored.
   std::string storePch(const std::string& key, const std::string& data, const std::vector<std::string>& inputs);
 
+  // ---- sibling summaries kept between runs (sibling_summaries.h, KeptSiblingSummaries):
+  // keyed on the tool, the sibling's parse (its command line but a kept CUDA headers' PCH
+  // before its file, with which or without which its summary is the same, and its working
+  // folder), whether host bodies are skipped and the parse environment; used while every file
+  // the parse read (and the kept PCH's own inputs) is unchanged.
+  std::optional<SiblingSummary> loadSibling(const std::vector<std::string>& arguments, const std::string& directory,
+                                            bool skipHostBodies);
+  // Returns whether it was stored (not when a file it read changed during the run, or when
+  // it was parsed over a PCH that is not kept).
+  bool storeSibling(const std::vector<std::string>& arguments, const std::string& directory, bool skipHostBodies,
+                    const SiblingSummary& summary);
+
+  // loadSibling and storeSibling for the workers, under `mutex` (threads share this cache).
+  KeptSiblingSummaries keptSiblings(std::mutex& mutex, bool skipHostBodies);
+
   // Writes `text` to `path` atomically: a temporary file in the same folder, renamed over it.
   static bool writeAtomically(const std::string& path, const std::string& text);
 
@@ -105,6 +124,17 @@ class ResultCache {
   std::optional<llvm::json::Array> listed(const std::vector<std::string>& inputs, bool afterParses);
   // Whether every [path, hash] pair of `inputs` still holds; the paths into `files`.
   bool unchanged(const llvm::json::Array* inputs, std::vector<std::string>& files);
+  std::string siblingPath(const std::string& key) const;
+  // The key of a sibling's summary; `pch`: the kept PCH its arguments name, if any.
+  std::string siblingKey(const std::vector<std::string>& arguments, const std::string& directory, bool skipHostBodies,
+                         std::string* pch);
+  // A header line and a body, as an entry and a kept sibling summary are written.
+  bool storeEntry(const std::string& path, const std::string& format, const std::string& key,
+                  const std::vector<std::string>& inputs, bool afterParses, const std::string& body);
+  // The text at `path` and the offset of its body, when its header line is of `format` and
+  // `key` and lists inputs that are all unchanged (their paths into `files`).
+  std::optional<std::pair<std::string, size_t>> readEntry(const std::string& path, const std::string& format,
+                                                          const std::string& key, std::vector<std::string>& files);
 
   std::string root_;  // <dir>/results-v1
   std::string pchRoot_;  // <dir>/pch-v1
@@ -113,6 +143,7 @@ class ResultCache {
   std::string problem_;
   std::string tool_;
   FileHashes hashes_;
+  SiblingTexts siblingTexts_;  // lookup()'s check of the siblings, each file read once per run
   std::map<std::string, bool> changedDuringRun_;  // listed()'s look at each file, once per run
   std::filesystem::file_time_type started_;
 };

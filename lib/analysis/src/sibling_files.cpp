@@ -15,12 +15,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <regex>
-#include <sstream>
 #include <set>
-#include <iterator>
-#include <cctype>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -28,6 +23,7 @@
 #include "analysis_policy.h"
 #include "host_summary.h"
 #include "parse_inputs.h"  // isHostOnlySystemHeaderFunction
+#include "sibling_text.h"
 
 namespace coalesce::analysis {
 
@@ -76,12 +72,12 @@ std::optional<HostSummary> parseSibling(const std::vector<std::string>& args, cl
   return out;
 }
 
-// A sibling's summary through the run's shared ones (sibling_summaries.h): read when another
-// worker has parsed it, else parsed here (through a FileManager of its own, so that the
-// files it read are known) and kept for the others.
-SiblingSummary sharedSibling(const SiblingSummaries& shared, const std::vector<std::string>& args,
-                             const std::string& directory, clang::FileManager* files, const FilesRead& filesRead,
-                             bool skipHostBodies) {
+// A sibling's summary: from the run's shared ones (sibling_summaries.h) when another worker
+// has parsed it, else from those kept between runs (the result cache's folder), else parsed
+// here (through a FileManager of its own, so that the files it read are known) and kept for
+// the run's other workers and the next runs.
+SiblingSummary sharedSibling(const SiblingSources& sources, const std::vector<std::string>& args,
+                             const std::string& directory, clang::FileManager* files, bool skipHostBodies) {
   const std::string key = SiblingSummaries::keyOf(args, directory);
   auto parseHere = [&](bool keep) {
     auto own = llvm::makeIntrusiveRefCnt<clang::FileManager>(files->getFileSystemOpts(),
@@ -89,26 +85,34 @@ SiblingSummary sharedSibling(const SiblingSummaries& shared, const std::vector<s
     SiblingSummary s;
     if (std::optional<HostSummary> summary = parseSibling(args, own.get(), skipHostBodies))
       s.summary = std::move(*summary);
-    s.inputs = filesRead(*own);
-    if (keep) shared.store(key, s);
+    s.inputs = sources.filesRead(*own);
+    if (keep && sources.run) sources.run->store(key, s);
+    if (sources.kept) sources.kept->store(args, directory, s);
     return s;
   };
-  if (std::optional<SiblingSummary> s = shared.load(key)) return std::move(*s);
-  if (shared.claim(key)) return parseHere(true);
+  auto kept = [&]() -> std::optional<SiblingSummary> {
+    if (!sources.kept) return std::nullopt;
+    std::optional<SiblingSummary> s = sources.kept->load(args, directory);
+    if (s && sources.keptRead) ++*sources.keptRead;
+    return s;
+  };
+  const SiblingSummaries* shared = sources.run;
+  if (!shared) {
+    if (std::optional<SiblingSummary> s = kept()) return std::move(*s);
+    return parseHere(false);
+  }
+  if (std::optional<SiblingSummary> s = shared->load(key)) return std::move(*s);
+  if (std::optional<SiblingSummary> s = kept()) return std::move(*s);
+  if (shared->claim(key)) return parseHere(true);
   // Another worker is parsing it: wait for its summary while it lives.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kSiblingWaitSeconds);
   while (std::chrono::steady_clock::now() < deadline) {
-    if (std::optional<SiblingSummary> s = shared.load(key)) return std::move(*s);
-    if (!shared.claimHeld(key)) break;
+    if (std::optional<SiblingSummary> s = shared->load(key)) return std::move(*s);
+    if (!shared->claimHeld(key)) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  if (std::optional<SiblingSummary> s = shared.load(key)) return std::move(*s);
+  if (std::optional<SiblingSummary> s = shared->load(key)) return std::move(*s);
   return parseHere(false);
-}
-
-bool isSource(const fs::path& p) {
-  const std::string ext = p.extension().string();
-  return ext == ".c" || ext == ".cc" || ext == ".cpp" || ext == ".cxx" || ext == ".cu";
 }
 
 // A C or C++ sibling's host command line: the device pass's include folders, macros and
@@ -135,24 +139,6 @@ std::vector<std::string> hostArguments(const std::vector<std::string>& device, c
   return a;
 }
 
-// Whether a file's text defines `main` (`int main(int argc, char** argv)`, `int main(void) {`,
-// a K&R `main(argc, argv)`): read as text, so that a folder of programs costs no parse.
-bool definesMain(const std::string& text) {
-  // `main(...)` then `{` or the line's end (a prototype or a call has `;` after its `)`), or
-  // a parameter list that goes on on the next line.
-  static const std::regex mainDefinition(R"((^|[\s*])main\s*\(([^)]*\)\s*(\{.*)?|[^;)]*)$)");
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line))
-    if (line.find("main") != std::string::npos && std::regex_search(line, mainDefinition)) return true;
-  return false;
-}
-
-std::string textOf(const std::string& path) {
-  std::ifstream in(path);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // The functions of the analysed file that another file of the same program cannot define
 // again: defined in the file itself (not a header), visible to the linker, neither inline nor
 // a template, not `main` (which decides whether the folder is one program at all).
@@ -169,86 +155,26 @@ std::set<std::string> linkedDefinitions(clang::ASTContext& ctx) {
   return out;
 }
 
-bool identifierByte(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// Whether `text` defines a function called `name`, read as text: `name (` preceded on its line
-// by a return type (words, `*`, `&`, `::`, `<...>`; not a statement keyword, an assignment or
-// an argument list) and whose parameter list is followed by `{` before any `;`. A call, a
-// prototype and `return name(...)` are not definitions.
-bool definesFunction(const std::string& text, const std::string& name) {
-  for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
-    if ((at > 0 && identifierByte(text[at - 1])) || (at + name.size() < text.size() && identifierByte(text[at + name.size()])))
-      continue;
-    size_t open = at + name.size();
-    while (open < text.size() && (text[open] == ' ' || text[open] == '\t')) ++open;
-    if (open >= text.size() || text[open] != '(') continue;
-    const size_t lineStart = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
-    std::string before = text.substr(lineStart, at - lineStart);
-    while (!before.empty() && std::isspace(static_cast<unsigned char>(before.back()))) before.pop_back();
-    if (before.empty() || before.find_first_of("=(,;.{}\"#") != std::string::npos || before.find("->") != std::string::npos)
-      continue;
-    const char last = before.back();
-    if (!identifierByte(last) && last != '*' && last != '&' && last != '>' && last != ':') continue;
-    size_t first = before.find_first_not_of(" \t");
-    const std::string firstWord = before.substr(first, before.find_first_of(" \t*&", first) - first);
-    static const std::set<std::string> kStatements{"return", "else", "case", "do", "throw", "new", "delete", "co_return", "goto"};
-    if (kStatements.count(firstWord)) continue;
-    int depth = 0;
-    size_t close = open;
-    for (; close < text.size(); ++close) {
-      if (text[close] == '(') ++depth;
-      if (text[close] == ')' && --depth == 0) break;
-    }
-    const size_t next = text.find_first_of("{;", close);
-    if (close < text.size() && next != std::string::npos && text[next] == '{') return true;
-  }
-  return false;
-}
-
 }  // namespace
 
-std::vector<std::string> siblingFiles(const std::string& file) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  const fs::path self = fs::absolute(file, ec);
-  for (const auto& e : fs::directory_iterator(self.parent_path(), ec)) {
-    std::error_code e2;
-    if (!e.is_regular_file(e2) || !isSource(e.path()) || fs::equivalent(e.path(), self, e2)) continue;
-    if (e.file_size(e2) > kMaxSiblingBytes) continue;
-    out.push_back(e.path().string());
-  }
-  std::sort(out.begin(), out.end());
-  if (out.size() > kMaxSiblingFiles) out.resize(kMaxSiblingFiles);
-  return out;
-}
-
 ProgramFacts programFactsFor(clang::ASTContext& ctx, const std::vector<std::string>& arguments,
-                             const std::string& directory, clang::FileManager* files,
-                             const SiblingSummaries* shared, const FilesRead& filesRead,
-                             std::vector<std::string>* inputs, bool skipHostBodies) {
+                             const std::string& directory, clang::FileManager* files, const SiblingSources& sources,
+                             std::vector<std::string>* inputs, bool skipHostBodies, SiblingCheck* checkOut) {
   ProgramFacts facts;
   facts.add(summarizeHostCode(ctx));
   if (arguments.empty()) return facts;
-  const std::string self = fs::path(arguments.back()).is_absolute()
-                               ? arguments.back()
-                               : (fs::path(directory) / arguments.back()).string();
-  // The folder is one program only when one `main` is defined in it (this file or a sibling);
-  // a folder of examples, each with its own main, or a library's folder with none is not: its
-  // functions of one name belong to different programs, so no sibling is read.
-  const std::vector<std::string> siblings = siblingFiles(self);
-  std::vector<std::string> texts;  // each sibling read once, for both tests below
-  for (const std::string& sibling : siblings) texts.push_back(textOf(sibling));
-  size_t mains = facts.defines("main") ? 1 : 0;
-  for (const std::string& text : texts) mains += definesMain(text) ? 1 : 0;
-  if (mains != 1) return facts;
-  // A sibling that defines a function this file defines is another version of it that the
-  // build links instead (gardenia's bfs/ keeps a dozen `BFSSolver`s beside one main.cc): it
-  // is not part of this program, and parsing it would only cost time.
+  SiblingCheck check;
+  check.asked = true;
+  check.file = fs::path(arguments.back()).is_absolute() ? arguments.back()
+                                                        : (fs::path(directory) / arguments.back()).string();
+  check.fileDefinesMain = facts.defines("main");
   const std::set<std::string> mine = linkedDefinitions(ctx);
-  for (size_t i = 0; i < siblings.size(); ++i) {
-    const std::string& sibling = siblings[i];
-    if (std::any_of(mine.begin(), mine.end(), [&](const std::string& n) { return definesFunction(texts[i], n); }))
-      continue;
+  check.linked.assign(mine.begin(), mine.end());
+  // Which siblings are the program's, read as text (sibling_text.h); the result cache checks
+  // the same choice again before it reuses this file's result.
+  SiblingTexts texts;
+  texts.choose(check);
+  for (const std::string& sibling : check.read) {
     std::vector<std::string> args;
     if (fs::path(sibling).extension() == ".cu") {
       args = arguments;
@@ -256,14 +182,15 @@ ProgramFacts programFactsFor(clang::ASTContext& ctx, const std::vector<std::stri
     } else {
       args = hostArguments(arguments, sibling);
     }
-    if (shared) {
-      SiblingSummary s = sharedSibling(*shared, args, directory, files, filesRead, skipHostBodies);
+    if (sources.run || sources.kept) {
+      SiblingSummary s = sharedSibling(sources, args, directory, files, skipHostBodies);
       facts.add(s.summary);
       if (inputs) inputs->insert(inputs->end(), s.inputs.begin(), s.inputs.end());
     } else if (std::optional<HostSummary> summary = parseSibling(args, files, skipHostBodies)) {
       facts.add(*summary);
     }
   }
+  if (checkOut) *checkOut = std::move(check);
   return facts;
 }
 

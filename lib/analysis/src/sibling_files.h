@@ -12,25 +12,22 @@
 
 #include "program_facts.h"
 #include "sibling_summaries.h"
+#include "sibling_text.h"
 
 namespace coalesce::analysis {
 
-// The files a parse read through a FileManager, as the result cache lists them (analyze.cpp).
-using FilesRead = std::function<std::vector<std::string>(const clang::FileManager&)>;
-
 // The facts of the program the file of `arguments` (a device pass's command line, the file
 // last) belongs to: its own AST `ctx` and its siblings'. Parse errors in a sibling cost only
-// what they hide. Without `shared`, each sibling is parsed here through `files` (so that the
-// result cache sees them read); with the run's shared summaries (sibling_summaries.h), a
-// sibling another worker has parsed is read from them, and the files each sibling's parse
-// read (`filesRead` of its own FileManager) are added to `inputs`. `skipHostBodies`: the
-// bodies of the system headers' host functions are not parsed (the summary reads none).
+// what they hide. Which siblings are the program's is decided from their texts
+// (sibling_text.h); `check` gets that choice, for the result cache to check again. Without
+// summary `sources`, each sibling is parsed here through `files` (so that the result cache
+// sees them read); with them (sibling_summaries.h), a sibling's summary is taken from the
+// run's shared ones or those kept between runs when there, else parsed through a FileManager
+// of its own, and the files each sibling's parse read (`sources.filesRead`) are added to
+// `inputs`. `skipHostBodies`: the bodies of the system headers' host functions are not parsed
+// (the summary reads none).
 ProgramFacts programFactsFor(clang::ASTContext& ctx, const std::vector<std::string>& arguments,
-                             const std::string& directory, clang::FileManager* files,
-                             const SiblingSummaries* shared = nullptr, const FilesRead& filesRead = {},
-                             std::vector<std::string>* inputs = nullptr, bool skipHostBodies = false);
-
-// The sibling files read, in order (at most kMaxSiblingFiles, none larger than kMaxSiblingBytes).
-std::vector<std::string> siblingFiles(const std::string& file);
+                             const std::string& directory, clang::FileManager* files, const SiblingSources& sources,
+                             std::vector<std::string>* inputs, bool skipHostBodies, SiblingCheck* check);
 
 }  // namespace coalesce::analysis

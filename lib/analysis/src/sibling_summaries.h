@@ -17,6 +17,9 @@
 // has died (a crash, a time-out) or takes longer than kSiblingWaitSeconds.
 #pragma once
 
+#include <clang/Basic/FileManager.h>
+
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +57,26 @@ class SiblingSummaries {
  private:
   std::string folder_;
   std::string path(const std::string& key, const char* suffix) const { return folder_ + "/" + key + suffix; }
+};
+
+// Summaries kept between runs in the result cache's folder (ResultCache::loadSibling,
+// storeSibling; docs/cache.md), keyed on the sibling's parse (its command line but the
+// CUDA headers' PCH, its folder, the tool) and used only while every file the parse read is
+// unchanged: a run that parses one file of a folder does not parse its siblings again.
+struct KeptSiblingSummaries {
+  std::function<std::optional<SiblingSummary>(const std::vector<std::string>& arguments, const std::string& directory)> load;
+  std::function<void(const std::vector<std::string>& arguments, const std::string& directory, const SiblingSummary&)> store;
+};
+
+// The files a parse read through a FileManager, as the result cache lists them (analyze.cpp).
+using FilesRead = std::function<std::vector<std::string>(const clang::FileManager&)>;
+
+// Where a sibling's summary may be found before it is parsed (sibling_files.h).
+struct SiblingSources {
+  const SiblingSummaries* run = nullptr;       // the run's shared summaries
+  const KeptSiblingSummaries* kept = nullptr;  // those kept between runs
+  FilesRead filesRead;                         // required with either
+  size_t* keptRead = nullptr;                  // counts the summaries taken from `kept`
 };
 
 }  // namespace coalesce::analysis

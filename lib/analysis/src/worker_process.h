@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "kernel_analyzer.h"
+#include "sibling_text.h"
 
 namespace coalesce::analysis {
 
@@ -21,6 +22,11 @@ struct WorkerOutcome {
   // The file was to be parsed over the run's precompiled header and could not be (it was
   // parsed again without): a PCH kept between runs is then removed (analyze.cpp).
   bool pchUnusable = false;
+  // Which siblings the analysis took as its program's, read as text: the result cache checks
+  // the choice again before reusing the records (sibling_text.h).
+  SiblingCheck siblings;
+  // Sibling summaries taken from the result cache's folder rather than parsed.
+  size_t siblingsKept = 0;
 };
 
 // A worker's outcome as it travels (the records' wire format of worker.h, plus the files

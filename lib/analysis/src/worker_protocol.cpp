@@ -1,5 +1,6 @@
-// The worker's wire format: every field of every record, through llvm::json, walked from
-// the one field list in coalesce/records/fields.h (a writer and a reader visitor below), so
+// The records' JSON form (the launcher's per-object results, result_file.cpp; the worker's
+// pipe and the result cache use the binary form of worker_binary.cpp): every field of every
+// record, through llvm::json, walked from the one field list in coalesce/records/fields.h (a writer and a reader visitor below), so
 // a new record field travels without a change here. A record is an object keyed by the
 // list's names; an enumeration travels as its toString name. Exactness first: a double
 // travels as its 64-bit pattern, a string that is not UTF-8 (a Latin-1 source line) as
@@ -23,7 +24,6 @@
 
 #include "coalesce/analysis/worker.h"
 #include "coalesce/records/fields.h"
-#include "worker_process.h"
 
 namespace coalesce::analysis {
 
@@ -334,9 +334,8 @@ std::string topMembers(std::string_view text, std::vector<std::pair<std::string,
   return {};
 }
 
-// The records of `text`; with `outcome`, also a worker outcome's "inputs" (the files the
-// parse read) and "cacheable".
-std::string readRecords(std::string_view text, AnalysisResult& out, WorkerOutcome* outcome) {
+// The records of `text`.
+std::string readRecords(std::string_view text, AnalysisResult& out) {
   std::vector<std::pair<std::string, std::string_view>> members;
   if (std::string error = topMembers(text, members); !error.empty()) return error;
   std::string error;
@@ -346,11 +345,6 @@ std::string readRecords(std::string_view text, AnalysisResult& out, WorkerOutcom
   if (!error.empty() || protocol != kProtocolVersion) return "protocol version mismatch";
   AnalysisResult result;
   describeFields(r, result);
-  if (outcome) {
-    r.field("inputs", outcome->inputs);
-    r.field("cacheable", outcome->cacheable);
-    r.field("pch_unusable", outcome->pchUnusable);
-  }
   if (!error.empty()) return error;
   out = std::move(result);
   return {};
@@ -377,38 +371,6 @@ std::string recordsToJson(const AnalysisResult& records) {
   return streamObject([&](WireWriter& w) { describeFields(w, records); });
 }
 
-std::string recordsFromJson(std::string_view text, AnalysisResult& out) { return readRecords(text, out, nullptr); }
-
-std::string outcomeToWire(const WorkerOutcome& outcome) {
-  return streamObject([&](WireWriter& w) {
-    // AnalysisResult's members (fields.h), written from the outcome's own lists rather than
-    // from a copy of them (the reader reads them back by describeFields(AnalysisResult), so
-    // a member missing here fails test/analysis/worker_protocol_test.cpp's round trips).
-    w.field("files", std::vector<FileRecord>{outcome.file});
-    w.field("kernels", outcome.tu.kernels);
-    w.field("accesses", outcome.tu.accesses);
-    w.field("branches", outcome.tu.branches);
-    w.field("barriers", outcome.tu.barriers);
-    w.field("pointer_params", outcome.tu.pointerParams);
-    w.field("inputs", outcome.inputs);
-    w.field("cacheable", outcome.cacheable);
-    w.field("pch_unusable", outcome.pchUnusable);
-  });
-}
-
-std::string outcomeFromWire(std::string_view text, WorkerOutcome& out) {
-  AnalysisResult records;
-  WorkerOutcome o;
-  if (std::string error = readRecords(text, records, &o); !error.empty()) return error;
-  if (records.files.size() != 1) return "the records hold no file record";
-  o.file = std::move(records.files.front());
-  o.tu.kernels = std::move(records.kernels);
-  o.tu.accesses = std::move(records.accesses);
-  o.tu.branches = std::move(records.branches);
-  o.tu.barriers = std::move(records.barriers);
-  o.tu.pointerParams = std::move(records.pointerParams);
-  out = std::move(o);
-  return {};
-}
+std::string recordsFromJson(std::string_view text, AnalysisResult& out) { return readRecords(text, out); }
 
 }  // namespace coalesce::analysis

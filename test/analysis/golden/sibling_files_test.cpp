@@ -8,6 +8,7 @@
 
 #include "temp_dir.h"
 #include "coalesce/analysis/analyze.h"
+#include "coalesce/analysis/worker.h"  // recordsToJson: every field of every record
 
 using namespace coalesce;
 
@@ -250,4 +251,120 @@ void train(NET* net, const float* in, float* out)
   const AnalysisResult r = analyseKernels(dir);
   CHECK(loadSectors(r, "shifted", "in[threadIdx.x + shift]") == Approx(5));
   CHECK(loadSectors(r, "fromB", "b[threadIdx.x + 7]") == Approx(4));
+}
+
+// ---- with the result cache (docs/cache.md, "Sibling files") --------------------------------
+
+namespace {
+
+struct CachedRun {
+  AnalysisResult result;
+  analysis::AnalysisStats stats;
+};
+
+CachedRun analyseCached(const test::TempDir& dir, const test::TempDir& cache, bool isolate = true) {
+  analysis::AnalysisRequest request;
+  request.inputs = {dir.str("kernels.cu")};
+  request.jobs = 1;
+  request.isolateFiles = isolate;
+  request.cacheDir = cache.str("cache");
+  CachedRun r;
+  r.result = analysis::analyze(request, &r.stats);
+  return r;
+}
+
+}  // namespace
+
+// Issue 16: which siblings are the program's is decided from their texts (a `main`, another
+// version of the file's functions: lib/analysis/src/sibling_text.h), and a sibling not parsed
+// is not among the files the parse read. A cached result is checked against the folder again:
+// a sibling that appears, starts or stops defining `main`, or stops being another version of
+// the file, re-analyses it; a change the choice does not see keeps the hit.
+TEST_CASE("sibling files: a cached result sees the folder's siblings change what the program is") {
+  for (const bool isolate : {true, false}) {
+    INFO("worker processes " << isolate);
+    test::TempDir dir, cache;
+    dir.write("net.h", kHeader);
+    dir.write("kernels.cu", kKernels);
+    dir.write("driver.c", kDriver);
+    CachedRun first = analyseCached(dir, cache, isolate);
+    CHECK(first.stats.cacheStored == 1);
+    CHECK(loadSectors(first.result, "shifted", "in[threadIdx.x + shift]") == Approx(5));
+
+    // A second main: two programs, no sibling read (the unknown shift's 4 sectors).
+    dir.write("other.c", "#include \"net.h\"\nint main(void) { step(0, 0, 2); return 0; }\n");
+    CachedRun twoMains = analyseCached(dir, cache, isolate);
+    CHECK(twoMains.stats.cacheHits == 0);
+    CHECK(loadSectors(twoMains.result, "shifted", "in[threadIdx.x + shift]") == Approx(4));
+
+    // A third file without main: still not one program, the entry holds.
+    dir.write("notes.c", "static int unused(void) { return 0; }\n");
+    CachedRun third = analyseCached(dir, cache, isolate);
+    CHECK(third.stats.cacheHits == 1);
+    CHECK(loadSectors(third.result, "shifted", "in[threadIdx.x + shift]") == Approx(4));
+
+    // other.c stops defining main: one program again, and its hidden_n = 2 and step(.., 2) (a
+    // root: its address is taken) disagree with main's 1 for both launches.
+    dir.write("other.c", "#include \"net.h\"\nvoid other(NET* n) { n->hidden_n = 2; step(0, 0, 2); }\n"
+                         "void (*hook)(NET*) = other;\n");
+    CachedRun oneMain = analyseCached(dir, cache, isolate);
+    CHECK(oneMain.stats.cacheHits == 0);
+    CHECK(loadSectors(oneMain.result, "shifted", "in[threadIdx.x + shift]") == Approx(4));  // 1 and 2 disagree
+    std::filesystem::remove(dir.str("other.c"));
+    CachedRun removed = analyseCached(dir, cache, isolate);
+    CHECK(removed.stats.cacheHits == 0);
+    CHECK(loadSectors(removed.result, "shifted", "in[threadIdx.x + shift]") == Approx(5));
+
+    // Another version of the file's `train` (sets hidden_n and calls step with 8) is not read;
+    // renamed, it is part of the program and its 8s leave both launches' shifts unknown.
+    dir.write("alternative.cu", "#include \"net.h\"\nvoid train(NET* net, const float* in, float* out)\n{\n"
+                                "  net->hidden_n = 8;\n  step(in, out, 8);\n}\nvoid (*hook)(NET*, const float*, float*) = train;\n");
+    CachedRun version = analyseCached(dir, cache, isolate);
+    CHECK(version.stats.cacheHits == 1);
+    CHECK(loadSectors(version.result, "shifted", "in[threadIdx.x + shift]") == Approx(5));
+    dir.write("alternative.cu",
+              "#include \"net.h\"\nvoid retrain(NET* net, const float* in, float* out)\n{\n  net->hidden_n = 8;\n"
+              "  step(in, out, 8);\n}\n"
+              "void (*hook)(NET*, const float*, float*) = retrain;\n");
+    CachedRun part = analyseCached(dir, cache, isolate);
+    CHECK(part.stats.cacheHits == 0);
+    CHECK(loadSectors(part.result, "shifted", "in[threadIdx.x + shift]") == Approx(4));
+    CHECK(analysis::recordsToJson(part.result) == analysis::recordsToJson(analyseKernels(dir)));
+  }
+}
+
+// Issue 16: a sibling's summary is kept in the result cache's folder, keyed on its parse and
+// checked against every file it read: the next run that analyses a file of the folder (the
+// file edited, its entry a miss) takes it from there instead of parsing the sibling, with the
+// values a fresh run finds; an edited sibling is parsed again.
+TEST_CASE("sibling files: a sibling's summary is kept between runs until the sibling changes") {
+  for (const bool isolate : {true, false}) {
+    INFO("worker processes " << isolate);
+    test::TempDir dir, cache;
+    dir.write("net.h", kHeader);
+    dir.write("kernels.cu", kKernels);
+    dir.write("driver.c", kDriver);
+    CachedRun first = analyseCached(dir, cache, isolate);
+    CHECK(first.stats.siblingsFromCache == 0);
+    CHECK(loadSectors(first.result, "fromB", "b[threadIdx.x + 7]") == Approx(4));
+
+    dir.write("kernels.cu", std::string(kKernels) + "// edited\n");
+    CachedRun edited = analyseCached(dir, cache, isolate);
+    CHECK(edited.stats.cacheHits == 0);
+    CHECK(edited.stats.siblingsFromCache == 1);
+    CHECK(loadSectors(edited.result, "shifted", "in[threadIdx.x + shift]") == Approx(5));
+    CHECK(loadSectors(edited.result, "fromB", "b[threadIdx.x + 7]") == Approx(4));
+    CHECK(analysis::recordsToJson(edited.result) == analysis::recordsToJson(analyseKernels(dir)));
+
+    // The driver now creates the net with 8 hidden and steps by 8: both launches aligned.
+    std::string driver = kDriver;
+    driver.replace(driver.find("create(argc, 1)"), 15, "create(argc, 8)");
+    driver.replace(driver.find("step(0, out, 1)"), 15, "step(0, out, 8)");
+    dir.write("driver.c", driver);
+    dir.write("kernels.cu", std::string(kKernels) + "// edited again\n");
+    CachedRun changed = analyseCached(dir, cache, isolate);
+    CHECK(changed.stats.siblingsFromCache == 0);
+    CHECK(loadSectors(changed.result, "shifted", "in[threadIdx.x + shift]") == Approx(4));
+    CHECK(analysis::recordsToJson(changed.result) == analysis::recordsToJson(analyseKernels(dir)));
+  }
 }

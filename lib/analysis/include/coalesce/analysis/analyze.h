@@ -110,6 +110,9 @@ struct AnalysisStats {
   // Sibling files parsed for their host code and shared by the run's workers, each once
   // (lib/analysis/src/sibling_summaries.h; runs that parse more than one file).
   size_t siblingParses = 0;
+  // Sibling summaries taken from the result cache's folder, kept by an earlier run
+  // (docs/cache.md, "Sibling files"), instead of parsing the sibling.
+  size_t siblingsFromCache = 0;
   std::string cacheProblem;  // one line when the cache folder could not be used (the run goes on without)
   // With AnalysisRequest::reportFilesRead: per analysed file (as its records name it), the
   // files its parse read, absolute and sorted.

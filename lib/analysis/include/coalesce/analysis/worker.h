@@ -26,4 +26,11 @@ namespace coalesce::analysis {
 std::string recordsToJson(const AnalysisResult& records);
 std::string recordsFromJson(std::string_view text, AnalysisResult& out);
 
+// The same records in the compact binary form a worker writes to its parent and the result
+// cache keeps (lib/analysis/src/worker_binary.cpp): read only by the executable that wrote
+// it. fromBinary fills `out` and returns an empty string, or returns why not (a cut-short or
+// damaged text is refused, never read past).
+std::string recordsToBinary(const AnalysisResult& records);
+std::string recordsFromBinary(std::string_view data, AnalysisResult& out);
+
 }  // namespace coalesce::analysis

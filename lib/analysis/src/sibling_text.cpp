@@ -1,0 +1,151 @@
+// SiblingTexts (sibling_text.h): a folder's source files and what their texts define.
+#include "sibling_text.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <regex>
+#include <sstream>
+
+#include "analysis_policy.h"
+
+namespace coalesce::analysis {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool isSource(const fs::path& p) {
+  const std::string ext = p.extension().string();
+  return ext == ".c" || ext == ".cc" || ext == ".cpp" || ext == ".cxx" || ext == ".cu";
+}
+
+std::string readText(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+bool identifierByte(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+}  // namespace
+
+// Whether a file's text defines `main` (`int main(int argc, char** argv)`, `int main(void) {`,
+// a K&R `main(argc, argv)`): read as text, so that a folder of programs costs no parse.
+bool textDefinesMain(const std::string& text) {
+  // `main(...)` then `{` or the line's end (a prototype or a call has `;` after its `)`), or
+  // a parameter list that goes on on the next line.
+  static const std::regex mainDefinition(R"((^|[\s*])main\s*\(([^)]*\)\s*(\{.*)?|[^;)]*)$)");
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.find("main") != std::string::npos && std::regex_search(line, mainDefinition)) return true;
+  return false;
+}
+
+// Whether `text` defines a function called `name`, read as text: `name (` preceded on its line
+// by a return type (words, `*`, `&`, `::`, `<...>`; not a statement keyword, an assignment or
+// an argument list) and whose parameter list is followed by `{` before any `;`. A call, a
+// prototype and `return name(...)` are not definitions.
+bool textDefinesFunction(const std::string& text, const std::string& name) {
+  for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+    if ((at > 0 && identifierByte(text[at - 1])) || (at + name.size() < text.size() && identifierByte(text[at + name.size()])))
+      continue;
+    size_t open = at + name.size();
+    while (open < text.size() && (text[open] == ' ' || text[open] == '\t')) ++open;
+    if (open >= text.size() || text[open] != '(') continue;
+    const size_t lineStart = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+    std::string before = text.substr(lineStart, at - lineStart);
+    while (!before.empty() && std::isspace(static_cast<unsigned char>(before.back()))) before.pop_back();
+    if (before.empty() || before.find_first_of("=(,;.{}\"#") != std::string::npos || before.find("->") != std::string::npos)
+      continue;
+    const char last = before.back();
+    if (!identifierByte(last) && last != '*' && last != '&' && last != '>' && last != ':') continue;
+    size_t first = before.find_first_not_of(" \t");
+    const std::string firstWord = before.substr(first, before.find_first_of(" \t*&", first) - first);
+    static const std::set<std::string> kStatements{"return", "else", "case", "do", "throw", "new", "delete", "co_return", "goto"};
+    if (kStatements.count(firstWord)) continue;
+    int depth = 0;
+    size_t close = open;
+    for (; close < text.size(); ++close) {
+      if (text[close] == '(') ++depth;
+      if (text[close] == ')' && --depth == 0) break;
+    }
+    const size_t next = text.find_first_of("{;", close);
+    if (close < text.size() && next != std::string::npos && text[next] == '{') return true;
+  }
+  return false;
+}
+
+std::vector<std::string> SiblingTexts::siblingsOf(const std::string& file) {
+  std::error_code ec;
+  const fs::path self = fs::absolute(file, ec);
+  const std::string folder = self.parent_path().string();
+  auto [it, fresh] = folders_.try_emplace(folder);
+  if (fresh) {
+    for (const auto& e : fs::directory_iterator(folder, ec)) {
+      std::error_code e2;
+      if (!e.is_regular_file(e2) || !isSource(e.path())) continue;
+      struct stat st {};
+      if (::stat(e.path().c_str(), &st) != 0 || static_cast<uintmax_t>(st.st_size) > kMaxSiblingBytes) continue;
+      it->second.push_back({e.path().string(), static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)});
+    }
+    std::sort(it->second.begin(), it->second.end(), [](const Entry& a, const Entry& b) { return a.path < b.path; });
+  }
+  struct stat own {};
+  const bool known = ::stat(self.c_str(), &own) == 0;
+  std::vector<std::string> out;
+  for (const Entry& e : it->second) {
+    if (known && e.device == static_cast<uint64_t>(own.st_dev) && e.inode == static_cast<uint64_t>(own.st_ino)) continue;
+    out.push_back(e.path);
+    if (out.size() == kMaxSiblingFiles) break;
+  }
+  return out;
+}
+
+const std::string& SiblingTexts::textOf(const std::string& path) {
+  auto [it, fresh] = texts_.try_emplace(path);
+  if (fresh) it->second = readText(path);
+  return it->second;
+}
+
+bool SiblingTexts::definesMain(const std::string& path) {
+  auto [it, fresh] = mains_.try_emplace(path, false);
+  if (fresh) it->second = textDefinesMain(texts_.count(path) ? texts_[path] : readText(path));
+  return it->second;
+}
+
+bool SiblingTexts::definesAnyOf(const std::string& path, const std::vector<std::string>& names) {
+  if (names.empty()) return false;
+  const std::string& text = textOf(path);
+  return std::any_of(names.begin(), names.end(), [&](const std::string& n) { return textDefinesFunction(text, n); });
+}
+
+void SiblingTexts::choose(SiblingCheck& check) {
+  // The folder is one program only when one `main` is defined in it (this file or a sibling);
+  // a folder of examples, each with its own main, or a library's folder with none is not: its
+  // functions of one name belong to different programs, so no sibling is read.
+  const std::vector<std::string> siblings = siblingsOf(check.file);
+  size_t mains = check.fileDefinesMain ? 1 : 0;
+  for (const std::string& s : siblings) mains += definesMain(s) ? 1 : 0;
+  check.oneProgram = mains == 1;
+  check.read.clear();
+  if (!check.oneProgram) return;
+  // A sibling that defines a function this file defines is another version of it that the
+  // build links instead (gardenia's bfs/ keeps a dozen `BFSSolver`s beside one main.cc): it
+  // is not part of this program, and parsing it would only cost time.
+  for (const std::string& s : siblings)
+    if (!definesAnyOf(s, check.linked)) check.read.push_back(s);
+}
+
+bool SiblingTexts::holds(const SiblingCheck& check) {
+  if (!check.asked) return true;
+  SiblingCheck now = check;
+  choose(now);
+  return now.oneProgram == check.oneProgram && now.read == check.read;
+}
+
+}  // namespace coalesce::analysis
