@@ -129,6 +129,10 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
     // A gather counts at its least (its ideal), so that it never shrinks another finding's share.
     if (a.figures.global) t.sectors += a.figures.global->aligned.sectorsPerRequest * a.launchRequests;
     else if (isGather(a)) t.sectors += idealOfGather(a, arch) * a.launchRequests;
+    // A texture fetch at its least too: its active lanes' bytes in consecutive sectors. The
+    // texture cache moves sectors of 32 bytes as L1 does; where its layout spreads a warp's
+    // texels further, the kernel's time is larger still, and the other findings' shares smaller.
+    else if (a.access.space == model::Space::Texture) t.sectors += coalescedSectors(a, arch) * a.launchRequests;
     if (a.figures.shared) t.wavefronts += a.figures.shared->aligned.wavefronts * a.launchRequests;
     // A data-dependent shared access (histogram bins, atomics on loaded indices) at its least,
     // for the same reason.
