@@ -88,6 +88,7 @@ void LaunchCollector::resolveLaunches() {
     const std::string through = pointer && !isa<FunctionDecl>(pointer->getDecl())
                                     ? " (through the function pointer `" + pointer->getDecl()->getNameAsString() + "`)"
                                     : std::string();
+    bool anyLaunches = false;  // some environment's values let the launch run
     for (const HostEnv* env : environmentsOf(p.holder, kCallerDepth)) {
       // `case 512:` of `switch (threads)`, `if (block_size == 16)`: the variable has that
       // value at this launch. A call site giving it another value does not launch here.
@@ -136,6 +137,7 @@ void LaunchCollector::resolveLaunches() {
         return v && (*v != 0) != c.second;
       });
       if (skipped) continue;
+      anyLaunches = true;
       const std::vector<const FunctionDecl*> kernelsHere = values_.kernelsOf(p.callee, use);
       if (kernelsHere.empty()) continue;
       const Dim3Axes blockAxes = values_.dim3AxesOf(p.block, use);
@@ -188,6 +190,9 @@ void LaunchCollector::resolveLaunches() {
         f.launches.push_back(l);
       }
     }
+    if (!anyLaunches)
+      for (const FunctionDecl* kernel : values_.kernelsOf(p.callee, nullptr))
+        deadSites[kernel->getCanonicalDecl()].push_back(at);
     // No entry for a kernel: it gets the fallback block.
     const Runs here = order.empty() ? Runs{} : runsOf(p.call, p.holder, kCallerDepth);
     for (const FunctionDecl* kernel : order) {
