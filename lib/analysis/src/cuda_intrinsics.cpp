@@ -1,5 +1,6 @@
 // The CUDA built-ins a call may name, as one table: atomics, cache-hinted loads and stores,
-// warp shuffles, vector constructors, integer min/max, cooperative groups' thread identity.
+// warp shuffles, vector constructors, integer min/max, texture and surface fetches,
+// cooperative groups' thread identity.
 // Only callees declared in system headers (the CUDA toolkit's, Clang's wrappers, the
 // built-in headers and prelude in lib/analysis/resources/) or built into the compiler count:
 // a user's own function of the same name is inlined like any other.
