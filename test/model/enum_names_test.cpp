@@ -13,15 +13,15 @@ using namespace coalesce::model;
 
 TEST_CASE("parseSpace, parseKind and parsePatternKind invert toString for every enumerator") {
   using coalesce::test::parseInverseProblems;
-  CHECK(parseInverseProblems(Space::Local, [](const std::string& s) { return parseSpace(s); }).empty());
+  CHECK(parseInverseProblems(Space::Texture, [](const std::string& s) { return parseSpace(s); }).empty());
   CHECK(parseInverseProblems(AccessKind::Atomic, [](const std::string& s) { return parseKind(s); }).empty());
   CHECK(parseInverseProblems(PatternKind::Unknown, [](const std::string& s) { return parsePatternKind(s); }).empty());
 }
 
 TEST_CASE("the inverse check fails a parse that is not the inverse") {
   using coalesce::test::parseInverseProblems;
-  CHECK_FALSE(parseInverseProblems(Space::Local, [](const std::string&) { return std::optional<Space>{}; }).empty());
+  CHECK_FALSE(parseInverseProblems(Space::Texture, [](const std::string&) { return std::optional<Space>{}; }).empty());
   // Accepting anything: "" and "?" parse.
-  CHECK(parseInverseProblems(Space::Local, [](const std::string&) { return std::optional<Space>{Space::Global}; })
+  CHECK(parseInverseProblems(Space::Texture, [](const std::string&) { return std::optional<Space>{Space::Global}; })
             .size() >= 2);
 }

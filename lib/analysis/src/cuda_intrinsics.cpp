@@ -1,5 +1,6 @@
 // The CUDA built-ins a call may name, as one table: atomics, cache-hinted loads and stores,
-// warp shuffles, vector constructors, integer min/max, cooperative groups' thread identity.
+// warp shuffles, vector constructors, integer min/max, texture and surface fetches,
+// cooperative groups' thread identity.
 // Only callees declared in system headers (the CUDA toolkit's, Clang's wrappers, the
 // built-in headers and prelude in lib/analysis/resources/) or built into the compiler count:
 // a user's own function of the same name is inlined like any other.
@@ -12,6 +13,16 @@ namespace coalesce::analysis {
 using namespace clang;
 
 namespace {
+
+// tex1Dfetch, tex2D, tex3D, tex2DLayered, texCubemap, tex2DLod, tex2DGrad, tex2Dgather...
+// (texture references and objects), surf2Dread, surf2Dwrite... (surfaces).
+bool isTextureFetchName(StringRef name) {
+  if (name.starts_with("tex")) {
+    StringRef rest = name.drop_front(3);
+    return rest.starts_with("1D") || rest.starts_with("2D") || rest.starts_with("3D") || rest.starts_with("Cubemap");
+  }
+  return name.starts_with("surf") && (name.ends_with("read") || name.ends_with("write"));
+}
 
 bool isAtomicName(StringRef name) {
   return name.starts_with("atomic") || name.starts_with("__atomic") || name.starts_with("__nv_atomic");
@@ -72,6 +83,9 @@ std::optional<Value> Interpreter::cudaIntrinsic(const CallExpr* call, const Func
       // (convolutionFFT2D's `dividend >>= (__ffs(divisor) - 1)` divides by a power of two)
       {[](StringRef n, const CallExpr* c) { return c->getNumArgs() == 1 && bitCountOp(n).has_value(); },
        &Interpreter::bitCountCall},
+      // tex1Dfetch, tex2D, ..., surf2Dread, surf2Dwrite: the texture path
+      {[](StringRef n, const CallExpr* c) { return isTextureFetchName(n) && c->getNumArgs() >= 2; },
+       &Interpreter::textureFetch},
   };
   if (!fn) return std::nullopt;
   const clang::SourceLocation declared = fn->getLocation();
@@ -156,6 +170,56 @@ Value Interpreter::integerMinMax(const CallExpr* call, const std::string& name) 
 Value Interpreter::bitCountCall(const CallExpr* call, const std::string& name) {
   const auto op = bitCountOp(name);
   return intValue(bitCount(op->first, asInt(eval(call->getArg(0))), op->second));
+}
+
+// A fetch through the texture path (or a surface read or write): an access of its own space,
+// which the model gives no figures (the texture cache's layout is not the array's), counted
+// only in its kernel's memory time at the least it moves, its active lanes' bytes in
+// consecutive sectors (lib/report/src/cost.cpp). Until session 12 it was an opaque call:
+// a kernel reading its data through textures (Rodinia kmeans' kmeansPoint, leukocyte's
+// GICOV and dilate kernels) moved nothing, and a setup kernel beside it looked like the
+// whole program. The coordinates are evaluated once (their loads recorded); the value is
+// uniform when they are.
+Value Interpreter::textureFetch(const CallExpr* call, const std::string& name) {
+  const bool surface = StringRef(name).starts_with("surf");
+  const bool write = surface && StringRef(name).ends_with("write");
+  // The texture (or surface) is the first argument, or the second after the value a surface
+  // write stores or the pointer a surface read writes (`surf2Dread(&out, surf, x, y)`); the
+  // coordinates follow it.
+  const unsigned object = surface && (write || call->getArg(0)->getType()->isPointerType()) ? 1 : 0;
+  const VarDecl* var = nullptr;
+  if (const auto* ref = dyn_cast<DeclRefExpr>(call->getArg(object)->IgnoreParenImpCasts()))
+    var = dyn_cast<VarDecl>(ref->getDecl());
+  std::vector<ExprRef> coordinates;
+  bool uniform = true;
+  for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+    if (i == object && var) continue;
+    const Value v = eval(call->getArg(i));
+    if (i < object) continue;
+    uniform = uniform && uniformValue(v);
+    if (i > object) coordinates.push_back(asInt(v));
+  }
+  // The element: what a read returns (or writes through its pointer), what a write stores.
+  QualType element = call->getType();
+  if (write) element = call->getArg(0)->getType();
+  else if (object == 1) element = call->getArg(0)->getType()->getPointeeType();
+  RootRef& root = state_.textureRoots[var];
+  if (!root) {
+    auto r = std::make_shared<Root>();
+    r->name = var ? var->getNameAsString() : name;
+    r->space = model::Space::Texture;
+    r->alignment = arch_.pointerAlignment;
+    root = r;
+  }
+  // tex1Dfetch(t, i): element i; elsewhere the coordinates as one opaque value, the same for
+  // the same coordinates (a fetch repeated with them is kept in a register, as a load is).
+  ExprRef offset = StringRef(name) == "tex1Dfetch" && coordinates.size() == 1
+                       ? binary(Op::Mul, coordinates.front(), constant(sizeOf(element)))
+                       : opaqueLike(coordinates, name);
+  if (!element.isNull() && !element->isVoidType())
+    record(write ? model::AccessKind::Store : model::AccessKind::Load, MemLoc{root, offset, element}, call);
+  if (write || element.isNull() || element->isVoidType()) return intValue(constant(0));
+  return intValue(uniform ? leaf(Op::UniformLoad) : leaf(Op::Varying));
 }
 
 // A block-wide barrier: __syncthreads and its variants, cooperative groups' block sync.

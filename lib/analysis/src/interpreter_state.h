@@ -131,6 +131,9 @@ class AvailableValues {
 struct InterpreterState {
   Env env;                                        // register variables
   std::map<const clang::VarDecl*, RootRef> roots;  // memory variables (shared, constant, local arrays)
+  // Textures and surfaces fetched through (cuda_intrinsics.cpp, textureFetch), by the
+  // reference or object variable named; the null key for any other expression.
+  std::map<const clang::VarDecl*, RootRef> textureRoots;
   std::vector<ExprRef> guards;                    // conditions in force (each non-zero where a lane runs)
   std::vector<std::string> guardTexts;            // their source text, for assumptions
   std::vector<bool> guardTestsData;               // each: an if's test of per-thread values not followed (pushGuard)

@@ -67,6 +67,19 @@ void setLaunchesPerRun(const LaunchCollector::Runs& r, KernelRecord& kernel) {
                       : std::string());
 }
 
+// A kernel whose launch sites in the unit all sit in code the host's values make dead: it
+// runs 0 times per run, and the sentence (non-empty, unlike a kernel the unit launches
+// nowhere) says why; its findings' share of the program is 0 (lib/report/src/cost.cpp).
+void setNeverLaunched(const std::vector<std::string>& sites, KernelRecord& kernel) {
+  kernel.launchesPerRun = 0;
+  std::string where;
+  for (const std::string& s : sites) where += (where.empty() ? "" : ", ") + s;
+  kernel.launchesBasis = std::to_string(sites.size()) + (sites.size() == 1 ? " launch site" : " launch sites") +
+                         " (" + where + "), none of which runs: every call of " +
+                         (sites.size() == 1 ? "the function holding it" : "the functions holding them") +
+                         " passes values that make a condition around the launch false";
+}
+
 // The kernels of a run-time choice by the names their records carry (launch_alternatives.cpp).
 RunTimeChoice runTimeChoice(const LaunchCollector::Alternatives& a, const clang::ASTContext& ctx) {
   RunTimeChoice c{a.selector, a.where, a.arms, a.arm, {}, a.evidence};
@@ -94,6 +107,8 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
     if (auto main = sm.getFileEntryRefForID(sm.getMainFileID())) kernel.unit = std::string(main->getName());
     if (auto r = collector.runs.find(fn->getCanonicalDecl()); r != collector.runs.end() && r->second.runs > 0)
       setLaunchesPerRun(r->second, kernel);
+    else if (auto dead = collector.deadSites.find(fn->getCanonicalDecl()); dead != collector.deadSites.end())
+      setNeverLaunched(dead->second, kernel);
     if (auto a = collector.alternatives.find(fn->getCanonicalDecl()); a != collector.alternatives.end())
       kernel.choice = runTimeChoice(a->second, ctx);
     if (auto failure = kernelFailure(fn, options, sm)) {

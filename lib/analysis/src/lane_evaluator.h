@@ -439,6 +439,13 @@ struct Evaluator {
     // A pointer loaded from a table at a warp-uniform address is a per-warp base.
     const bool rootIndirect =
         raw.rootIndirect && !(raw.rootLoadAddress && warpUniform(atIteration(raw.rootLoadAddress, iteration, rep), rep));
+    // A texture fetch: the model has no figures for the texture path; its requests still
+    // count in the kernel's memory time (lib/report/src/cost.cpp).
+    if (raw.space == model::Space::Texture) {
+      out.pattern = model::LanePattern::makeUnknown();
+      out.uncomputedRequests = warpsWithActiveLane(guards, rep);
+      return out;
+    }
     if (rootIndirect || containsOp(offset, Op::LaneLoad)) {
       out.pattern = model::LanePattern::makeIndirect();
       out.uncomputedRequests = warpsWithActiveLane(guards, rep);

@@ -88,6 +88,7 @@ void LaunchCollector::resolveLaunches() {
     const std::string through = pointer && !isa<FunctionDecl>(pointer->getDecl())
                                     ? " (through the function pointer `" + pointer->getDecl()->getNameAsString() + "`)"
                                     : std::string();
+    bool anyLaunches = false;  // some environment's values let the launch run
     std::vector<const HostEnv*> envs = environmentsOf(p.holder, kCallerDepth);
     std::vector<std::optional<double>> envRuns(envs.size());
     if (envs.size() == 1 && !envs.front()) spreadOverProgramCalls(p.holder, envs, envRuns);
@@ -141,6 +142,7 @@ void LaunchCollector::resolveLaunches() {
         return v && (*v != 0) != c.second;
       });
       if (skipped) continue;
+      anyLaunches = true;
       const std::vector<const FunctionDecl*> kernelsHere = values_.kernelsOf(p.callee, use);
       if (kernelsHere.empty()) continue;
       const Dim3Axes blockAxes = values_.dim3AxesOf(p.block, use);
@@ -197,6 +199,9 @@ void LaunchCollector::resolveLaunches() {
         f.launches.push_back(l);
       }
     }
+    if (!anyLaunches)
+      for (const FunctionDecl* kernel : values_.kernelsOf(p.callee, nullptr))
+        deadSites[kernel->getCanonicalDecl()].push_back(at);
     // No entry for a kernel: it gets the fallback block.
     const Runs here = order.empty() ? Runs{} : runsOf(p.call, p.holder, kCallerDepth);
     for (const FunctionDecl* kernel : order) {

@@ -84,6 +84,10 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
     int sites = 0;                   // launch sites counted
   };
   std::map<const clang::FunctionDecl*, Runs> runs;
+  // Per canonical kernel, its launch sites here that launch nothing: every call of the
+  // function holding one gives values that make a condition around it false (`if (sortDir)
+  // k<1U><<<...>>>(); else k<0U><<<...>>>();` called with sortDir 1). Where they are.
+  std::map<const clang::FunctionDecl*, std::vector<std::string>> deadSites;
   // Per canonical kernel, its place among alternatives of one job the host chooses between
   // at run time (records.h, RunTimeChoice; the kernels still as declarations).
   struct Alternatives {

@@ -18,6 +18,7 @@ std::string_view toString(Space s) {
     case Space::Shared: return "shared";
     case Space::Constant: return "constant";
     case Space::Local: return "local";
+    case Space::Texture: return "texture";
   }
   return "?";
 }
@@ -51,7 +52,7 @@ std::optional<E> parseByName(std::string_view text, E last) {
 }
 }  // namespace
 
-std::optional<Space> parseSpace(std::string_view text) { return parseByName(text, Space::Local); }
+std::optional<Space> parseSpace(std::string_view text) { return parseByName(text, Space::Texture); }
 std::optional<AccessKind> parseKind(std::string_view text) { return parseByName(text, AccessKind::Atomic); }
 std::optional<PatternKind> parsePatternKind(std::string_view text) { return parseByName(text, PatternKind::Unknown); }
 

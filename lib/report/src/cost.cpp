@@ -83,9 +83,16 @@ ProgramTime programTime(const AnalysisResult& analysis, const std::map<size_t, K
   return out;
 }
 
-// How often one run of the program launches the kernel: 1 where no unit launches it.
+// Whether the unit shows the kernel never runs: launch sites it has, each in code the host's
+// values make dead (lib/analysis/src/kernel_analyzer.cpp, setNeverLaunched: no launch, with
+// the sentence saying why; a kernel the unit launches nowhere has no sentence).
+bool neverLaunched(const KernelRecord& kernel) { return kernel.launchesPerRun <= 0 && !kernel.launchesBasis.empty(); }
+
+// How often one run of the program launches the kernel: 1 where no unit launches it, 0 where
+// its unit shows it never runs.
 double launchesOf(size_t kernelIndex, const AnalysisResult& analysis) {
   if (kernelIndex >= analysis.kernels.size()) return 1;
+  if (neverLaunched(analysis.kernels[kernelIndex])) return 0;
   const double n = analysis.kernels[kernelIndex].launchesPerRun;
   return n > 0 ? n : 1;
 }
@@ -97,6 +104,14 @@ void setProgramShare(Finding& f, double levelTime, size_t kernelIndex, const Ana
                      const ProgramTime& program) {
   if (kernelIndex >= analysis.kernels.size()) return;
   const KernelRecord& kernel = analysis.kernels[kernelIndex];
+  // A kernel its unit never launches (`if (sortDir) k<1U><<<>>>(); else k<0U><<<>>>();`, every
+  // caller passing 1): none of the program's time. Merged with the instantiations that run,
+  // the place takes theirs (merge_findings.cpp); alone, it is a note.
+  if (!kernel.unit.empty() && neverLaunched(kernel)) {
+    f.programShare = 0.0;
+    f.programBasis = fmt::format("{} never launches {}: {}", kernel.unit, kernel.name, kernel.launchesBasis);
+    return;
+  }
   if (kernel.unit.empty() || kernel.launchesPerRun <= 0) return;
   const auto total = program.time.find(kernel.unit);
   const auto kernels = program.kernels.find(kernel.unit);
@@ -129,6 +144,10 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
     // A gather counts at its least (its ideal), so that it never shrinks another finding's share.
     if (a.figures.global) t.sectors += a.figures.global->aligned.sectorsPerRequest * a.launchRequests;
     else if (isGather(a)) t.sectors += idealOfGather(a, arch) * a.launchRequests;
+    // A texture fetch at its least too: its active lanes' bytes in consecutive sectors. The
+    // texture cache moves sectors of 32 bytes as L1 does; where its layout spreads a warp's
+    // texels further, the kernel's time is larger still, and the other findings' shares smaller.
+    else if (a.access.space == model::Space::Texture) t.sectors += coalescedSectors(a, arch) * a.launchRequests;
     if (a.figures.shared) t.wavefronts += a.figures.shared->aligned.wavefronts * a.launchRequests;
     // A data-dependent shared access (histogram bins, atomics on loaded indices) at its least,
     // for the same reason.

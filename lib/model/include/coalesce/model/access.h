@@ -10,7 +10,9 @@
 
 namespace coalesce::model {
 
-enum class Space { Global, Shared, Constant, Local };
+// Texture: a fetch through the texture path (tex1Dfetch, tex2D, surf2Dread...): no figures,
+// counted in its kernel's memory time only (lib/report/src/cost.cpp).
+enum class Space { Global, Shared, Constant, Local, Texture };
 enum class AccessKind { Load, Store, Atomic };
 // Affine: byte address = base + cx*tx + cy*ty + cz*tz.
 // Enumerated: an explicit byte offset per thread (computable but not affine).
