@@ -174,4 +174,7 @@ TEST_CASE("the wrapper's quoted toolkit headers get forwarders beside the wrappe
         std::optional<std::string>("clang's own"));                                    // Clang's file stays
   CHECK_FALSE(readThrough(*vfs, dir.str("clang/include/texture_fetch_functions.h")));  // not in the toolkit
   CHECK_FALSE(fs::exists(dir.path() / "clang" / "include" / "cuda.h"));                // nothing written
+  // Served from memory: not an input of a cached result or a depfile (parse_inputs.cpp).
+  CHECK(isWrapperForwarder(dir.str("clang/include/cuda.h")));
+  CHECK_FALSE(isWrapperForwarder(dir.str("cuda/include/cuda.h")));
 }

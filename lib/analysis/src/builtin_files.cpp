@@ -96,6 +96,12 @@ class NvccSpellingsFileSystem : public llvm::vfs::ProxyFileSystem {
 // CUDA_VERSION". nvcc has no such wrapper: its force-included cuda_runtime.h never includes
 // cuda.h. Each name gets a one-line forwarder beside the wrapper, which a quoted include finds
 // first (the includer's folder), naming the toolkit's file by its absolute path.
+std::mutex forwardersMutex;
+std::set<std::string>& forwarderPaths() {
+  static std::set<std::string> paths;  // every forwarder an overlay of this process serves
+  return paths;
+}
+
 std::vector<std::string> wrapperIncludesFromToolkit(const std::string& resourceDir, const std::string& cudaPath) {
   static std::mutex mutex;
   static std::map<std::pair<std::string, std::string>, std::vector<std::string>> cache;
@@ -136,6 +142,11 @@ std::string builtinCudaRoot() { return builtinPath("cuda"); }
 std::string builtinCudaIncludeDir() { return builtinPath("cuda/include"); }
 std::string preludePath() { return builtinPath("prelude/coalesce_prelude.h"); }
 std::string headerCacheSourcePath() { return builtinPath("header-cache/empty.cu"); }
+
+bool isWrapperForwarder(const std::string& path) {
+  const std::lock_guard<std::mutex> lock(forwardersMutex);
+  return forwarderPaths().count(path) > 0;
+}
 
 namespace {
 
@@ -236,9 +247,12 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeOverlayFileSystem(const Tool
     if (!fs::is_directory(root / "bin", ec)) addFile(*memory, (root / "bin" / ".coalesce-placeholder").string(), "");
     const fs::path libdevice = root / "nvvm" / "libdevice" / "libdevice.10.bc";
     if (!fs::exists(libdevice, ec)) addFile(*memory, libdevice.string(), "");
-    for (const std::string& name : wrapperIncludesFromToolkit(toolchain.resourceDir, *toolchain.cudaPath))
-      addFile(*memory, (fs::path(toolchain.resourceDir) / "include" / name).string(),
-              "#include \"" + (root / "include" / name).string() + "\"\n");
+    for (const std::string& name : wrapperIncludesFromToolkit(toolchain.resourceDir, *toolchain.cudaPath)) {
+      const std::string at = (fs::path(toolchain.resourceDir) / "include" / name).string();
+      addFile(*memory, at, "#include \"" + (root / "include" / name).string() + "\"\n");
+      const std::lock_guard<std::mutex> lock(forwardersMutex);
+      forwarderPaths().insert(at);
+    }
   }
 
   // A physical file system of its own rather than the process-wide one: Clang tools set the

@@ -650,6 +650,14 @@ bool HostValues::isReassigned(const ValueDecl* decl) {
     if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && hits(b->getLHS())) found = true;
     if (const auto* u = dyn_cast<UnaryOperator>(s))
       if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) && hits(u->getSubExpr())) found = true;
+    // Passed to a non-const reference parameter: the callee may write it (Rodinia huffman's
+    // `initParams(..., num_blocks, ...)` sets the grid of the launch that follows).
+    if (const auto* call = dyn_cast<CallExpr>(s); call && !isa<CXXOperatorCallExpr>(call))
+      if (const FunctionDecl* callee = call->getDirectCallee())
+        for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
+          const QualType t = callee->getParamDecl(i)->getType();
+          if (t->isLValueReferenceType() && !t->getPointeeType().isConstQualified() && hits(call->getArg(i))) found = true;
+        }
     for (const Stmt* c : s->children()) scan(c);
   };
   scan(fn->getBody());

@@ -45,7 +45,7 @@ std::vector<std::string> filesReadBy(const clang::FileManager& files, const std:
     // Absolute, not normalised: "x/../" is not "" when x is a symbolic link (the driver
     // finds GCC's headers as /../lib/gcc/<triple>/12/../../../../include, through /lib).
     std::string path = cmdline::absoluteIn(directory, e->getName().str());
-    if (llvm::StringRef(path).starts_with(kBuiltinRoot) || path == ownPch) continue;
+    if (llvm::StringRef(path).starts_with(kBuiltinRoot) || path == ownPch || isWrapperForwarder(path)) continue;
     paths.insert(std::move(path));
   }
   return {paths.begin(), paths.end()};

@@ -189,6 +189,30 @@ struct Chunk {
   CHECK(kernelNamed(r, "byWritableGlobal").block.source != BlockSource::Launch);
 }
 
+TEST_CASE("block shapes: a local handed to a non-const reference parameter is not its initialiser any more") {
+  // Rodinia huffman: `num_blocks = 1` (a default argument) is rewritten by
+  // `initParams(..., num_blocks, ...)` before the launch. A const reference reads it only.
+  const AnalysisResult r = analyseOne(R"(
+void setThreads(int& threads) { threads = 128; }
+void showThreads(const int& threads) { (void)threads; }
+__global__ void bySetter(float* p) { p[threadIdx.x] = 0.0f; }
+__global__ void byReader(float* p) { p[threadIdx.x] = 0.0f; }
+void host(float* p) {
+  int written = 64;
+  setThreads(written);
+  bySetter<<<1, written>>>(p);
+  int read = 96;
+  showThreads(read);
+  byReader<<<1, read>>>(p);
+}
+)");
+  REQUIRE(r.files.size() == 1);
+  CHECK(kernelNamed(r, "bySetter").block.source != BlockSource::Launch);
+  CHECK(kernelNamed(r, "bySetter").block.dim != model::Dim3{64, 1, 1});
+  CHECK(kernelNamed(r, "byReader").block.dim == model::Dim3{96, 1, 1});
+  CHECK(kernelNamed(r, "byReader").block.source == BlockSource::Launch);
+}
+
 TEST_CASE("block shapes: struct members with constant initialisers, make_uint3, min") {
   const AnalysisResult r = analyseOne(R"(
 struct Config {

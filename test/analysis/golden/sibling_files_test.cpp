@@ -309,14 +309,15 @@ TEST_CASE("sibling files: a cached result sees the folder's siblings change what
                          "void (*hook)(NET*) = other;\n");
     CachedRun oneMain = analyseCached(dir, cache, isolate);
     CHECK(oneMain.stats.cacheHits == 0);
-    CHECK(loadSectors(oneMain.result, "shifted", "in[threadIdx.x + shift]") == Approx(4));  // 1 and 2 disagree
+    // 1 and 2 disagree: a launch each (session 12, docs/block-shapes.md), the worst is shift 1's.
+    CHECK(loadSectors(oneMain.result, "shifted", "in[threadIdx.x + shift]") == Approx(5));
     std::filesystem::remove(dir.str("other.c"));
     CachedRun removed = analyseCached(dir, cache, isolate);
     CHECK(removed.stats.cacheHits == 0);
     CHECK(loadSectors(removed.result, "shifted", "in[threadIdx.x + shift]") == Approx(5));
 
     // Another version of the file's `train` (sets hidden_n and calls step with 8) is not read;
-    // renamed, it is part of the program and its 8s leave both launches' shifts unknown.
+    // renamed, it is part of the program: its 8s and main's 1s give a launch each.
     dir.write("alternative.cu", "#include \"net.h\"\nvoid train(NET* net, const float* in, float* out)\n{\n"
                                 "  net->hidden_n = 8;\n  step(in, out, 8);\n}\nvoid (*hook)(NET*, const float*, float*) = train;\n");
     CachedRun version = analyseCached(dir, cache, isolate);
@@ -328,7 +329,7 @@ TEST_CASE("sibling files: a cached result sees the folder's siblings change what
               "void (*hook)(NET*, const float*, float*) = retrain;\n");
     CachedRun part = analyseCached(dir, cache, isolate);
     CHECK(part.stats.cacheHits == 0);
-    CHECK(loadSectors(part.result, "shifted", "in[threadIdx.x + shift]") == Approx(4));
+    CHECK(loadSectors(part.result, "shifted", "in[threadIdx.x + shift]") == Approx(5));  // 1 and 8: a launch each
     CHECK(analysis::recordsToJson(part.result) == analysis::recordsToJson(analyseKernels(dir)));
   }
 }

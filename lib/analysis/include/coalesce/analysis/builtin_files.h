@@ -40,6 +40,10 @@ std::string preludePath();                           // the compatibility prelud
 // includes is built over it (header reuse, docs/architecture.md; analyze.cpp), and a PCH is valid only
 // where the source it was built from can be found.
 std::string headerCacheSourcePath();
+// Whether `path` is one of the one-line forwarders the overlay serves beside Clang's CUDA
+// wrapper (makeOverlayFileSystem): served from memory, like the built-in files, so not an
+// input of a cached result or a depfile (the toolkit file it names is).
+bool isWrapperForwarder(const std::string& path);
 
 // CUDA 13 removed fields of cudaDeviceProp that old host code still reads (clockRate,
 // memoryClockRate, computeMode, ...). A struct cannot be reopened from the prelude, so the
