@@ -124,7 +124,7 @@ void addLoopBoundSymbols(const RawAccess& raw, const SymbolTable& symbols, std::
   }
 }
 
-std::set<int> boundingSymbols(const RawAccess& raw, const SymbolTable& symbols) {
+std::set<int> boundingSymbols(const std::vector<const RawAccess*>& accesses, const SymbolTable& symbols) {
   std::set<int> out;
   const auto freeOfThreadAndLoops = [&](const ExprRef& side) {
     if (dependsOnThread(side)) return false;
@@ -148,10 +148,12 @@ std::set<int> boundingSymbols(const RawAccess& raw, const SymbolTable& symbols) 
     }
     for (const ExprRef& a : e->args) walk(a);
   };
-  for (const ExprRef& g : raw.guards) walk(g);
   std::set<int> loops;
-  collectSymbols(raw.offset, loops);
-  for (const ExprRef& g : raw.guards) collectSymbols(g, loops);
+  for (const RawAccess* raw : accesses) {
+    for (const ExprRef& g : raw->guards) walk(g);
+    collectSymbols(raw->offset, loops);
+    for (const ExprRef& g : raw->guards) collectSymbols(g, loops);
+  }
   std::set<int> seen;
   std::vector<int> todo(loops.begin(), loops.end());
   while (!todo.empty()) {

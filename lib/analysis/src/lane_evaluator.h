@@ -109,13 +109,15 @@ class IterationMemo {
 // log2N): the live-value search (lane_function.cpp) treats them as guards.
 void addLoopBoundSymbols(const RawAccess& raw, const SymbolTable& symbols, std::set<int>& out);
 
-// The scalars that bound something the access runs under: those on the side of a comparison
-// (<, <=, >, >=, !=) in its guards or its loops' conditions that holds no thread index and no
-// loop variable (`id < n`, `i < Size - 1 - t`, `for (x = 0; x < countOnes; ++x)`). Such a
-// scalar is an extent: the data's size, which the program makes large. One that only spaces
-// the lanes' addresses (a pooling stride, a pad, a window: `input[j * stride + m]`) bounds
-// nothing, and a program's value of it is as often 1 or 2 as large (AccessSite::guessedScalars).
-std::set<int> boundingSymbols(const RawAccess& raw, const SymbolTable& symbols);
+// The scalars that bound something in a kernel: those on the side of a comparison (<, <=, >,
+// >=, !=) in its accesses' guards or their loops' conditions that holds no thread index and no
+// loop variable (`id < n`, `i < Size - 1 - t`, `for (x = 0; x < countOnes; ++x)`, leukocyte's
+// `x < img_n` beside the unguarded store `dilated[i * img_n + j]`). Such a scalar is an
+// extent: the data's size, which the program makes large. One that only spaces the lanes'
+// addresses (a pooling stride, a pad, a window: `input[j * stride + m]`) bounds nothing, and
+// a program's value of it is as often 1 or 2 as large (AccessSite::guessedScalars). Each
+// expression node is walked once for the kernel.
+std::set<int> boundingSymbols(const std::vector<const RawAccess*>& accesses, const SymbolTable& symbols);
 
 struct Evaluator {
   Evaluator(const RawAccess& r, const LaunchContext& l, const SymbolTable& s, const model::Arch& a)

@@ -734,15 +734,13 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
     notes.insert("the address depends on data loaded from memory: figures are the range from a broadcast to one sector per lane");
   if (result.access.pattern.kind == model::PatternKind::Unknown)
     notes.insert("the address could not be followed statically");
-  std::optional<std::set<int>> bounding;  // computed only when a scalar is guessed
   for (int id : chosen.representativeSymbols) {
     const SymbolInfo& s = symbols[id];
     if (launch.symbolValues.count(id) || s.value || s.kind == SymbolInfo::Kind::LoopVar) continue;
     const int64_t taken = live.count(id) ? live.at(id) : kAssumedRuntimeValue;
     notes.insert("assumes " + s.name + " = " + std::to_string(taken) +
                  " (a runtime value that scales the lane stride; set it with --assume " + s.name + "=N)");
-    if (!bounding) bounding = boundingSymbols(raw, symbols);
-    if (!bounding->count(id)) result.guessedScalars.push_back(s.name + " = " + std::to_string(taken));
+    result.assumedStrideScalars.push_back({id, taken});
   }
   std::set<int> used;
   collectSymbols(raw.offset, used);

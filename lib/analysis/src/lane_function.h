@@ -92,9 +92,9 @@ struct LaneResult {
   BlockReuse blockReuse;
   // Global accesses over several listed iterations: AccessSite::iterationReuse.
   IterationReuse iterationReuse;
-  // Unknown scalars the figures rest on that space the lanes but bound nothing
-  // (AccessSite::guessedScalars), each with the value taken.
-  std::vector<std::string> guessedScalars;
+  // Unknown scalars of the lane stride the figures rest on, each with the value taken: those
+  // that bound nothing in the kernel are AccessSite::guessedScalars (record_builder.cpp).
+  std::vector<std::pair<int, int64_t>> assumedStrideScalars;
 };
 
 // Warp requests one launch executes: requestsPerIteration x blocks x the trips of every

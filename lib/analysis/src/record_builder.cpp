@@ -14,6 +14,7 @@
 
 #include "access_groups.h"
 #include "build_hints.h"
+#include "lane_evaluator.h"
 #include "launch_mix.h"
 
 namespace coalesce::analysis {
@@ -154,6 +155,11 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
                         const SymbolTable& symbols, const model::Arch& arch, const SourceManager& sm,
                         KernelRecord& kernel, TranslationUnitResult& out) {
   GuardCache guardCache;  // the accesses of one block share their guards
+  // The kernel's extents: scalars some access's guard or loop compares with a thread's value
+  // (AccessSite::guessedScalars are the lane-stride scalars that are not).
+  std::vector<const RawAccess*> raws;
+  for (const SeenAccess& s : events.accesses) raws.push_back(&s.raw);
+  const std::set<int> bounding = lanes::boundingSymbols(raws, symbols);
   const size_t firstAccess = out.accesses.size();
   // Launches a run recorded (--launch-info), or whose runs the program's host code shows (a
   // wrapper called over a loop of sizes from another file: Launch::runs), in several
@@ -198,7 +204,9 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         site.access = lr.access;
         site.figures = lr.figures;
         site.assumptions = lr.assumptions;
-        site.guessedScalars = lr.guessedScalars;
+        site.guessedScalars.clear();
+        for (const auto& [id, taken] : lr.assumedStrideScalars)
+          if (!bounding.count(id)) site.guessedScalars.push_back(symbols[id].name + " = " + std::to_string(taken));
         site.indirectRowGather = lr.indirectRowGather;
         site.blockReuse = lr.blockReuse;
         site.iterationReuse = lr.iterationReuse;
