@@ -1,4 +1,5 @@
 #include "cost.h"
+#include "finding_site.h"
 
 #include <algorithm>
 #include <map>
@@ -198,8 +199,9 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
 
 void addCostNotes(std::vector<Finding>& findings, const AnalysisResult& analysis, const model::Arch& arch) {
   for (Finding& f : findings) {
-    if (!f.access || *f.access < 0 || static_cast<size_t>(*f.access) >= analysis.accesses.size()) continue;
-    const AccessSite& a = analysis.accesses[static_cast<size_t>(*f.access)];
+    const AccessSite* found = accessSiteOf(f, analysis);
+    if (!found) continue;
+    const AccessSite& a = *found;
     if (a.group.id >= 0) {
       const std::vector<const AccessSite*> members = groupMembers(a, &analysis);
       // Loads and stores of one record updated in place share a group (access_groups.cpp).

@@ -1,4 +1,5 @@
 #include "data_guard_level.h"
+#include "finding_site.h"
 
 #include <algorithm>
 #include <string>
@@ -9,8 +10,9 @@ namespace coalesce::report::detail {
 
 void capDataGuardedAccesses(std::vector<Finding>& findings, const AnalysisResult& analysis) {
   for (Finding& f : findings) {
-    if (!f.access || *f.access < 0 || static_cast<size_t>(*f.access) >= analysis.accesses.size()) continue;
-    const AccessSite& site = analysis.accesses[static_cast<size_t>(*f.access)];
+    const AccessSite* found = accessSiteOf(f, analysis);
+    if (!found) continue;
+    const AccessSite& site = *found;
     if (site.dataGuards.empty() || !site.executed) continue;
     // An earlier cap keeps its reason: one is enough to say why the finding is a note.
     if (f.severityCap && *f.severityCap <= Severity::Note) continue;

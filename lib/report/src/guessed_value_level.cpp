@@ -1,4 +1,5 @@
 #include "guessed_value_level.h"
+#include "finding_site.h"
 
 #include <string>
 
@@ -8,8 +9,9 @@ namespace coalesce::report::detail {
 
 void capGuessedValueAccesses(std::vector<Finding>& findings, const AnalysisResult& analysis) {
   for (Finding& f : findings) {
-    if (!f.access || *f.access < 0 || static_cast<size_t>(*f.access) >= analysis.accesses.size()) continue;
-    const AccessSite& site = analysis.accesses[static_cast<size_t>(*f.access)];
+    const AccessSite* found = accessSiteOf(f, analysis);
+    if (!found) continue;
+    const AccessSite& site = *found;
     if (site.guessedScalars.empty() || !site.executed) continue;
     // An earlier cap keeps its reason: one is enough to say why the finding is a note.
     if (f.severityCap && *f.severityCap <= Severity::Note) continue;

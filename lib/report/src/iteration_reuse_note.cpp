@@ -1,4 +1,5 @@
 #include "iteration_reuse_note.h"
+#include "finding_site.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -33,8 +34,9 @@ std::optional<int64_t> laneStrideBytes(const AccessSite& site) {
 
 void addIterationReuseNotes(std::vector<Finding>& findings, const AnalysisResult& analysis) {
   for (Finding& f : findings) {
-    if (!f.access || *f.access < 0 || static_cast<size_t>(*f.access) >= analysis.accesses.size()) continue;
-    const AccessSite& site = analysis.accesses[static_cast<size_t>(*f.access)];
+    const AccessSite* found = accessSiteOf(f, analysis);
+    if (!found) continue;
+    const AccessSite& site = *found;
     if (!reusedAcrossIterations(site)) continue;
     const bool load = site.access.kind == model::AccessKind::Load;
     const auto stride = laneStrideBytes(site);

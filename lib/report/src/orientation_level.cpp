@@ -1,4 +1,5 @@
 #include "orientation_level.h"
+#include "finding_site.h"
 
 #include <algorithm>
 #include <cctype>
@@ -41,8 +42,9 @@ bool noTileHelps(const AccessSite& site) {
 
 void capMinorityOrientation(std::vector<Finding>& findings, const AnalysisResult& analysis) {
   for (Finding& f : findings) {
-    if (!f.access || *f.access < 0 || static_cast<size_t>(*f.access) >= analysis.accesses.size()) continue;
-    const AccessSite& site = analysis.accesses[static_cast<size_t>(*f.access)];
+    const AccessSite* found = accessSiteOf(f, analysis);
+    if (!found) continue;
+    const AccessSite& site = *found;
     if (site.access.space != model::Space::Global || !site.figures.global || site.launchRequests <= 0) continue;
     if (!wastesSectors(site.figures.global->aligned) || !noTileHelps(site)) continue;
     const std::string name = arrayName(site.expression);

@@ -1,4 +1,5 @@
 #include "variant_level.h"
+#include "finding_site.h"
 
 #include <algorithm>
 #include <string>
@@ -27,8 +28,9 @@ bool servedWell(const AccessSite& a, const model::Arch& arch) {
 
 void capVariantsFixedInFile(std::vector<Finding>& findings, const AnalysisResult& analysis, const model::Arch& arch) {
   for (Finding& f : findings) {
-    if (!f.access || *f.access < 0 || static_cast<size_t>(*f.access) >= analysis.accesses.size()) continue;
-    const AccessSite& site = analysis.accesses[static_cast<size_t>(*f.access)];
+    const AccessSite* found = accessSiteOf(f, analysis);
+    if (!found) continue;
+    const AccessSite& site = *found;
     if (site.kernel.empty() || !site.executed) continue;
     const AccessSite* fixed = nullptr;
     for (const AccessSite& other : analysis.accesses) {
