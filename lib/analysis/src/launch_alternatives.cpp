@@ -11,7 +11,12 @@
 //   order in the longer, with a pointer among them) and the called names differ only by
 //   numbers or variant words (jobWords below);
 // - the kernels one launch's function pointer can hold (assigned in the cases of a loop over
-//   all of them, or taken from a table `kernels[k]`), whose names differ only so.
+//   all of them, or taken from a table `kernels[k]`), whose names differ only so;
+// - variants one host function runs in turn on the same data (findVariantsRunInTurn): direct
+//   launches of different kernels with the same arguments and the same grid and block, whose
+//   names differ by a variant word (`transposeNaive`, `transposeCoalesced`): nothing chooses,
+//   the program times or checks each. Numbers alone do not make variants here: `step1`,
+//   `step2` launched in turn on the same data are stages of one computation.
 // A `switch (op)` over `add` and `mul` passes the first test and fails the second: the names
 // say the jobs differ. Instantiations of one template are never alternatives of each other:
 // they share their code, and what tells them apart is a template argument.
@@ -87,6 +92,14 @@ std::vector<std::string> jobWords(const std::string& name) {
 bool sameJobName(const std::string& a, const std::string& b) {
   const std::vector<std::string> x = jobWords(a);
   return !x.empty() && x == jobWords(b);
+}
+
+// A name's words without its numbers: what tells variants by a word apart.
+std::vector<std::string> wordsWithoutNumbers(const std::string& name) {
+  std::vector<std::string> out;
+  for (std::string& w : wordsOf(name))
+    if (!std::all_of(w.begin(), w.end(), [](unsigned char c) { return std::isdigit(c); })) out.push_back(std::move(w));
+  return out;
 }
 
 // The name a call or launch calls, without template arguments.
@@ -275,6 +288,96 @@ void LaunchCollector::findAlternatives() {
         auto known = alternatives.find(k);
         if (known == alternatives.end() || known->second.others.size() < alt.others.size()) alternatives[k] = std::move(alt);
       }
+  }
+  findVariantsRunInTurn();
+}
+
+// The third form: variants a host function launches one after the other on the same data. A
+// kernel already among alternatives chosen at run time keeps that choice.
+void LaunchCollector::findVariantsRunInTurn() {
+  struct Direct {
+    const PendingLaunch* launch;
+    const CallExpr* call;
+    const FunctionDecl* kernel;  // canonical
+  };
+  std::map<const FunctionDecl*, std::vector<Direct>> byHolder;
+  std::vector<const FunctionDecl*> holders;  // in the order met
+  for (const PendingLaunch& p : pendingLaunches_) {
+    const auto* call = dyn_cast<CUDAKernelCallExpr>(p.call);
+    const auto* direct = dyn_cast<DeclRefExpr>(p.callee->IgnoreParenCasts());
+    const auto* kernel = direct ? dyn_cast<FunctionDecl>(direct->getDecl()) : nullptr;
+    if (!call || !kernel || !kernel->hasAttr<CUDAGlobalAttr>() || !p.holder || !p.grid || !p.block) continue;
+    auto [it, inserted] = byHolder.try_emplace(p.holder);
+    if (inserted) holders.push_back(p.holder);
+    it->second.push_back({&p, call, kernel->getCanonicalDecl()});
+  }
+  // The branch of every `if` a launch sits in inside its function, decided at run time or not
+  // (`if (USE_FAST) fast<<<>>>(); else basic<<<>>>();` runs one of them); a `switch` around it
+  // is a selection the first two forms judge.
+  struct Around {
+    std::vector<std::pair<const Stmt*, const Stmt*>> ifs;  // the `if`, the branch leading down
+    bool inSwitch = false;
+  };
+  const auto around = [&](const Direct& d) {
+    Around out;
+    const ParentMap& parents = parentsOf(d.launch->holder);
+    for (const Stmt *child = d.call, *parent = parents.getParent(d.call); parent;
+         child = parent, parent = parents.getParent(parent)) {
+      if (isa<IfStmt>(parent)) out.ifs.push_back({parent, child});
+      out.inSwitch = out.inSwitch || isa<SwitchStmt>(parent);
+    }
+    return out;
+  };
+  // The same data and the same shape: every argument the same expression, a pointer among
+  // them, the same grid and block expressions, and no branch that runs one and not the other.
+  const auto sameLaunch = [&](const Direct& a, const Direct& b) {
+    if (a.call->getNumArgs() != b.call->getNumArgs() || !sameArguments(a.call, b.call)) return false;
+    if (argumentText(a.launch->grid) != argumentText(b.launch->grid) ||
+        argumentText(a.launch->block) != argumentText(b.launch->block))
+      return false;
+    const Around x = around(a), y = around(b);
+    if (x.inSwitch || y.inSwitch) return false;
+    for (const auto& [ifStmt, branch] : x.ifs)
+      for (const auto& other : y.ifs)
+        if (other.first == ifStmt && other.second != branch) return false;
+    return true;
+  };
+  for (const FunctionDecl* holder : holders) {
+    const std::vector<Direct>& inHolder = byHolder[holder];
+    for (const Direct& mine : inHolder) {
+      const FunctionDecl* k = mine.kernel;
+      if (alternatives.count(k)) continue;
+      const std::string name = k->getNameAsString();
+      // The variants in the order of their first launch, this kernel's among them.
+      std::vector<const FunctionDecl*> variants;
+      std::vector<std::string> calls;
+      for (const Direct& other : inHolder) {
+        const FunctionDecl* o = other.kernel;
+        if (std::find(variants.begin(), variants.end(), o) != variants.end()) continue;
+        if (o != k) {
+          const std::string otherName = o->getNameAsString();
+          if (patternOf(o) == patternOf(k) || !sameJobName(name, otherName) ||
+              wordsWithoutNumbers(name) == wordsWithoutNumbers(otherName) || !sameLaunch(mine, other))
+            continue;
+        }
+        variants.push_back(o);
+        calls.push_back(o->getNameAsString());
+      }
+      if (variants.size() < 2) continue;
+      Alternatives alt;
+      alt.where = locationText(mine.call->getBeginLoc());
+      alt.evidence = "launched one after the other in `" + holder->getNameAsString() +
+                     "` with the same arguments, grid and block, and their names differ only by a variant word";
+      alt.arms = static_cast<int>(variants.size());
+      for (size_t i = 0; i < variants.size(); ++i) {
+        if (variants[i] == k) {
+          alt.arm = static_cast<int>(i) + 1;
+          continue;
+        }
+        alt.others.push_back({static_cast<int>(i) + 1, calls[i], {variants[i]}});
+      }
+      alternatives[k] = std::move(alt);  // selector empty: nothing chooses
+    }
   }
 }
 

@@ -91,7 +91,7 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
   // Per canonical kernel, its place among alternatives of one job the host chooses between
   // at run time (records.h, RunTimeChoice; the kernels still as declarations).
   struct Alternatives {
-    std::string selector, where, evidence;
+    std::string selector, where, evidence;  // selector empty: variants run in turn, nothing chooses
     int arms = 0, arm = 0;
     struct Arm {
       int arm = 0;
@@ -159,6 +159,7 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
   void armsAround(const clang::Stmt* s, const clang::FunctionDecl* fn, int depth, std::vector<ArmOf>& out);
   std::string argumentText(const clang::Expr* e) const;
   bool sameArguments(const clang::CallExpr* a, const clang::CallExpr* b) const;
+  void findVariantsRunInTurn();  // launch_alternatives.cpp: the third form, after the two others
   std::string selectorText(const clang::Stmt* selector) const;
 };
 

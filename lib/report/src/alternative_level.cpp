@@ -94,12 +94,15 @@ void capAlternativesDoneBetter(std::vector<Finding>& findings, const AnalysisRes
             ? fmt::format("`{}`", better->call)
             : fmt::format("`{}` (launching {})", better->call, kernels);
     f.severityCap = Severity::Note;
+    // An empty selector: nothing chooses, the host runs the variants in turn on the same data
+    // (lib/analysis/src/launch_alternatives.cpp, findVariantsRunInTurn).
+    const std::string how = shown->choice.selector.empty()
+                                ? std::string("variants the host runs in turn")
+                                : "alternatives the host selects at run time by " + shown->choice.selector;
     f.severityCapReason = fmt::format(
-        "a note, not a warning: {} is one of {} alternatives the host selects at run time by {} ({}) for the same "
-        "job ({}); {} does not waste this. A variant kept for comparison: if the program relies on this one, that "
-        "one shows the fix",
-        f.kernel, shown->choice.arms, shown->choice.selector, fileName(shown->choice.where), shown->choice.evidence,
-        alternative);
+        "a note, not a warning: {} is one of {} {} ({}) for the same job ({}); {} does not waste this. A variant "
+        "kept for comparison: if the program relies on this one, that one shows the fix",
+        f.kernel, shown->choice.arms, how, fileName(shown->choice.where), shown->choice.evidence, alternative);
   }
 }
 
