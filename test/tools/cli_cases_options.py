@@ -225,6 +225,23 @@ def _(tmp):
     check("inc/kern.cuh:3:12: warning" in r.out, "--header-filter matching the header hid it", r)
 
 
+@case("option: a header included through '..' from two folders is one place")
+def _(tmp):
+    # Each unit names the header through its own folder (`a/../inc`, `b/../inc`): the finding
+    # is one, at the path without the dots (lib/analysis/src/record_builder.cpp, plainLocation).
+    write(tmp, "inc/kern.cuh", "__global__ void inhdr(const float* __restrict__ in, float* __restrict__ out) {\n"
+                               "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = in[2 * i];\n}\n")
+    for unit in ("a", "b"):
+        write(tmp, f"{unit}/main.cu", '#include "../inc/kern.cuh"\n'
+                                      "int main() { inhdr<<<4, 256>>>(nullptr, nullptr); return 0; }\n")
+    r = lint("--format=json", "a/main.cu", "b/main.cu", cwd=tmp)
+    expect_rc(r, 1)
+    places = [(f["file"], f["line"]) for f in r.json()["findings"] if f["rule"] == "uncoalesced-global-access"]
+    check(len(places) == 1, f"one place expected, got {places}", r)
+    check(bool(places) and ".." not in places[0][0] and places[0][0].endswith("inc/kern.cuh"),
+          "the path keeps its dots", r)
+
+
 @case("option: --exclude")
 def _(tmp):
     write(tmp, "good.cu", GOOD)

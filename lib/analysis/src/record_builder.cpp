@@ -3,6 +3,8 @@
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
 #include <clang/Basic/SourceManager.h>
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
@@ -34,7 +36,12 @@ coalesce::SourceLocation plainLocation(const SourceManager& sm, clang::SourceLoc
   coalesce::SourceLocation out;
   PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(loc));
   if (p.isInvalid()) return out;
-  out.file = p.getFilename();
+  // `#include "../scan/scan.cu"` names the file through a folder it then leaves: without the
+  // dots, the place is one whichever unit includes it (one finding per place; merge, baselines).
+  // A path without `..` is kept as the user wrote it (`./a.cu` stays `./a.cu`).
+  llvm::SmallString<256> file(p.getFilename());
+  if (llvm::StringRef(file).contains("..")) llvm::sys::path::remove_dots(file, /*remove_dot_dot=*/true);
+  out.file = std::string(file.str());
   out.line = p.getLine();
   out.column = p.getColumn();
   return out;
