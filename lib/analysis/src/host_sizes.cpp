@@ -216,7 +216,8 @@ std::optional<HostValues::DefaultedGrid> HostValues::gridWithDefaults(const Expr
   struct Counter {
     const VarDecl* var;
     int64_t value;
-    std::vector<std::string> leaves;  // what its bounds took at the default
+    std::vector<std::string> leaves;   // what its bounds took at the default
+    std::vector<std::string> options;  // run-time options its bounds took at their defaults
   };
   std::vector<Counter> counters;
   for (const ForStmt* loop : around) {  // outermost first: an inner loop's bounds may read an outer counter
@@ -225,7 +226,7 @@ std::optional<HostValues::DefaultedGrid> HostValues::gridWithDefaults(const Expr
     // A counter whose bounds cannot be read stays a plain leaf.
     if (auto middle = middleOfLoop(loop, &state); middle && !bounds.unfollowable && !state.facts.count(middle->first)) {
       state.facts[middle->first] = middle->second;
-      counters.push_back({middle->first, middle->second, bounds.leaves});
+      counters.push_back({middle->first, middle->second, bounds.leaves, bounds.options});
     }
   }
   SizeDefaults mode;
@@ -239,6 +240,8 @@ std::optional<HostValues::DefaultedGrid> HostValues::gridWithDefaults(const Expr
     out.counters.push_back("`" + c.var->getNameAsString() + "` at " + std::to_string(c.value));
     for (const std::string& l : c.leaves)
       if (std::find(mode.leaves.begin(), mode.leaves.end(), l) == mode.leaves.end()) mode.leaves.push_back(l);
+    for (const std::string& o : c.options)
+      if (std::find(mode.options.begin(), mode.options.end(), o) == mode.options.end()) mode.options.push_back(o);
   }
   int64_t* dims[3] = {&out.grid.x, &out.grid.y, &out.grid.z};
   int64_t volume = 1;
@@ -250,6 +253,7 @@ std::optional<HostValues::DefaultedGrid> HostValues::gridWithDefaults(const Expr
     volume *= *axes[d];
   }
   out.leaves = std::move(mode.leaves);
+  out.options = std::move(mode.options);
   return out;
 }
 

@@ -72,16 +72,28 @@ std::optional<int64_t> HostValues::constantOf(const Expr* e, const HostEnv* env,
   // A parameter this file gives no argument for: the one value its calls elsewhere in the
   // program give it (backprop's wrappers, called from facetrain.c).
   if (const auto* ref = dyn_cast<DeclRefExpr>(e))
-    if (const auto* parm = dyn_cast<ParmVarDecl>(ref->getDecl()); parm && !argumentOf(e, env) && !isReassigned(parm))
+    if (const auto* parm = dyn_cast<ParmVarDecl>(ref->getDecl()); parm && !argumentOf(e, env) && !isReassigned(parm)) {
       if (auto v = programParameterValue(parm)) return v;
+      if (defaults_)
+        if (auto v = programParameterDefault(parm)) return v;
+    }
   // A local initialised with a constant and never assigned again.
   if (const auto* ref = dyn_cast<DeclRefExpr>(e))
-    if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->isLocalVarDecl() && var->getInit())
+    if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->isLocalVarDecl() && var->getInit()) {
       if (!isReassigned(var)) {
         // `int n = atoi(argv[1]);`: the default, named after the local.
         if (defaults_ && parsesInput(var->getInit())) return defaultedLeaf(e);
         return constantOf(var->getInit(), env, depth + 1);
       }
+      // `uint byteCount = 64 * 1048576;` changed only under a command-line option.
+      if (defaults_)
+        if (auto v = optionDefault(var)) {
+          const std::string taken = "`" + var->getNameAsString() + "` " + std::to_string(*v);
+          if (std::find(defaults_->options.begin(), defaults_->options.end(), taken) == defaults_->options.end())
+            defaults_->options.push_back(taken);
+          return v;
+        }
+    }
   // The counter of a host loop whose body holds the launch or the wrapper's call (mergeSort's
   // `for (uint stride = SHARED_SIZE_LIMIT; stride < N; stride <<= 1) generateSampleRanks(...,
   // stride, ...)`): the value of its first iteration, the launch the loop makes first. Not for
@@ -602,6 +614,15 @@ std::optional<int64_t> HostValues::programParameterValue(const ParmVarDecl* parm
   const auto* fn = facts ? dyn_cast<FunctionDecl>(parm->getDeclContext()) : nullptr;
   if (!fn || !fn->getDeclName().isIdentifier() || !parm->getType()->isIntegralOrEnumerationType()) return std::nullopt;
   return facts->parameterValue(fn->getNameAsString(), static_cast<int>(parm->getFunctionScopeIndex()));
+}
+
+std::optional<int64_t> HostValues::programParameterDefault(const ParmVarDecl* parm) {
+  const ProgramFacts* facts = programFacts();
+  const auto* fn = facts ? dyn_cast<FunctionDecl>(parm->getDeclContext()) : nullptr;
+  if (!defaults_ || !fn || !fn->getDeclName().isIdentifier() || !parm->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  return facts->parameterDefault(fn->getNameAsString(), static_cast<int>(parm->getFunctionScopeIndex()),
+                                 defaults_->options);
 }
 
 // Whether `var` is declared in the init of a `for` whose body holds `use` and writes it
