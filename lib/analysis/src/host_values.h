@@ -151,6 +151,13 @@ class HostValues {
   // A floating-point expression over what constantOf reads (`ceil(n / (float)256)`), in that mode.
   std::optional<double> realOf(const clang::Expr* e, const HostEnv* env, int depth);
   std::string leafText(const clang::Expr* e) const;
+  // In that mode: whether an `if` around `s` in `fn` takes the other arm under the defaults
+  // (myocyte's `if (workload == 1)` with `workload` at 4096), and the value a local declared
+  // without one has at `use`: its assignments in arms the defaults make live, in order.
+  bool deadUnderDefaults(const clang::Stmt* s, const clang::FunctionDecl* fn, const HostEnv* env);
+  std::optional<int64_t> assignedUnderDefaults(const clang::VarDecl* var, const clang::Expr* use, const HostEnv* env,
+                                               int depth);
+  std::vector<const clang::VarDecl*> assignedFollowed_;  // assignedUnderDefaults: the locals being read
   // In that mode: a `for` loop's counter at the middle of its range (host_sizes.cpp).
   std::optional<std::pair<const clang::VarDecl*, int64_t>> middleOfLoop(const clang::ForStmt* loop, const HostEnv* env);
   // A call that reads a number from the command line (`atoi(argv[1])`, the samples'
