@@ -248,7 +248,9 @@ static int armUnderDefaults(ASTContext& ctx, const Stmt* s, const std::function<
 }
 
 bool HostValues::deadUnderDefaults(const Stmt* s, const FunctionDecl* fn, const HostEnv* env) {
-  if (!defaults_ || !s || !fn) return false;
+  // A write in a loop carries its value from one iteration to the next (srad_v1's `while
+  // (blocks2.x != 0)` halving its reduction's grid): no one arm is the run's.
+  if (!defaults_ || !s || !fn || inLoop(ctx_, s)) return false;
   SizeDefaults* const outer = defaults_;
   const auto read = [&](const Expr* cond) -> std::optional<int64_t> {
     SizeDefaults scratch;
