@@ -381,6 +381,7 @@ std::vector<LaunchContext> kernelContexts(const FunctionDecl* fn, const std::str
       c.costGrid = l.costGrid;
       c.costGridLeaves = l.costGridLeaves;
       c.costGridCounters = l.costGridCounters;
+      c.costGridOptions = l.costGridOptions;
     } else {
       c = fallbackContext(fn, options, ctx, threadDimsUsed);
       if (auto partial = withLaunchAxes(c, l.blockAxes, l.how + " at " + l.where, fn, ctx, threadDimsUsed,

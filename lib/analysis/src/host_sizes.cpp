@@ -7,6 +7,8 @@
 // not 262,144 threads each (docs/findings.md, "requests per launch"; launch_requests.cpp).
 #include <clang/AST/Attr.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
 
@@ -208,6 +210,142 @@ std::optional<std::pair<const VarDecl*, int64_t>> HostValues::middleOfLoop(const
   return std::make_pair(var, *start + *step * ((trips - 1) / 2));
 }
 
+namespace {
+// Whether the statements between `s` and its function's body hold a loop (its writes may run
+// any number of times).
+bool inLoop(ASTContext& ctx, const Stmt* s) {
+  for (DynTypedNode node = DynTypedNode::create(*s);;) {
+    const auto parents = ctx.getParents(node);
+    const Stmt* parent = parents.empty() ? nullptr : parents[0].get<Stmt>();
+    if (!parent) return false;
+    if (isa<ForStmt>(parent) || isa<WhileStmt>(parent) || isa<DoStmt>(parent) || isa<CXXForRangeStmt>(parent))
+      return true;
+    node = parents[0];
+  }
+}
+}  // namespace
+
+// -1: an `if` around `s` takes the other arm under the defaults; 1: every `if` around it takes
+// its arm; 0: one cannot be read. A condition's own leaves join the answer's (its value rests
+// on them); one that voids it (a device property) leaves that `if` unread, the grid intact.
+static int armUnderDefaults(ASTContext& ctx, const Stmt* s, const std::function<std::optional<int64_t>(const Expr*)>& read) {
+  int state = 1;
+  const Stmt* child = s;
+  for (DynTypedNode node = DynTypedNode::create(*s);;) {
+    const auto parents = ctx.getParents(node);
+    const Stmt* parent = parents.empty() ? nullptr : parents[0].get<Stmt>();
+    if (!parent) return state;
+    if (const auto* i = dyn_cast<IfStmt>(parent); i && (child == i->getThen() || child == i->getElse())) {
+      const auto v = read(i->getCond());
+      if (!v) state = 0;
+      else if ((*v != 0) != (child == i->getThen())) return -1;
+    } else if (isa<SwitchStmt>(parent) || isa<ConditionalOperator>(parent)) {
+      state = 0;
+    }
+    node = parents[0];
+    child = parent;
+  }
+}
+
+bool HostValues::deadUnderDefaults(const Stmt* s, const FunctionDecl* fn, const HostEnv* env) {
+  // A write in a loop carries its value from one iteration to the next (srad_v1's `while
+  // (blocks2.x != 0)` halving its reduction's grid): no one arm is the run's.
+  if (!defaults_ || !s || !fn || inLoop(ctx_, s)) return false;
+  SizeDefaults* const outer = defaults_;
+  const auto read = [&](const Expr* cond) -> std::optional<int64_t> {
+    SizeDefaults scratch;
+    scratch.axesFollowed = outer->axesFollowed;
+    defaults_ = &scratch;
+    const auto v = constantOf(cond, env);
+    defaults_ = outer;
+    if (scratch.unfollowable || !v) return std::nullopt;
+    for (const std::string& l : scratch.leaves)
+      if (std::find(outer->leaves.begin(), outer->leaves.end(), l) == outer->leaves.end()) outer->leaves.push_back(l);
+    for (const std::string& o : scratch.options)
+      if (std::find(outer->options.begin(), outer->options.end(), o) == outer->options.end()) outer->options.push_back(o);
+    return v;
+  };
+  return armUnderDefaults(ctx_, s, read) < 0;
+}
+
+// A local declared without a value: its plain `=` assignments before `use`, outside loops,
+// taken in order where the defaults make their arms live (each read with the local at the
+// value the one before gave it); nothing when one's arm cannot be read or a write is of
+// another kind.
+std::optional<int64_t> HostValues::assignedUnderDefaults(const VarDecl* var, const Expr* use, const HostEnv* env,
+                                                         int depth) {
+  const auto* fn = dyn_cast<FunctionDecl>(var->getDeclContext());
+  if (!defaults_ || !fn || !fn->getBody() || depth > kMaxDepth ||
+      std::find(assignedFollowed_.begin(), assignedFollowed_.end(), var) != assignedFollowed_.end())
+    return std::nullopt;
+  const auto hits = [&](const Expr* e) {
+    const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return r && r->getDecl() == var;
+  };
+  std::vector<const BinaryOperator*> assignments;
+  bool plain = true;
+  std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
+    if (!s || !plain) return;
+    if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && hits(b->getLHS())) {
+      if (b->getOpcode() != BO_Assign || inLoop(ctx_, b)) plain = false;
+      else assignments.push_back(b);
+    }
+    if (const auto* u = dyn_cast<UnaryOperator>(s))
+      if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) && hits(u->getSubExpr())) plain = false;
+    // Passed to a non-const reference parameter: the callee may write it (isReassigned).
+    if (const auto* call = dyn_cast<CallExpr>(s); call && !isa<CXXOperatorCallExpr>(call))
+      if (const FunctionDecl* callee = call->getDirectCallee())
+        for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
+          const QualType t = callee->getParamDecl(i)->getType();
+          if (t->isLValueReferenceType() && !t->getPointeeType().isConstQualified() && hits(call->getArg(i))) plain = false;
+        }
+    for (const Stmt* c : s->children()) scan(c);
+  };
+  scan(fn->getBody());
+  if (!plain || assignments.empty()) return std::nullopt;
+  const SourceManager& sm = ctx_.getSourceManager();
+  assignedFollowed_.push_back(var);
+  std::optional<int64_t> value;
+  bool known = true;
+  for (const BinaryOperator* b : assignments) {
+    if (!sm.isBeforeInTranslationUnit(b->getBeginLoc(), use->getBeginLoc())) continue;
+    SizeDefaults* const outer = defaults_;
+    const auto read = [&](const Expr* cond) -> std::optional<int64_t> {
+      SizeDefaults scratch;
+      scratch.axesFollowed = outer->axesFollowed;
+      defaults_ = &scratch;
+      const auto v = constantOf(cond, env, depth + 1);
+      defaults_ = outer;
+      if (scratch.unfollowable || !v) return std::nullopt;
+      outer->leaves.insert(outer->leaves.end(), scratch.leaves.begin(), scratch.leaves.end());
+      outer->options.insert(outer->options.end(), scratch.options.begin(), scratch.options.end());
+      return v;
+    };
+    const int arm = armUnderDefaults(ctx_, b, read);
+    if (arm < 0) continue;
+    if (arm == 0) {
+      known = false;
+      break;
+    }
+    HostEnv state;
+    if (env) state = *env;
+    if (value) state.facts[var] = *value;
+    value = constantOf(b->getRHS(), &state, depth + 1);
+    if (!value) {
+      known = false;
+      break;
+    }
+  }
+  assignedFollowed_.pop_back();
+  if (!known) return std::nullopt;
+  // Leaves met twice (a condition and a value reading the same size) are named once.
+  std::vector<std::string> unique;
+  for (const std::string& l : defaults_->leaves)
+    if (std::find(unique.begin(), unique.end(), l) == unique.end()) unique.push_back(l);
+  defaults_->leaves = std::move(unique);
+  return value;
+}
+
 std::optional<HostValues::DefaultedGrid> HostValues::gridWithDefaults(const Expr* e, const HostEnv* env,
                                                                       const std::vector<const ForStmt*>& around) {
   SizeDefaults* const outer = defaults_;
@@ -216,7 +354,8 @@ std::optional<HostValues::DefaultedGrid> HostValues::gridWithDefaults(const Expr
   struct Counter {
     const VarDecl* var;
     int64_t value;
-    std::vector<std::string> leaves;  // what its bounds took at the default
+    std::vector<std::string> leaves;   // what its bounds took at the default
+    std::vector<std::string> options;  // run-time options its bounds took at their defaults
   };
   std::vector<Counter> counters;
   for (const ForStmt* loop : around) {  // outermost first: an inner loop's bounds may read an outer counter
@@ -225,7 +364,7 @@ std::optional<HostValues::DefaultedGrid> HostValues::gridWithDefaults(const Expr
     // A counter whose bounds cannot be read stays a plain leaf.
     if (auto middle = middleOfLoop(loop, &state); middle && !bounds.unfollowable && !state.facts.count(middle->first)) {
       state.facts[middle->first] = middle->second;
-      counters.push_back({middle->first, middle->second, bounds.leaves});
+      counters.push_back({middle->first, middle->second, bounds.leaves, bounds.options});
     }
   }
   SizeDefaults mode;
@@ -239,6 +378,8 @@ std::optional<HostValues::DefaultedGrid> HostValues::gridWithDefaults(const Expr
     out.counters.push_back("`" + c.var->getNameAsString() + "` at " + std::to_string(c.value));
     for (const std::string& l : c.leaves)
       if (std::find(mode.leaves.begin(), mode.leaves.end(), l) == mode.leaves.end()) mode.leaves.push_back(l);
+    for (const std::string& o : c.options)
+      if (std::find(mode.options.begin(), mode.options.end(), o) == mode.options.end()) mode.options.push_back(o);
   }
   int64_t* dims[3] = {&out.grid.x, &out.grid.y, &out.grid.z};
   int64_t volume = 1;
@@ -250,6 +391,7 @@ std::optional<HostValues::DefaultedGrid> HostValues::gridWithDefaults(const Expr
     volume *= *axes[d];
   }
   out.leaves = std::move(mode.leaves);
+  out.options = std::move(mode.options);
   return out;
 }
 

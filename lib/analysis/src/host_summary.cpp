@@ -11,6 +11,7 @@
 #include <clang/Basic/SourceManager.h>
 
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "host_values.h"
@@ -152,11 +153,21 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
     return out;
   }
 
-  static const VarDecl* counterOf(const ForStmt* loop) {
-    const auto* d = loop ? dyn_cast_or_null<DeclStmt>(loop->getInit()) : nullptr;
-    const auto* var = d && d->isSingleDecl() ? dyn_cast<VarDecl>(d->getSingleDecl()) : nullptr;
-    return var && var->getInit() && var->getType()->isIntegerType() ? var : nullptr;
+  // The counter of `for (T v = start; ...)` or `for (v = start; ...)` (Rodinia kmeans' `for
+  // (nclusters = min_nclusters; ...)`), and its start.
+  static std::pair<const VarDecl*, const Expr*> counterAndStart(const ForStmt* loop) {
+    if (!loop) return {nullptr, nullptr};
+    if (const auto* d = dyn_cast_or_null<DeclStmt>(loop->getInit()); d && d->isSingleDecl()) {
+      const auto* var = dyn_cast<VarDecl>(d->getSingleDecl());
+      if (var && var->getInit() && var->getType()->isIntegerType()) return {var, var->getInit()};
+    } else if (const auto* b = dyn_cast_or_null<BinaryOperator>(loop->getInit()); b && b->getOpcode() == BO_Assign) {
+      const auto* r = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts());
+      const auto* var = r ? dyn_cast<VarDecl>(r->getDecl()) : nullptr;
+      if (var && var->isLocalVarDecl() && var->getType()->isIntegerType()) return {var, b->getRHS()};
+    }
+    return {nullptr, nullptr};
   }
+  static const VarDecl* counterOf(const ForStmt* loop) { return counterAndStart(loop).first; }
 
   // `for (T v = start; v CMP bound; v STEP by)` with nothing in the body writing v.
   SummaryLoop describe(const ForStmt* loop, const std::vector<const ForStmt*>& loops) {
@@ -196,7 +207,7 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
       return out;
     }
     if (writes(loop->getBody(), var)) return out;  // not a plain counter
-    out.start = valueOf(var->getInit(), &loops, /*counters=*/false);
+    out.start = valueOf(counterAndStart(loop).second, &loops, /*counters=*/false);
     out.bound = valueOf(cond->getRHS(), &loops, /*counters=*/false);
     out.followable = out.start.kind != SummaryValue::Kind::Unknown && out.bound.kind != SummaryValue::Kind::Unknown &&
                      out.start.kind != SummaryValue::Kind::Parameter && out.bound.kind != SummaryValue::Kind::Parameter;
@@ -261,6 +272,15 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
         return v;
       }
     const auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    // A local given a constant that only a command-line option changes: its default, for the
+    // cost's questions (program_facts.h).
+    if (const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr; var && !isa<ParmVarDecl>(var))
+      if (auto d = values_.optionDefault(var)) {
+        v.kind = SummaryValue::Kind::OptionDefault;
+        v.constant = *d;
+        v.function = var->getNameAsString();
+        return v;
+      }
     const auto* parm = ref ? dyn_cast<ParmVarDecl>(ref->getDecl()) : nullptr;
     if (parm && !functions_.empty() && parm->getDeclContext() == functions_.back() && !values_.isReassigned(parm)) {
       v.kind = SummaryValue::Kind::Parameter;

@@ -72,16 +72,28 @@ std::optional<int64_t> HostValues::constantOf(const Expr* e, const HostEnv* env,
   // A parameter this file gives no argument for: the one value its calls elsewhere in the
   // program give it (backprop's wrappers, called from facetrain.c).
   if (const auto* ref = dyn_cast<DeclRefExpr>(e))
-    if (const auto* parm = dyn_cast<ParmVarDecl>(ref->getDecl()); parm && !argumentOf(e, env) && !isReassigned(parm))
+    if (const auto* parm = dyn_cast<ParmVarDecl>(ref->getDecl()); parm && !argumentOf(e, env) && !isReassigned(parm)) {
       if (auto v = programParameterValue(parm)) return v;
+      if (defaults_)
+        if (auto v = programParameterDefault(parm)) return v;
+    }
   // A local initialised with a constant and never assigned again.
   if (const auto* ref = dyn_cast<DeclRefExpr>(e))
-    if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->isLocalVarDecl() && var->getInit())
+    if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->isLocalVarDecl() && var->getInit()) {
       if (!isReassigned(var)) {
         // `int n = atoi(argv[1]);`: the default, named after the local.
         if (defaults_ && parsesInput(var->getInit())) return defaultedLeaf(e);
         return constantOf(var->getInit(), env, depth + 1);
       }
+      // `uint byteCount = 64 * 1048576;` changed only under a command-line option.
+      if (defaults_)
+        if (auto v = optionDefault(var)) {
+          const std::string taken = "`" + var->getNameAsString() + "` " + std::to_string(*v);
+          if (std::find(defaults_->options.begin(), defaults_->options.end(), taken) == defaults_->options.end())
+            defaults_->options.push_back(taken);
+          return v;
+        }
+    }
   // The counter of a host loop whose body holds the launch or the wrapper's call (mergeSort's
   // `for (uint stride = SHARED_SIZE_LIMIT; stride < N; stride <<= 1) generateSampleRanks(...,
   // stride, ...)`): the value of its first iteration, the launch the loop makes first. Not for
@@ -93,8 +105,12 @@ std::optional<int64_t> HostValues::constantOf(const Expr* e, const HostEnv* env,
   // A local declared without a value and given one once, unconditionally (Rodinia's gaussian:
   // `int block_size, grid_size; ... block_size = MAXBLOCKSIZE;`).
   if (const auto* ref = dyn_cast<DeclRefExpr>(e))
-    if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->isLocalVarDecl() && !var->getInit())
+    if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->isLocalVarDecl() && !var->getInit()) {
       if (const Expr* value = onlyAssignment(var)) return constantOf(value, env, depth + 1);
+      // `blocks_x = workload / threads.x; if (workload % threads.x != 0) blocks_x = blocks_x + 1;`
+      if (defaults_)
+        if (auto v = assignedUnderDefaults(var, ref, env, depth)) return v;
+    }
   // Arithmetic over what the above resolves: (n + threads - 1) / threads.
   if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->getType()->isIntegerType()) {
     auto l = constantOf(b->getLHS(), env, depth + 1);
@@ -604,6 +620,15 @@ std::optional<int64_t> HostValues::programParameterValue(const ParmVarDecl* parm
   return facts->parameterValue(fn->getNameAsString(), static_cast<int>(parm->getFunctionScopeIndex()));
 }
 
+std::optional<int64_t> HostValues::programParameterDefault(const ParmVarDecl* parm) {
+  const ProgramFacts* facts = programFacts();
+  const auto* fn = facts ? dyn_cast<FunctionDecl>(parm->getDeclContext()) : nullptr;
+  if (!defaults_ || !fn || !fn->getDeclName().isIdentifier() || !parm->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  return facts->parameterDefault(fn->getNameAsString(), static_cast<int>(parm->getFunctionScopeIndex()),
+                                 defaults_->options);
+}
+
 // Whether `var` is declared in the init of a `for` whose body holds `use` and writes it
 // nowhere (the loop's increment steps it).
 bool HostValues::countsLoopAround(const VarDecl* var, const Expr* use) {
@@ -731,13 +756,17 @@ Dim3Axes HostValues::dim3AxesOf(const Expr* e, const HostEnv* env, int depth) {
 }
 
 // Applies `var.x = constant` assignments in the variable's function: an axis assigned
-// something not constant, or more than once, is not known; a member other than x, y, z
-// (a dim3 passed on by reference, say) leaves nothing known.
+// something not constant, or several different values, is not known (Rodinia myocyte sets
+// `threads.x = 32` in one arm of `if (workload == 1)` and `threads.x = NUMBER_THREADS`, 32 too,
+// in the other: 32); a member other than x, y, z (a dim3 passed on by reference, say) leaves
+// nothing known. Under the cost's size defaults, an assignment in an arm the defaults make
+// dead does not count (host_sizes.cpp, deadUnderDefaults): that arm's grid is not the run's.
 void HostValues::applyMemberAssignments(const VarDecl* var, Dim3Axes& d, const HostEnv* env) {
   const auto* fn = dyn_cast<FunctionDecl>(var->getDeclContext());
   if (!fn || !fn->getBody()) return;
   bool unknownMember = false;
   int assigned[3] = {0, 0, 0};
+  bool differ[3] = {false, false, false};
   std::function<void(const Stmt*)> scan = [&](const Stmt* st) {
     if (!st) return;
     if (const auto* b = dyn_cast<BinaryOperator>(st); b && b->isAssignmentOp())
@@ -747,9 +776,11 @@ void HostValues::applyMemberAssignments(const VarDecl* var, Dim3Axes& d, const H
           const int k = name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1;
           if (k < 0) {
             unknownMember = true;
-          } else {
+          } else if (!defaults_ || !deadUnderDefaults(b, fn, env)) {
             auto v = b->getOpcode() == BO_Assign ? constantOf(b->getRHS(), env) : std::nullopt;
-            d[k] = ++assigned[k] > 1 ? std::nullopt : v;
+            differ[k] = differ[k] || !v || (assigned[k] > 0 && d[k] != v);
+            ++assigned[k];
+            d[k] = differ[k] ? std::nullopt : v;
           }
         }
     for (const Stmt* c : st->children()) scan(c);

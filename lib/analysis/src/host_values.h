@@ -92,6 +92,7 @@ class HostValues {
     model::Dim3 grid;
     std::vector<std::string> leaves;    // the leaves taken at the default, as written
     std::vector<std::string> counters;  // "`i` at 2032": the loop counters at their middle
+    std::vector<std::string> options;   // "`byteCount` 67108864": run-time options at their defaults
   };
   std::optional<DefaultedGrid> gridWithDefaults(const clang::Expr* e, const HostEnv* env,
                                                 const std::vector<const clang::ForStmt*>& around);
@@ -101,7 +102,12 @@ class HostValues {
   std::function<const ProgramFacts*()> programFacts_;
   const ProgramFacts* programFacts() const { return programFacts_ ? programFacts_() : nullptr; }
   std::optional<int64_t> programParameterValue(const clang::ParmVarDecl* parm);
+  // In gridWithDefaults' mode: the one value the program's calls give `parm` with run-time
+  // options at their defaults (ProgramFacts::parameterDefault).
+  std::optional<int64_t> programParameterDefault(const clang::ParmVarDecl* parm);
   std::map<const clang::ValueDecl*, bool> reassigned_;
+  std::map<const clang::VarDecl*, std::optional<int64_t>> optionDefaults_;
+  bool readsCommandLine(const clang::Stmt* s, const clang::FunctionDecl* fn, int depth);
   std::vector<const clang::VarDecl*> pointersFollowed_;  // kernelsOf: the function pointers followed for one question
 
   // How deep expressions, locals and wrapper parameters are followed.
@@ -117,6 +123,12 @@ class HostValues {
  public:
   bool isReassigned(const clang::ValueDecl* decl);
   bool countsLoopAround(const clang::VarDecl* var, const clang::Expr* use);
+  // The default of a run-time option (host_options.cpp): a local integer initialised with a
+  // constant that every later write changes only under a condition reading the command line
+  // (`uint byteCount = 64 * 1048576; if (checkCmdLineFlag(argc, argv, "sizemult")) byteCount
+  // *= ...;`, `int nloops = 1;` set in a `switch` over getopt's result). For a finding's cost
+  // only: the figures keep such a local unknown.
+  std::optional<int64_t> optionDefault(const clang::VarDecl* var);
 
  private:
   // The value of the one assignment to a local declared without one, when that assignment is
@@ -131,6 +143,7 @@ class HostValues {
     bool unfollowable = false;  // a leaf that is no size of the input: the whole answer is void
     std::vector<const clang::ValueDecl*> factsRead;  // HostEnv::facts the answer used
     std::vector<const clang::ValueDecl*> axesFollowed;  // dim3 variables whose axes are being read
+    std::vector<std::string> options;  // run-time options taken at their defaults (optionDefault)
   };
   SizeDefaults* defaults_ = nullptr;
   // In that mode: the default for a leaf the code does not fix, or nothing (host_sizes.cpp).
@@ -138,6 +151,13 @@ class HostValues {
   // A floating-point expression over what constantOf reads (`ceil(n / (float)256)`), in that mode.
   std::optional<double> realOf(const clang::Expr* e, const HostEnv* env, int depth);
   std::string leafText(const clang::Expr* e) const;
+  // In that mode: whether an `if` around `s` in `fn` takes the other arm under the defaults
+  // (myocyte's `if (workload == 1)` with `workload` at 4096), and the value a local declared
+  // without one has at `use`: its assignments in arms the defaults make live, in order.
+  bool deadUnderDefaults(const clang::Stmt* s, const clang::FunctionDecl* fn, const HostEnv* env);
+  std::optional<int64_t> assignedUnderDefaults(const clang::VarDecl* var, const clang::Expr* use, const HostEnv* env,
+                                               int depth);
+  std::vector<const clang::VarDecl*> assignedFollowed_;  // assignedUnderDefaults: the locals being read
   // In that mode: a `for` loop's counter at the middle of its range (host_sizes.cpp).
   std::optional<std::pair<const clang::VarDecl*, int64_t>> middleOfLoop(const clang::ForStmt* loop, const HostEnv* env);
   // A call that reads a number from the command line (`atoi(argv[1])`, the samples'

@@ -56,12 +56,25 @@ std::string severalShapes(const std::vector<LaunchContext>& contexts) {
 // sentence that says what the count rests on.
 void setLaunchesPerRun(const LaunchCollector::Runs& r, KernelRecord& kernel) {
   kernel.launchesPerRun = r.runs * (r.unknownLoops ? static_cast<double>(kAssumedLoopTrips) : 1.0);
-  std::string loops;
-  for (const std::string& l : r.loops) loops += (loops.empty() ? "" : ", ") + l;
+  const auto joined = [](const std::vector<std::string>& items) {
+    std::string text;
+    for (const std::string& i : items) text += (text.empty() ? "" : ", ") + i;
+    return text;
+  };
+  const std::string loops = joined(r.loops);
   kernel.launchesBasis =
       std::to_string(r.sites) + (r.sites == 1 ? " launch site" : " launch sites") +
-      (loops.empty() ? std::string(", outside host loops")
-                     : ", in the host " + std::string(r.loops.size() == 1 ? "loop at " : "loops at ") + loops) +
+      (loops.empty() && r.programLoops.empty()
+           ? std::string(", outside host loops")
+           : loops.empty() ? std::string()
+                           : ", in the host " + std::string(r.loops.size() == 1 ? "loop at " : "loops at ") + loops) +
+      (r.programLoops.empty() ? std::string()
+                              : ", called in host loops of the program's other files (around " +
+                                    joined(r.programLoops) + ")") +
+      (r.optionDefaults.empty() ? std::string()
+                                : " with " + joined(r.optionDefaults) +
+                                      (r.optionDefaults.size() == 1 ? ", the default of a run-time option"
+                                                                    : ", the defaults of run-time options")) +
       (r.unknownLoops ? " (trip counts the code does not show taken as " + std::to_string(kAssumedLoopTrips) +
                             " iterations together)"
                       : std::string());

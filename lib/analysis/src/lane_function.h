@@ -47,6 +47,7 @@ struct LaunchContext {
   std::optional<model::Dim3> costGrid;
   std::vector<std::string> costGridLeaves;
   std::vector<std::string> costGridCounters;  // host loop counters at their middle: "`i` at 2032"
+  std::vector<std::string> costGridOptions;   // run-time options at their defaults: "`byteCount` 67108864"
   std::map<int, int64_t> symbolValues;  // parameters fixed by the launch or --assume
   std::map<int, std::string> symbolValueSources;  // "the launch at f.cu:40", "--assume"
   // Pointer parameters the launch passes as an offset into their allocation (`buf + 3`):

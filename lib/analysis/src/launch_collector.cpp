@@ -167,6 +167,7 @@ void LaunchCollector::resolveLaunches() {
           l.costGrid = defaulted->grid;
           l.costGridLeaves = std::move(defaulted->leaves);
           l.costGridCounters = std::move(defaulted->counters);
+          l.costGridOptions = std::move(defaulted->options);
         }
       for (unsigned i = 0; i < p.args.size(); ++i) {
         if (auto v = values_.constantOf(p.args[i], use)) l.argValues[i] = *v;
@@ -205,11 +206,17 @@ void LaunchCollector::resolveLaunches() {
     // No entry for a kernel: it gets the fallback block.
     const Runs here = order.empty() ? Runs{} : runsOf(p.call, p.holder, kCallerDepth);
     for (const FunctionDecl* kernel : order) {
-      Runs& total = runs.try_emplace(kernel->getCanonicalDecl(), Runs{0, false, {}, 0}).first->second;
+      Runs& total = runs.try_emplace(kernel->getCanonicalDecl(), Runs{0, false, {}, 0, {}, {}}).first->second;
       total.runs += here.runs;
       total.unknownLoops = total.unknownLoops || here.unknownLoops;
       for (const std::string& l : here.loops)
         if (std::find(total.loops.begin(), total.loops.end(), l) == total.loops.end()) total.loops.push_back(l);
+      for (const std::string& l : here.programLoops)
+        if (std::find(total.programLoops.begin(), total.programLoops.end(), l) == total.programLoops.end())
+          total.programLoops.push_back(l);
+      for (const std::string& d : here.optionDefaults)
+        if (std::find(total.optionDefaults.begin(), total.optionDefaults.end(), d) == total.optionDefaults.end())
+          total.optionDefaults.push_back(d);
       ++total.sites;
     }
     for (const FunctionDecl* kernel : order) {

@@ -39,6 +39,7 @@ struct Launch {
   std::optional<model::Dim3> costGrid;
   std::vector<std::string> costGridLeaves;
   std::vector<std::string> costGridCounters;  // host loop counters taken at their middle
+  std::vector<std::string> costGridOptions;   // run-time options taken at their defaults (host_options.cpp)
   std::map<unsigned, int64_t> argValues;       // parameter index -> constant argument
   std::map<unsigned, int64_t> pointerOffsets;  // pointer parameter index -> bytes past its allocation
   std::string how = "the launch";              // or "the cudaLaunchKernel"
@@ -82,6 +83,9 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
     bool unknownLoops = false;       // a loop whose trip count the host code does not show
     std::vector<std::string> loops;  // where the loops around the launches are, "a.cu:40"
     int sites = 0;                   // launch sites counted
+    std::vector<std::string> optionDefaults;  // run-time options the counts took at their defaults
+    // Calls in the program's other files with loops around them: "`kmeansCuda` in kmeans_clustering()".
+    std::vector<std::string> programLoops;
   };
   std::map<const clang::FunctionDecl*, Runs> runs;
   // Per canonical kernel, its launch sites here that launch nothing: every call of the
@@ -149,6 +153,7 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
   std::vector<const clang::ForStmt*> precedingLoops(const clang::Stmt* call, const clang::FunctionDecl* holder);
   std::vector<Equality> enclosingEqualities(const clang::Stmt* call, const clang::FunctionDecl* holder);
   Runs runsOf(const clang::Stmt* call, const clang::FunctionDecl* holder, int depth);
+  Runs withProgramCalls(Runs out, const clang::FunctionDecl* holder);
   std::optional<int64_t> hostTripCount(const clang::Stmt* loop);
   // launch_alternatives.cpp: the arm of a selection a statement sits in, and the call it makes there.
   struct ArmOf {

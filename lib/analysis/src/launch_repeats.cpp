@@ -78,6 +78,27 @@ std::optional<int64_t> LaunchCollector::hostTripCount(const Stmt* loop) {
   return (span + by - 1) / by;
 }
 
+// A function this file never calls (a wrapper another file calls, kmeans' `kmeansCuda` in
+// the `do ... while` of kmeans_clustering.c): the runs the program's other files show
+// (ProgramFacts::callsPerRunAssumed; loops whose count they do not show count as this file's
+// own do). Until session 13 such a function ran once, so a wrapper called once for setup and
+// one called in the program's main loop weighed the same.
+LaunchCollector::Runs LaunchCollector::withProgramCalls(Runs out, const FunctionDecl* holder) {
+  if (holder->isMain() || !holder->getDeclName().isIdentifier() || !programFacts_) return out;
+  const ProgramFacts* facts = programFacts_();
+  if (!facts) return out;
+  const auto calls = facts->callsPerRunAssumed(holder->getNameAsString());
+  // None, or none that runs (a caller the program's reachable code never calls): as before.
+  if (!calls || calls->runs <= 0) return out;
+  out.runs *= calls->runs;
+  out.unknownLoops = out.unknownLoops || calls->unknownLoops;
+  out.programLoops.insert(out.programLoops.end(), calls->loops.begin(), calls->loops.end());
+  for (const std::string& d : calls->defaults)
+    if (std::find(out.optionDefaults.begin(), out.optionDefaults.end(), d) == out.optionDefaults.end())
+      out.optionDefaults.push_back(d);
+  return out;
+}
+
 // The runs of `call` inside `holder` per run of the program: the product of the trip counts of
 // the loops around it, times the sum over the holder's call sites (a function nobody in this
 // file calls, `main` or an entry point, runs once).
@@ -98,6 +119,7 @@ LaunchCollector::Runs LaunchCollector::runsOf(const Stmt* call, const FunctionDe
     out.loops.push_back(locationText(parent->getBeginLoc()));
   }
   auto sites = callsOf_.find(holder->getCanonicalDecl());
+  if (depth > 0 && sites == callsOf_.end()) return withProgramCalls(out, holder);
   if (depth <= 0 || sites == callsOf_.end()) return out;
   Runs callers;
   callers.runs = 0;
@@ -108,11 +130,15 @@ LaunchCollector::Runs LaunchCollector::runsOf(const Stmt* call, const FunctionDe
     callers.runs += r.runs;
     callers.unknownLoops = callers.unknownLoops || r.unknownLoops;
     callers.loops.insert(callers.loops.end(), r.loops.begin(), r.loops.end());
+    callers.optionDefaults.insert(callers.optionDefaults.end(), r.optionDefaults.begin(), r.optionDefaults.end());
+    callers.programLoops.insert(callers.programLoops.end(), r.programLoops.begin(), r.programLoops.end());
   }
   if (counted == 0) return out;
   out.runs *= callers.runs;
   out.unknownLoops = out.unknownLoops || callers.unknownLoops;
   out.loops.insert(out.loops.end(), callers.loops.begin(), callers.loops.end());
+  out.optionDefaults.insert(out.optionDefaults.end(), callers.optionDefaults.begin(), callers.optionDefaults.end());
+  out.programLoops.insert(out.programLoops.end(), callers.programLoops.begin(), callers.programLoops.end());
   return out;
 }
 

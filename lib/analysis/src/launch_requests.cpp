@@ -126,6 +126,11 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
     if (!launch.costGridCounters.empty())
       basis += std::string(launch.costGridLeaves.empty() ? " with " : ", and ") + listed(launch.costGridCounters, false) +
                ", the middle of " + (launch.costGridCounters.size() == 1 ? "its host loop" : "their host loops");
+    if (!launch.costGridOptions.empty())
+      basis += std::string(launch.costGridLeaves.empty() && launch.costGridCounters.empty() ? " with " : ", and ") +
+               listed(launch.costGridOptions, false) +
+               (launch.costGridOptions.size() == 1 ? ", the default of a run-time option (a command-line option changes it)"
+                                                   : ", the defaults of run-time options (command-line options change them)");
     basis += ")";
   } else if (!launch.grid) {
     basis += " (the grid is not known: taken as " + std::to_string(blocks) + " blocks, " +

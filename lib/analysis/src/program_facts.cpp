@@ -2,6 +2,7 @@
 // (program_facts.h). Plain C++: the summaries are made from Clang's ASTs by host_summary.cpp.
 #include "program_facts.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <deque>
 
@@ -98,6 +99,15 @@ std::optional<std::set<int64_t>> ProgramFacts::valuesOf(const SummaryValue& v, c
         if (auto values = loopValues(call->loops[static_cast<size_t>(v.parameter)]))
           return std::set<int64_t>(values->begin(), values->end());
       break;
+    case SummaryValue::Kind::OptionDefault:
+      // The cost's questions only: the figures never rest on a run-time option's default.
+      if (optionDefaults_) {
+        const std::string taken = "`" + v.function + "` " + std::to_string(v.constant);
+        if (std::find(optionDefaults_->begin(), optionDefaults_->end(), taken) == optionDefaults_->end())
+          optionDefaults_->push_back(taken);
+        return std::set<int64_t>{v.constant};
+      }
+      break;
     case SummaryValue::Kind::Unknown: break;
   }
   return std::nullopt;
@@ -166,6 +176,109 @@ std::optional<double> ProgramFacts::callsPerRun(const std::string& function, std
   if (!known) return std::nullopt;
   if (!any) return live.empty() || roots_.count(function) ? 1.0 : 0.0;
   return total;
+}
+
+namespace {
+// Points ProgramFacts' option-default collection at `target` for one cost question.
+class DefaultsTaken {
+ public:
+  DefaultsTaken(std::vector<std::string>*& slot, std::vector<std::string>& target) : slot_(slot), outer_(slot) {
+    slot_ = &target;
+  }
+  ~DefaultsTaken() { slot_ = outer_; }
+  DefaultsTaken(const DefaultsTaken&) = delete;
+  DefaultsTaken& operator=(const DefaultsTaken&) = delete;
+
+ private:
+  std::vector<std::string>*& slot_;
+  std::vector<std::string>* outer_;
+};
+}  // namespace
+
+std::optional<ProgramFacts::AssumedRuns> ProgramFacts::callsPerRunAssumed(const std::string& function) const {
+  std::vector<std::string> defaults;
+  std::optional<AssumedRuns> out;
+  {
+    DefaultsTaken taken(optionDefaults_, defaults);
+    std::set<std::string> open;
+    out = callsPerRunAssumed(function, open);
+  }
+  if (out) out->defaults = std::move(defaults);
+  return out;
+}
+
+// As callsPerRun, but a loop around a call whose count the program does not show (a `do ...
+// while (delta > threshold)`, a bound the input sets) counts once and is said, as a device
+// loop of unknown count is (launch_requests.cpp), and a loop whose start or bound is a
+// parameter the program's calls fix is counted.
+std::optional<ProgramFacts::AssumedRuns> ProgramFacts::callsPerRunAssumed(const std::string& function,
+                                                                           std::set<std::string>& open) const {
+  if (function == "main") return AssumedRuns{};
+  if (open.size() > kMaxParameterChain || !open.insert(function).second) return std::nullopt;  // recursion
+  const auto tripsOf = [&](const SummaryLoop& loop) -> std::optional<double> {
+    std::set<std::pair<std::string, int>> none;
+    const auto start = valuesOf(loop.start, nullptr, none);
+    const auto bound = start ? valuesOf(loop.bound, nullptr, none) : std::nullopt;
+    if (!start || !bound || start->size() != 1 || bound->size() != 1) return std::nullopt;
+    if (loop.step == SummaryLoop::Step::Add) return additiveTrips(loop.compare, *start->begin(), *bound->begin(), loop.by);
+    size_t n = 0;
+    int64_t last = 0;
+    for (std::optional<int64_t> v = *start->begin(); v && holds(loop.compare, *v, *bound->begin());
+         v = stepped(loop.step, *v, loop.by)) {
+      if (n >= kMaxLoopValues || (n > 0 && last == *v)) return std::nullopt;
+      last = *v;
+      ++n;
+    }
+    return static_cast<double>(n);
+  };
+  const std::set<std::string>& live = reachable();
+  AssumedRuns total;
+  total.runs = 0;
+  bool any = false;
+  for (const HostSummary::Call& c : calls_) {
+    if (c.callee != function || c.caller == function || (!live.empty() && !live.count(c.caller))) continue;
+    any = true;
+    const auto outer = callsPerRunAssumed(c.caller, open);
+    if (!outer) {
+      open.erase(function);
+      return std::nullopt;
+    }
+    double trips = 1;
+    bool unknown = false;
+    for (const SummaryLoop& loop : c.loops) {
+      if (const auto n = tripsOf(loop)) trips *= *n;
+      else unknown = true;
+    }
+    total.runs += outer->runs * trips;
+    total.unknownLoops = total.unknownLoops || unknown || outer->unknownLoops;
+    const std::string here = "`" + function + "` in " + (c.caller.empty() ? std::string("a global's initialiser") : c.caller + "()");
+    if (!c.loops.empty() && std::find(total.loops.begin(), total.loops.end(), here) == total.loops.end())
+      total.loops.push_back(here);
+    for (const std::string& l : outer->loops)
+      if (std::find(total.loops.begin(), total.loops.end(), l) == total.loops.end()) total.loops.push_back(l);
+  }
+  open.erase(function);
+  if (!any) {
+    AssumedRuns once;
+    once.runs = live.empty() || roots_.count(function) ? 1.0 : 0.0;
+    return once;
+  }
+  return total;
+}
+
+std::optional<int64_t> ProgramFacts::parameterDefault(const std::string& function, int index,
+                                                      std::vector<std::string>& defaults) const {
+  std::vector<std::string> taken;
+  std::optional<std::set<int64_t>> values;
+  {
+    DefaultsTaken scope(optionDefaults_, taken);
+    std::set<std::pair<std::string, int>> open;
+    values = parameterValues(function, index, open);
+  }
+  if (!values || values->size() != 1) return std::nullopt;
+  for (std::string& t : taken)
+    if (std::find(defaults.begin(), defaults.end(), t) == defaults.end()) defaults.push_back(std::move(t));
+  return *values->begin();
 }
 
 std::optional<std::map<int64_t, double>> ProgramFacts::parameterRuns(const std::string& function, int index) const {

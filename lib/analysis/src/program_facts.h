@@ -24,12 +24,14 @@ namespace coalesce::analysis {
 
 // A value as one file shows it: a constant, a parameter of the function the code sits in (to
 // be read at that function's call sites), the counter of a host loop around the call, a
-// constant global another file defines (`extern const uint MIN_SIZE;`), or unknown.
+// constant global another file defines (`extern const uint MIN_SIZE;`), the default of a
+// run-time option (a local given a constant that only a command-line option changes:
+// HostValues::optionDefault; a value for the cost only), or unknown.
 struct SummaryValue {
-  enum class Kind { Constant, Parameter, Unknown, Counter, Global };
+  enum class Kind { Constant, Parameter, Unknown, Counter, Global, OptionDefault };
   Kind kind = Kind::Unknown;
-  int64_t constant = 0;
-  std::string function;  // Parameter: the function, by name; Global: the global's name
+  int64_t constant = 0;  // Constant; OptionDefault: the default
+  std::string function;  // Parameter: the function, by name; Global: the global's name; OptionDefault: the local's
   int parameter = 0;     // Parameter: its index; Counter: the loop's index in the call's `loops`
 };
 
@@ -83,6 +85,24 @@ class ProgramFacts {
   // named other than by a call (or any function nothing calls, when no `main` was seen), 0 for
   // one nothing that runs calls; nullopt when a loop around a call is not followable.
   std::optional<double> callsPerRun(const std::string& function) const;
+  // For a finding's cost only (docs/findings.md, "Cost"): how many times one run calls
+  // `function`, with the defaults of run-time options taken (`int nloops = 1;` changed only
+  // under `getopt`) and a loop whose count is still not shown counted once and said
+  // (`unknownLoops`: the caller multiplies by kAssumedLoopTrips, as for device loops);
+  // `loops` says where the loops are. nullopt when a call's values are not known at all.
+  struct AssumedRuns {
+    double runs = 1;
+    bool unknownLoops = false;
+    std::vector<std::string> loops;  // "`kmeansCuda` in kmeans_clustering()": a loop around that call
+    std::vector<std::string> defaults;  // "`nloops` 1": option defaults taken
+  };
+  std::optional<AssumedRuns> callsPerRunAssumed(const std::string& function) const;
+  // For a finding's cost only: the one value every call gives parameter `index`, run-time
+  // options at their defaults (the histogram sample's `histogram64(..., byteCount)` with
+  // `uint byteCount = 64 * 1048576;` in main.cpp, changed only under `-sizemult`); the
+  // defaults taken, "`byteCount` 67108864", go to `defaults`.
+  std::optional<int64_t> parameterDefault(const std::string& function, int index,
+                                          std::vector<std::string>& defaults) const;
   // The one value every write of `record::member` that can run gives it.
   std::optional<int64_t> memberValue(const std::string& record, const std::string& member) const;
   // The bytes past its allocation every pointer written to `record::member` lies.
@@ -96,6 +116,10 @@ class ProgramFacts {
   std::vector<HostSummary::MemberWrite> writes_;
   std::set<std::string> defined_, roots_;
   mutable std::optional<std::set<std::string>> reachable_;
+  // Set while a cost question runs (callsPerRunAssumed, parameterDefault): OptionDefault
+  // values count as their defaults, which are collected here; otherwise they are unknown.
+  mutable std::vector<std::string>* optionDefaults_ = nullptr;
+  std::optional<AssumedRuns> callsPerRunAssumed(const std::string& function, std::set<std::string>& open) const;
 
   const std::set<std::string>& reachable() const;
   // The values `v` (an argument of `call`, when it is one) can take; nullopt: unknown (or

@@ -22,7 +22,7 @@ namespace json = llvm::json;
 
 namespace {
 
-constexpr const char* kFormat = "sibling-summary-2";  // 2: loops around calls, constants
+constexpr const char* kFormat = "sibling-summary-3";  // 2: loops around calls, constants; 3: option defaults
 
 json::Value valueToJson(const SummaryValue& v) {
   return json::Array{static_cast<int64_t>(v.kind), v.constant, v.function, v.parameter};
@@ -35,7 +35,9 @@ bool valueFromJson(const json::Value* j, SummaryValue& v) {
   auto constant = (*a)[1].getAsInteger();
   auto function = (*a)[2].getAsString();
   auto parameter = (*a)[3].getAsInteger();
-  if (!kind || !constant || !function || !parameter || *kind < 0 || *kind > 4) return false;
+  if (!kind || !constant || !function || !parameter || *kind < 0 ||
+      *kind > static_cast<int64_t>(SummaryValue::Kind::OptionDefault))
+    return false;
   v.kind = static_cast<SummaryValue::Kind>(*kind);
   v.constant = *constant;
   v.function = function->str();

@@ -369,3 +369,183 @@ TEST_CASE("sibling files: a sibling's summary is kept between runs until the sib
     CHECK(analysis::recordsToJson(changed.result) == analysis::recordsToJson(analyseKernels(dir)));
   }
 }
+
+namespace {
+
+const KernelRecord& kernelNamed(const AnalysisResult& r, const std::string& name) {
+  for (const KernelRecord& k : r.kernels)
+    if (k.name == name && k.launchesPerRun > 0) return k;
+  FAIL("no launched kernel " << name);
+  return r.kernels.front();
+}
+
+const AccessSite& accessOf(const AnalysisResult& r, const std::string& kernel) {
+  for (const AccessSite& a : r.accesses)
+    if (a.kernel == kernel && a.launchRequests > 0) return a;
+  FAIL("no access counted in " << kernel);
+  return r.accesses.front();
+}
+
+// Rodinia kmeans' shape (docs/findings.md, "Levels"; session 13): a one-off setup launched
+// through a wrapper the driver calls once per round, an iterative kernel through a wrapper it
+// calls in a `do ... while` of unknown count, the rounds a run-time option at its default (1,
+// changed only under getopt). The .cu file calls neither wrapper: until session 13 both ran
+// once per run, so the setup weighed as much as the loop.
+constexpr const char* kRoundKernels = R"(
+__global__ void setupK(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x * 33]; }
+__global__ void stepK(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x]; }
+extern "C" void allocate(const float* in, float* out) { setupK<<<64, 32>>>(in, out); }
+extern "C" float iterate(const float* in, float* out) { stepK<<<64, 32>>>(in, out); return 0.5f; }
+)";
+
+std::string roundDriver(const std::string& roundsSetting) {
+  return R"(
+#include <stdlib.h>
+#include <unistd.h>
+void allocate(const float* in, float* out);
+float iterate(const float* in, float* out);
+static void cluster(int minK, int maxK, int rounds) {
+  int k, i;
+  for (k = minK; k <= maxK; k++) {
+    allocate(0, 0);
+    for (i = 0; i < rounds; i++) {
+      float delta;
+      int loop = 0;
+      do {
+        delta = iterate(0, 0);
+      } while (delta > 0.001f && loop++ < 500);
+    }
+  }
+}
+int main(int argc, char** argv) {
+  int opt;
+  int minK = 5, maxK = 5;
+  )" + roundsSetting + R"(
+  while ((opt = getopt(argc, argv, "m:n:l:")) != -1) {
+    switch (opt) {
+      case 'm': maxK = atoi(optarg); break;
+      case 'n': minK = atoi(optarg); break;
+      case 'l': rounds = atoi(optarg); break;
+    }
+  }
+  cluster(minK, maxK, rounds);
+  return 0;
+}
+)";
+}
+
+}  // namespace
+
+TEST_CASE("sibling files: the loops around a wrapper's calls in another file count its launches") {
+  test::TempDir dir;
+  dir.write("kernels.cu", kRoundKernels);
+  dir.write("driver.c", roundDriver("int rounds = 1;"));
+  const AnalysisResult r = analyseKernels(dir);
+  // The k loop runs once (5 to 5) and so do the rounds (1): the setup once, the step in the
+  // `do ... while` 64 times (a loop of unknown count, as a device loop's).
+  const KernelRecord& setup = kernelNamed(r, "setupK");
+  const KernelRecord& step = kernelNamed(r, "stepK");
+  CHECK(setup.launchesPerRun == Approx(1));
+  CHECK(step.launchesPerRun == Approx(64));
+  CHECK(step.launchesBasis.find("`iterate` in cluster()") != std::string::npos);
+  CHECK(step.launchesBasis.find("`rounds` 1") != std::string::npos);
+  CHECK(step.launchesBasis.find("the defaults of run-time options") != std::string::npos);
+
+  // The largest k read from the command line unconditionally: no default, the k loop is of
+  // unknown count, and both kernels sit in loops of unknown count (64 together each).
+  dir.write("driver.c", roundDriver("int rounds = 1;\n  maxK = atoi(argv[1]);"));
+  const AnalysisResult unknown = analyseKernels(dir);
+  CHECK(kernelNamed(unknown, "setupK").launchesPerRun == Approx(64));
+  CHECK(kernelNamed(unknown, "stepK").launchesPerRun == Approx(64));
+
+  // Without the program's other files: once each, as before.
+  const AnalysisResult alone = analyseKernels(dir, false);
+  CHECK(kernelNamed(alone, "setupK").launchesPerRun == Approx(1));
+  CHECK(kernelNamed(alone, "stepK").launchesPerRun == Approx(1));
+}
+
+// The CUDA samples' histogram: `uint byteCount = 64 * 1048576;` in main.cpp, multiplied only
+// under a command-line flag, passed to the .cu's wrapper that computes its grid from it. The
+// cost's grid takes the option's default (4096 blocks of 16384 bytes), not the 4096 every
+// unknown size takes (one block), and says so; the figures do not see it.
+TEST_CASE("sibling files: a size changed only by a command-line option takes its default in the cost") {
+  test::TempDir dir;
+  dir.write("kernels.cu", R"(
+__global__ void partial(const unsigned* data, unsigned* out, unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = data[i * 2];
+}
+extern "C" void histogram(const unsigned* data, unsigned* out, unsigned byteCount) {
+  partial<<<(byteCount + 16383) / 16384, 64>>>(data, out, byteCount / 4);
+}
+)");
+  const auto driver = [](const std::string& scale) {
+    return R"(
+#include <string.h>
+extern "C" void histogram(const unsigned* data, unsigned* out, unsigned byteCount);
+int main(int argc, char** argv) {
+  unsigned byteCount = 64 * 1048576;
+  )" + scale + R"(
+  histogram(0, 0, byteCount);
+  return 0;
+}
+)";
+  };
+  dir.write("driver.cpp", driver("if (argc > 1 && strcmp(argv[1], \"-sizemult\") == 0) byteCount *= 4;"));
+  const AnalysisResult r = analyseKernels(dir);
+  const AccessSite& a = accessOf(r, "partial");
+  INFO(a.requestsBasis);
+  CHECK(a.requestsBasis.find("4096 blocks") != std::string::npos);
+  CHECK(a.requestsBasis.find("`byteCount` 67108864, the default of a run-time option") != std::string::npos);
+
+  // Changed whatever the command line says: no default; the size takes 4096, one block.
+  dir.write("driver.cpp", driver("byteCount *= 4;"));
+  const AnalysisResult always = analyseKernels(dir);
+  const AccessSite& b = accessOf(always, "partial");
+  INFO(b.requestsBasis);
+  CHECK(b.requestsBasis.find("1 block ") != std::string::npos);
+  CHECK(b.requestsBasis.find("run-time option") == std::string::npos);
+  CHECK(a.launchRequests == Approx(b.launchRequests * 4096));
+}
+
+// Rodinia myocyte's work_2: the block set to 32 in both arms of `if (workload == 1)`, the grid
+// 4 blocks in one arm and `workload / threads.x` (plus one for a remainder) in the other. The
+// block is known (every assignment gives 32); the cost's grid takes the arm the size's default
+// selects (4096 / 32 = 128 blocks, no remainder), not 262,144 threads.
+TEST_CASE("sibling files: a grid set in both arms of a size test takes the arm the default selects") {
+  test::TempDir dir;
+  dir.write("kernels.cu", R"(
+#include <stdlib.h>
+__global__ void solve(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x * 91]; }
+void work(const float* in, float* out, int workload) {
+  dim3 threads, blocks;
+  int blocks_x;
+  if (workload == 1) {
+    threads.x = 32;
+    threads.y = 1;
+    blocks.x = 4;
+    blocks.y = 1;
+  } else {
+    threads.x = 32;
+    threads.y = 1;
+    blocks_x = workload / threads.x;
+    if (workload % threads.x != 0) blocks_x = blocks_x + 1;
+    blocks.x = blocks_x;
+    blocks.y = 1;
+  }
+  solve<<<blocks, threads>>>(in, out);
+}
+int main(int argc, char** argv) {
+  work(0, 0, atoi(argv[1]));
+  return 0;
+}
+)");
+  const AnalysisResult r = analyseKernels(dir);
+  const KernelRecord& k = kernelNamed(r, "solve");
+  CHECK(k.block.dim.x == 32);
+  CHECK(k.block.source == BlockSource::Launch);
+  const AccessSite& a = accessOf(r, "solve");
+  INFO(a.requestsBasis);
+  CHECK(a.requestsBasis.find("128 blocks") != std::string::npos);
+  CHECK(a.requestsBasis.find("`workload` taken as 4096") != std::string::npos);
+}

@@ -1,0 +1,123 @@
+// The defaults of a program's run-time options, for a finding's cost only (docs/findings.md,
+// "Cost", the program's sizes): a local the host code initialises with a constant and changes
+// only where a command-line option is given keeps that constant in a run without the option.
+// The CUDA samples' histogram: `uint byteCount = 64 * 1048576;` in main.cpp, multiplied only
+// under `if (checkCmdLineFlag(argc, argv, "sizemult"))`; Rodinia kmeans: `int nloops = 1;` set
+// only in `case 'l':` of a `switch` over `getopt(argc, argv, ...)`. Without it such a size
+// took the default every unknown size takes (kAssumedRuntimeValue), and a loop over it around
+// a launch counted as a loop whose count the code does not show.
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+
+#include <algorithm>
+#include <functional>
+
+#include "host_values.h"
+
+namespace coalesce::analysis {
+
+using namespace clang;
+
+namespace {
+
+// `char** argv` (`char* argv[]`, `const char**`): the command line.
+bool isArgumentVector(const ParmVarDecl* p) {
+  const QualType t = p->getType().getCanonicalType();
+  if (!t->isPointerType()) return false;
+  const QualType inner = t->getPointeeType();
+  return inner->isPointerType() && inner->getPointeeType()->isCharType();
+}
+
+// argv, or the integer parameter (argc) of a function that takes one.
+bool isCommandLineParameter(const ParmVarDecl* p) {
+  if (isArgumentVector(p)) return true;
+  const auto* fn = dyn_cast<FunctionDecl>(p->getDeclContext());
+  return fn && p->getType()->isIntegerType() && std::any_of(fn->param_begin(), fn->param_end(), isArgumentVector);
+}
+
+// Whether `s` writes `var`: assigns it (`=`, `*=`, ...), bumps it, takes its address or passes
+// it to a non-const reference parameter (as HostValues::isReassigned counts them).
+bool writes(const Stmt* s, const VarDecl* var) {
+  const auto hits = [&](const Expr* e) {
+    const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return r && r->getDecl() == var;
+  };
+  if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && hits(b->getLHS())) return true;
+  if (const auto* u = dyn_cast<UnaryOperator>(s))
+    if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) && hits(u->getSubExpr())) return true;
+  if (const auto* call = dyn_cast<CallExpr>(s); call && !isa<CXXOperatorCallExpr>(call))
+    if (const FunctionDecl* callee = call->getDirectCallee())
+      for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
+        const QualType t = callee->getParamDecl(i)->getType();
+        if (t->isLValueReferenceType() && !t->getPointeeType().isConstQualified() && hits(call->getArg(i))) return true;
+      }
+  return false;
+}
+
+}  // namespace
+
+// Whether `s` reads the command line: argc or argv, or a local of `fn` given a value that
+// does (`opt = getopt(argc, argv, "i:t:m:n:l:bro")`, followed two locals deep).
+bool HostValues::readsCommandLine(const Stmt* s, const FunctionDecl* fn, int depth) {
+  if (!s || depth > 2) return false;
+  if (const auto* r = dyn_cast<DeclRefExpr>(s)) {
+    if (const auto* p = dyn_cast<ParmVarDecl>(r->getDecl())) return isCommandLineParameter(p);
+    const auto* v = dyn_cast<VarDecl>(r->getDecl());
+    if (!v || !v->isLocalVarDecl() || v->getDeclContext() != fn || !fn->getBody()) return false;
+    if (v->getInit() && readsCommandLine(v->getInit(), fn, depth + 1)) return true;
+    bool found = false;
+    std::function<void(const Stmt*)> scan = [&](const Stmt* st) {
+      if (!st || found) return;
+      if (const auto* b = dyn_cast<BinaryOperator>(st); b && b->getOpcode() == BO_Assign)
+        if (const auto* lhs = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts()); lhs && lhs->getDecl() == v)
+          found = readsCommandLine(b->getRHS(), fn, depth + 1);
+      for (const Stmt* c : st->children()) scan(c);
+    };
+    scan(fn->getBody());
+    return found;
+  }
+  return std::any_of(s->child_begin(), s->child_end(), [&](const Stmt* c) { return readsCommandLine(c, fn, depth); });
+}
+
+std::optional<int64_t> HostValues::optionDefault(const VarDecl* var) {
+  if (!var) return std::nullopt;
+  if (auto known = optionDefaults_.find(var); known != optionDefaults_.end()) return known->second;
+  std::optional<int64_t>& out = optionDefaults_[var];
+  const auto* fn = dyn_cast<FunctionDecl>(var->getDeclContext());
+  if (!fn || !fn->getBody() || !var->isLocalVarDecl() || !var->getInit() || !var->getType()->isIntegerType())
+    return out;
+  // The initialiser as the figures would read it, not under the cost's size defaults.
+  SizeDefaults* const mode = defaults_;
+  defaults_ = nullptr;
+  const std::optional<int64_t> initial = constantOf(var->getInit());
+  defaults_ = mode;
+  if (!initial || !isReassigned(var)) return out;  // a local never changed is a plain constant
+  // Every write sits in the arm of an `if` or the body of a `switch` whose condition reads the
+  // command line.
+  const auto underOption = [&](const Stmt* write) {
+    const Stmt* child = write;
+    for (DynTypedNode node = DynTypedNode::create(*write);;) {
+      const auto parents = ctx_.getParents(node);
+      const Stmt* parent = parents.empty() ? nullptr : parents[0].get<Stmt>();
+      if (!parent) return false;
+      if (const auto* i = dyn_cast<IfStmt>(parent); i && (child == i->getThen() || child == i->getElse()) &&
+                                                    readsCommandLine(i->getCond(), fn, 0))
+        return true;
+      if (const auto* sw = dyn_cast<SwitchStmt>(parent); sw && child == sw->getBody() && readsCommandLine(sw->getCond(), fn, 0))
+        return true;
+      node = parents[0];
+      child = parent;
+    }
+  };
+  bool all = true;
+  std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
+    if (!s || !all) return;
+    if (writes(s, var) && !underOption(s)) all = false;
+    for (const Stmt* c : s->children()) scan(c);
+  };
+  scan(fn->getBody());
+  if (all) out = initial;
+  return out;
+}
+
+}  // namespace coalesce::analysis
