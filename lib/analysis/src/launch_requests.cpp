@@ -65,6 +65,13 @@ std::optional<int64_t> tripsOf(int id, Evaluator& ev, const SymbolTable& symbols
 
 }  // namespace
 
+model::Dim3 costGridOf(const LaunchContext& launch) {
+  if (launch.grid) return *launch.grid;
+  if (launch.costGrid) return *launch.costGrid;
+  const int64_t threads = std::max<int64_t>(1, launch.block.dim.x * launch.block.dim.y * launch.block.dim.z);
+  return model::Dim3{std::max<int64_t>(1, kAssumedGridThreads / threads), 1, 1};
+}
+
 LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& loops, const LaunchContext& launch,
                               const SymbolTable& symbols, const model::Arch& arch) {
   LaunchRequests out;
@@ -76,10 +83,7 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
   // compared across kernels for the program's share (lib/report/src/cost.cpp), keep their
   // ratio (gaussian's one thread per row in Fan1 beside one per element in Fan2). Only a grid
   // expression not followable covers kAssumedGridThreads threads, whatever the block.
-  const int64_t threads = std::max<int64_t>(1, launch.block.dim.x * launch.block.dim.y * launch.block.dim.z);
-  const int64_t blocks = launch.grid       ? launch.grid->volume()
-                         : launch.costGrid ? launch.costGrid->volume()
-                                           : std::max<int64_t>(1, kAssumedGridThreads / threads);
+  const int64_t blocks = costGridOf(launch).volume();
   double trips = 1;
   int assumedLoops = 0;
   for (int loop : loops) {
@@ -93,12 +97,17 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
     if (n) trips *= static_cast<double>(*n);
     else ++assumedLoops;
   }
-  // Loops of unknown trip count count together as kAssumedLoopTrips iterations, not that many
-  // each: a guess per nesting level would grow the cost geometrically with the nest's depth.
-  // Those iterations are ones that run: their requests are the listed iterations' that have
-  // any (the listing, under the default values of the scalars that bound the loop, may run
-  // only a few of its samples, which would count the assumed trips as mostly idle).
-  if (assumedLoops > 0) trips *= static_cast<double>(kAssumedLoopTrips);
+  // Each loop of unknown trip count counts kAssumedLoopTrips iterations of its own: the body of
+  // a nest runs the product of its loops' trips. Until session 13 a nest's unknown loops counted
+  // kAssumedLoopTrips together, so an access in the inner loop of two weighed no more than one
+  // in the outer loop's body, and one outside the nest 1/64 of the nest's work, however deep:
+  // leukocyte's `dilate_kernel` reads 25 x 25 texels per output pixel (counted 64 together)
+  // and its one store was 9 % of the kernel; the eigenvalue bisection's once-per-pass
+  // `atomicExch` weighed as much as the Sturm count over the matrix that each pass runs. Those
+  // iterations are ones that run: their requests are the listed iterations' that have any
+  // (the listing, under the default values of the scalars that bound the loop, may run only a
+  // few of its samples, which would count the assumed trips as mostly idle).
+  for (int i = 0; i < assumedLoops; ++i) trips *= static_cast<double>(kAssumedLoopTrips);
   const double perIteration = assumedLoops > 0 ? lanes.requestsPerLiveIteration : lanes.requestsPerIteration;
   const double running = std::max(1.0, std::round(static_cast<double>(blocks) * lanes.blockFraction));
   out.requests = perIteration * running * trips;
@@ -138,8 +147,8 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
       basis += std::string(loops.size() == 1 ? " (its" : " (one with a") + " trip count not known statically, taken as " +
                std::to_string(kAssumedLoopTrips) + ")";
     else if (assumedLoops > 1)
-      basis += " (" + std::to_string(assumedLoops) + " with trip counts not known statically, taken as " +
-               std::to_string(kAssumedLoopTrips) + " iterations together)";
+      basis += " (" + std::to_string(assumedLoops) + " with trip counts not known statically, each taken as " +
+               std::to_string(kAssumedLoopTrips) + ")";
   }
   out.basis = std::move(basis);
   return out;
