@@ -45,10 +45,9 @@ inline constexpr int64_t kAssumedGridDim = 1024;
 // computed from sizes the code does not fix takes them at kAssumedRuntimeValue instead
 // (host_sizes.cpp).
 inline constexpr int64_t kAssumedGridThreads = 1024 * 256;
-// Iterations of a loop whose trip count is not known statically, each such loop of a nest its
-// own, for the cost of a finding only (the warp requests one launch executes,
-// launch_requests.cpp): the figures never use it. Host loops around a launch count it once
-// for all of them (launch_repeats.cpp).
+// Iterations of the loops whose trip counts are not known statically, all of them together, for
+// the cost of a finding only (the warp requests one launch executes, lane_function.cpp): the
+// figures never use it.
 inline constexpr int64_t kAssumedLoopTrips = 64;
 // Two allocations chosen per lane (`c ? a : b`) are placed this many bytes apart: aligned,
 // and far enough that their sectors never meet (separate cudaMalloc buffers).

@@ -97,17 +97,18 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
     if (n) trips *= static_cast<double>(*n);
     else ++assumedLoops;
   }
-  // Each loop of unknown trip count counts kAssumedLoopTrips iterations of its own: the body of
-  // a nest runs the product of its loops' trips. Until session 13 a nest's unknown loops counted
-  // kAssumedLoopTrips together, so an access in the inner loop of two weighed no more than one
-  // in the outer loop's body, and one outside the nest 1/64 of the nest's work, however deep:
-  // leukocyte's `dilate_kernel` reads 25 x 25 texels per output pixel (counted 64 together)
-  // and its one store was 9 % of the kernel; the eigenvalue bisection's once-per-pass
-  // `atomicExch` weighed as much as the Sturm count over the matrix that each pass runs. Those
-  // iterations are ones that run: their requests are the listed iterations' that have any
-  // (the listing, under the default values of the scalars that bound the loop, may run only a
-  // few of its samples, which would count the assumed trips as mostly idle).
-  for (int i = 0; i < assumedLoops; ++i) trips *= static_cast<double>(kAssumedLoopTrips);
+  // Loops of unknown trip count count together as kAssumedLoopTrips iterations, not that many
+  // each: a guess per nesting level would grow the cost geometrically with the nest's depth.
+  // Tried in session 13 (docs/precision.md, "Session 13, kernel side"): 64 per loop made
+  // leukocyte's store after its 25 x 25 window and the eigenvalue bisection's per-pass atomic
+  // notes, as the panels judged them, but weighed a loop the analysis cannot count that runs
+  // log2(blockDim) times (Chai SC's down-sweep `for (d = 0; d < maxThread; d <<= 1) { d += 1; ...}`)
+  // or a block-stride loop over 4096 elements (16 trips; Chai RSCD) as 64, and turned places
+  // judged worth fixing into notes. Those iterations are ones that run: their requests are
+  // the listed iterations' that have any (the listing, under the default values of the
+  // scalars that bound the loop, may run only a few of its samples, which would count the
+  // assumed trips as mostly idle).
+  if (assumedLoops > 0) trips *= static_cast<double>(kAssumedLoopTrips);
   const double perIteration = assumedLoops > 0 ? lanes.requestsPerLiveIteration : lanes.requestsPerIteration;
   const double running = std::max(1.0, std::round(static_cast<double>(blocks) * lanes.blockFraction));
   out.requests = perIteration * running * trips;
@@ -147,8 +148,8 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
       basis += std::string(loops.size() == 1 ? " (its" : " (one with a") + " trip count not known statically, taken as " +
                std::to_string(kAssumedLoopTrips) + ")";
     else if (assumedLoops > 1)
-      basis += " (" + std::to_string(assumedLoops) + " with trip counts not known statically, each taken as " +
-               std::to_string(kAssumedLoopTrips) + ")";
+      basis += " (" + std::to_string(assumedLoops) + " with trip counts not known statically, taken as " +
+               std::to_string(kAssumedLoopTrips) + " iterations together)";
   }
   out.basis = std::move(basis);
   return out;
