@@ -570,19 +570,13 @@ std::vector<std::pair<int64_t, double>> axisSamples(int64_t dim, int64_t interio
 }
 
 // The share of the grid's blocks that run an access: the blocks of a lattice over the grid the
-// cost counts (costGridOf: the launch's, else the one under the program's defaults, else
-// kAssumedGridThreads threads along x), edges exact, each weighing the blocks it stands for.
-// Over one axis, where two neighbouring samples disagree, the boundary between them is found
-// by bisection (`point_id < npoints` runs in a prefix of the blocks: 16 of 1,024 at npoints
-// = 4096 and 256 threads, not the 74 the sample at block 1 would stand for).
+// cost counts (costGridOf), edges exact, each weighing the blocks it stands for. Over one axis,
+// where two neighbouring samples disagree, the boundary between them is bisected (`point_id <
+// npoints` runs in the first 16 of 1,024 blocks, not the 74 the sample at block 1 stands for).
 double runningBlocks(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
                      const model::Arch& arch, const std::map<int, int64_t>& live, IterationMemo* memo) {
-  // The lattice's own context: the guards read gridDim as the grid the cost multiplies by.
-  std::optional<LaunchContext> own;
-  if (!launch.grid) {
-    own = launch;
-    own->grid = costGridOf(launch);
-  }
+  std::optional<LaunchContext> own;  // its guards read gridDim as the grid the cost counts
+  if (!launch.grid) own = launch, own->grid = costGridOf(launch);
   const LaunchContext& lattice = own ? *own : launch;
   int64_t dims[3];
   int extended = 0;
@@ -604,23 +598,21 @@ double runningBlocks(const RawAccess& raw, const LaunchContext& launch, const Sy
     const auto samples = axisSamples(dim, 6);
     std::vector<bool> flags;
     for (const auto& [i, w] : samples) flags.push_back(at(i));
-    // Each sample stands for the indices up to its boundary with the next: the bisected
-    // change of state where the two differ, else the midpoint (axisSamples' weights).
+    // Each sample stands for the indices up to the next's: where the two differ, up to the
+    // bisected change; else up to the midpoint (axisSamples' weights).
     double running = 0;
     int64_t from = 0;
     for (size_t k = 0; k < samples.size(); ++k) {
       int64_t to = dim;
       if (k + 1 < samples.size()) {
         int64_t lo = samples[k].first, hi = samples[k + 1].first;
-        if (flags[k] != flags[k + 1]) {
+        if (flags[k] == flags[k + 1]) hi = (lo + hi + 1) / 2;
+        else
           while (hi - lo > 1) {
             const int64_t mid = lo + (hi - lo) / 2;
             (at(mid) == flags[k] ? lo : hi) = mid;
           }
-          to = hi;
-        } else {
-          to = (lo + hi + 1) / 2;
-        }
+        to = hi;
       }
       if (flags[k]) running += static_cast<double>(to - from);
       from = to;
@@ -720,10 +712,9 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   }
 
   // What share of the grid runs it, for its cost (launchRequests); the same for every access
-  // under these guards. Counted for every access whose guards name the block index, not only
-  // for one the representative block does not run: kmeans' `point_id < npoints` ran in 16 of
-  // the 1,024 blocks counted where the point index is 2D (block 1 idle) and in all 1,024 where
-  // it is 1D (block 1 busy), so that a one-off 1D kernel weighed 64 times its iterative 2D one.
+  // under these guards, and counted for every access whose guards name the block index (until
+  // session 13 only where block 1 runs nothing: kmeans' `point_id < npoints` ran in 1 of 1,024
+  // blocks over a 2D block index and in all 1,024 over a 1D one).
   double blockFraction = 1;
   if (partialGrid || guardsNameBlock) {
     if (cache && cache->blockFraction.count(key)) {
