@@ -569,19 +569,57 @@ std::vector<std::pair<int64_t, double>> axisSamples(int64_t dim, int64_t interio
   return out;
 }
 
-// The share of the grid's blocks that run an access the block standing for the grid does not
-// (`if (blockIdx.x == 0)`, the last block's tail, `if (blockIdx.x < blockIdx.y)`): the blocks
-// of a lattice over the grid, edges exact, each weighing the blocks it stands for. Over an
-// unknown grid, kAssumedGridDim blocks along x and y.
+// The share of the grid's blocks that run an access: the blocks of a lattice over the grid the
+// cost counts (costGridOf), edges exact, each weighing the blocks it stands for. Over one axis,
+// where two neighbouring samples disagree, the boundary between them is bisected (`point_id <
+// npoints` runs in the first 16 of 1,024 blocks, not the 74 the sample at block 1 stands for).
 double runningBlocks(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
                      const model::Arch& arch, const std::map<int, int64_t>& live, IterationMemo* memo) {
+  std::optional<LaunchContext> own;  // its guards read gridDim as the grid the cost counts
+  if (!launch.grid) own = launch, own->grid = costGridOf(launch);
+  const LaunchContext& lattice = own ? *own : launch;
   int64_t dims[3];
   int extended = 0;
   for (int d = 0; d < 3; ++d) {
-    dims[d] = launch.grid ? dimOf(*launch.grid, d) : (d < 2 ? kAssumedGridDim : 1);
+    dims[d] = dimOf(*lattice.grid, d);
     extended += dims[d] > 1;
   }
-  const int64_t interior = extended <= 1 ? 6 : extended == 2 ? 3 : 1;
+  auto runs = [&](const std::array<int64_t, 3>& idx) {
+    return anyRequest(runInBlock(raw, lattice, symbols, arch, idx, live, memo, /*probe=*/true).result);
+  };
+  if (extended == 1) {
+    const int axis = dims[0] > 1 ? 0 : dims[1] > 1 ? 1 : 2;
+    const int64_t dim = dims[axis];
+    auto at = [&](int64_t i) {
+      std::array<int64_t, 3> idx{0, 0, 0};
+      idx[static_cast<size_t>(axis)] = i;
+      return runs(idx);
+    };
+    const auto samples = axisSamples(dim, 6);
+    std::vector<bool> flags;
+    for (const auto& [i, w] : samples) flags.push_back(at(i));
+    // Each sample stands for the indices up to the next's: where the two differ, up to the
+    // bisected change; else up to the midpoint (axisSamples' weights).
+    double running = 0;
+    int64_t from = 0;
+    for (size_t k = 0; k < samples.size(); ++k) {
+      int64_t to = dim;
+      if (k + 1 < samples.size()) {
+        int64_t lo = samples[k].first, hi = samples[k + 1].first;
+        if (flags[k] == flags[k + 1]) hi = (lo + hi + 1) / 2;
+        else
+          while (hi - lo > 1) {
+            const int64_t mid = lo + (hi - lo) / 2;
+            (at(mid) == flags[k] ? lo : hi) = mid;
+          }
+        to = hi;
+      }
+      if (flags[k]) running += static_cast<double>(to - from);
+      from = to;
+    }
+    return running / static_cast<double>(dim);
+  }
+  const int64_t interior = extended == 0 ? 6 : extended == 2 ? 3 : 1;
   const auto xs = axisSamples(dims[0], interior), ys = axisSamples(dims[1], interior), zs = axisSamples(dims[2], interior);
   double running = 0, all = 0;
   for (const auto& [x, wx] : xs)
@@ -589,8 +627,7 @@ double runningBlocks(const RawAccess& raw, const LaunchContext& launch, const Sy
       for (const auto& [z, wz] : zs) {
         const double w = wx * wy * wz;
         all += w;
-        if (anyRequest(runInBlock(raw, launch, symbols, arch, {x, y, z}, live, memo, /*probe=*/true).result))
-          running += w;
+        if (runs({x, y, z})) running += w;
       }
   return all > 0 ? running / all : 1.0;
 }
@@ -675,9 +712,11 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   }
 
   // What share of the grid runs it, for its cost (launchRequests); the same for every access
-  // under these guards.
+  // under these guards, and counted for every access whose guards name the block index (until
+  // session 13 only where block 1 runs nothing: kmeans' `point_id < npoints` ran in 1 of 1,024
+  // blocks over a 2D block index and in all 1,024 over a 1D one).
   double blockFraction = 1;
-  if (partialGrid) {
+  if (partialGrid || guardsNameBlock) {
     if (cache && cache->blockFraction.count(key)) {
       blockFraction = cache->blockFraction.at(key);
     } else {

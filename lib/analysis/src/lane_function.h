@@ -105,6 +105,10 @@ struct LaunchRequests {
   double requests = 0;
   std::string basis;
 };
+// The grid one launch's cost counts: the launch's when known, else the one under the
+// program's defaults (LaunchContext::costGrid), else kAssumedGridThreads threads along x. The
+// share of its blocks that run an access (LaneResult::blockFraction) is taken over the same grid.
+model::Dim3 costGridOf(const LaunchContext& launch);
 LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& loops, const LaunchContext& launch,
                               const SymbolTable& symbols, const model::Arch& arch);
 

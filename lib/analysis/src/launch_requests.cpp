@@ -65,6 +65,13 @@ std::optional<int64_t> tripsOf(int id, Evaluator& ev, const SymbolTable& symbols
 
 }  // namespace
 
+model::Dim3 costGridOf(const LaunchContext& launch) {
+  if (launch.grid) return *launch.grid;
+  if (launch.costGrid) return *launch.costGrid;
+  const int64_t threads = std::max<int64_t>(1, launch.block.dim.x * launch.block.dim.y * launch.block.dim.z);
+  return model::Dim3{std::max<int64_t>(1, kAssumedGridThreads / threads), 1, 1};
+}
+
 LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& loops, const LaunchContext& launch,
                               const SymbolTable& symbols, const model::Arch& arch) {
   LaunchRequests out;
@@ -76,10 +83,7 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
   // compared across kernels for the program's share (lib/report/src/cost.cpp), keep their
   // ratio (gaussian's one thread per row in Fan1 beside one per element in Fan2). Only a grid
   // expression not followable covers kAssumedGridThreads threads, whatever the block.
-  const int64_t threads = std::max<int64_t>(1, launch.block.dim.x * launch.block.dim.y * launch.block.dim.z);
-  const int64_t blocks = launch.grid       ? launch.grid->volume()
-                         : launch.costGrid ? launch.costGrid->volume()
-                                           : std::max<int64_t>(1, kAssumedGridThreads / threads);
+  const int64_t blocks = costGridOf(launch).volume();
   double trips = 1;
   int assumedLoops = 0;
   for (int loop : loops) {
@@ -95,9 +99,15 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
   }
   // Loops of unknown trip count count together as kAssumedLoopTrips iterations, not that many
   // each: a guess per nesting level would grow the cost geometrically with the nest's depth.
-  // Those iterations are ones that run: their requests are the listed iterations' that have
-  // any (the listing, under the default values of the scalars that bound the loop, may run
-  // only a few of its samples, which would count the assumed trips as mostly idle).
+  // Tried in session 13 (docs/precision.md, "Session 13, kernel side"): 64 per loop made
+  // leukocyte's store after its 25 x 25 window and the eigenvalue bisection's per-pass atomic
+  // notes, as the panels judged them, but weighed a loop the analysis cannot count that runs
+  // log2(blockDim) times (Chai SC's down-sweep `for (d = 0; d < maxThread; d <<= 1) { d += 1; ...}`)
+  // or a block-stride loop over 4096 elements (16 trips; Chai RSCD) as 64, and turned places
+  // judged worth fixing into notes. Those iterations are ones that run: their requests are
+  // the listed iterations' that have any (the listing, under the default values of the
+  // scalars that bound the loop, may run only a few of its samples, which would count the
+  // assumed trips as mostly idle).
   if (assumedLoops > 0) trips *= static_cast<double>(kAssumedLoopTrips);
   const double perIteration = assumedLoops > 0 ? lanes.requestsPerLiveIteration : lanes.requestsPerIteration;
   const double running = std::max(1.0, std::round(static_cast<double>(blocks) * lanes.blockFraction));

@@ -142,9 +142,14 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
   for (size_t i = 0; i < analysis.accesses.size(); ++i) {
     const AccessSite& a = analysis.accesses[i];
     KernelTraffic& t = traffic[kernelOf[i]];
-    // A gather counts at its least (its ideal), so that it never shrinks another finding's share.
+    // A gather counts at its least (its ideal), so that it never shrinks another finding's share;
+    // so does an address the analysis could not follow (`data[psRand % dataSize]`, a hash of
+    // the thread index: pattern Unknown, the same range of sectors as a gather). Until session
+    // 13 it counted nothing, and a kernel of such loads weighed only its shared accesses
+    // (simpleAttributes' one-off `atomicExch(&hit, 0)` was 19 % of a kernel whose every loop
+    // pass reads and writes global memory twice).
     if (a.figures.global) t.sectors += a.figures.global->aligned.sectorsPerRequest * a.launchRequests;
-    else if (isGather(a)) t.sectors += idealOfGather(a, arch) * a.launchRequests;
+    else if (a.figures.sectorRange) t.sectors += idealOfGather(a, arch) * a.launchRequests;
     // A texture fetch at its least too: its active lanes' bytes in consecutive sectors. The
     // texture cache moves sectors of 32 bytes as L1 does; where its layout spreads a warp's
     // texels further, the kernel's time is larger still, and the other findings' shares smaller.

@@ -305,6 +305,38 @@ TEST_CASE("findings/: the sizes of one program share one default, and a per-row 
     }
 }
 
+TEST_CASE("findings/: every access counts the blocks that run it, and addresses not followed") {
+  const Analysed& r = analysed();
+  std::map<std::string, const AccessSite*> first;  // by kernel: its first access
+  std::vector<const AccessSite*> hashed;
+  for (const AccessSite& a : r.analysis.accesses) {
+    if (!first.count(a.kernel)) first[a.kernel] = &a;
+    if (a.kernel == "hashedPasses" && a.expression.find("data[") != std::string::npos) hashed.push_back(&a);
+  }
+  // blocks_that_run.cu: `i < n` and `point < n` (n = 4096, 256 threads) run in 16 of the 1,024
+  // blocks counted, over a 1D index (block 1 runs) as over a 2D one (block (1, 1) does not).
+  for (const char* kernel : {"flipOnce", "assignPoints"}) {
+    REQUIRE(first.count(kernel));
+    const AccessSite& a = *first.at(kernel);
+    INFO(kernel << ": " << a.requestsBasis);
+    CHECK(a.launchRequests == Approx(8.0 * 16 * 16));  // 8 warps x 16 blocks x 16 iterations
+    CHECK(a.requestsBasis.find("16 of the 1024 blocks") != std::string::npos);
+  }
+  // unfollowed_addresses_in_the_cost.cu: the hashed load and store run every pass; the
+  // one-off atomic is a few per cent of the kernel.
+  CHECK(hashed.size() == 2);
+  for (const AccessSite* a : hashed) CHECK(a->launchRequests == Approx(8.0 * 4096 * 64));
+  int atomics = 0;
+  for (const report::Finding& f : r.shown)
+    if (f.kernel == "hashedPasses") {
+      INFO(f.message);
+      CHECK(f.costShare.value_or(1) < 0.05);
+      CHECK(f.costShare.value_or(0) > 0.01);
+      ++atomics;
+    }
+  CHECK(atomics == 1);
+}
+
 TEST_CASE("findings/: alternatives chosen at run time are recorded with their selector, and only those") {
   const Analysed& r = analysed();
   std::map<std::string, const KernelRecord*> kernels;
