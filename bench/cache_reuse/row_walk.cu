@@ -3,6 +3,7 @@
 // note only when warps x lines per warp fit in L1. A persistent grid of exactly W warps per SM
 // (132 SMs x W/8 blocks of 256 threads, no shared memory, so L1 keeps its whole carveout) walks
 // 2^20 rows of ROW floats; the same rows read column-wise (coalesced) are the reference.
+// `rows`: short rows; `taps`: stride-2 lanes whose gaps the next taps fill (issue #14).
 // Written for this measurement. Build: nvcc -O3 -arch=sm_90 -o row_walk row_walk.cu
 #include <cstdio>
 #include <cstdlib>
@@ -54,6 +55,79 @@ __global__ void columnStore(const float* __restrict__ in, float* __restrict__ ou
   }
 }
 
+// Filled gaps (`taps` argument, issue #14): lanes 2 floats apart walked over tap offsets
+// 0..TAPS-1, a stride-2 convolution (ISPASS NN's `in[windowX + ... + kernelTemplate2[i]]`,
+// windowX = 2 * threadIdx.x): thread g reads in[2g + t], so each tap reads the words the one
+// before skipped and over the loop a warp uses every byte of the sectors it touches (8 or 9
+// sectors per request where 4 or 5 carry the bytes). The reference reads the same 64 + TAPS - 1
+// words per warp in the same number of requests, coalesced: lane l of warp w at tap t reads
+// in[64w + 32 (t % 2) + 2 (t / 2) + l]. TAPS = 2 is the short row of 2 floats above.
+constexpr size_t kTapOutputs = kRows * 32;  // 2^25 outputs: the taps span the 256 MB of `in`
+template <int TAPS>
+__global__ void filledGaps(const float* __restrict__ in, float* __restrict__ out) {
+  const size_t threads = size_t(gridDim.x) * blockDim.x;
+  for (size_t g = blockIdx.x * blockDim.x + threadIdx.x; g < kTapOutputs; g += threads) {
+    float s = 0;
+#pragma unroll
+    for (int t = 0; t < TAPS; ++t) s += in[2 * g + t];
+    out[g] = s;
+  }
+}
+
+template <int TAPS>
+__global__ void filledGapsCoalesced(const float* __restrict__ in, float* __restrict__ out) {
+  const size_t threads = size_t(gridDim.x) * blockDim.x;
+  for (size_t g = blockIdx.x * blockDim.x + threadIdx.x; g < kTapOutputs; g += threads) {
+    const size_t warpBase = (g / 32) * 64, lane = g % 32;
+    float s = 0;
+#pragma unroll
+    for (int t = 0; t < TAPS; ++t) s += in[warpBase + 32 * (t % 2) + 2 * (t / 2) + lane];
+    out[g] = s;
+  }
+}
+
+// Gaps never filled: lanes 2 floats apart at even taps only (in[2 (g + t)]): half of every
+// sector is never read, by this warp or another. The reference reads the same useful bytes
+// coalesced (in[g + t]), in the same number of requests.
+template <int TAPS>
+__global__ void unfilledGaps(const float* __restrict__ in, float* __restrict__ out) {
+  const size_t threads = size_t(gridDim.x) * blockDim.x;
+  for (size_t g = blockIdx.x * blockDim.x + threadIdx.x; g < kTapOutputs / 2; g += threads) {
+    float s = 0;
+#pragma unroll
+    for (int t = 0; t < TAPS; ++t) s += in[2 * (g + t)];
+    out[g] = s;
+  }
+}
+
+template <int TAPS>
+__global__ void unfilledGapsCoalesced(const float* __restrict__ in, float* __restrict__ out) {
+  const size_t threads = size_t(gridDim.x) * blockDim.x;
+  for (size_t g = blockIdx.x * blockDim.x + threadIdx.x; g < kTapOutputs / 2; g += threads) {
+    float s = 0;
+#pragma unroll
+    for (int t = 0; t < TAPS; ++t) s += in[g + t];
+    out[g] = s;
+  }
+}
+
+// The 2D case as NN writes it: a 5x5 window at stride 2 through a `__constant__` table of tap
+// offsets (row pitch kPitch floats), one output per thread, 32 outputs of a row per warp. The
+// reference table reads the same words per warp and kernel row in the same requests, coalesced.
+constexpr size_t kOutWidth = 4096, kOutHeight = 2048, kPitch = 2 * kOutWidth + 4;  // 134 MB read
+__constant__ int kStrideTwoTaps[25], kCoalescedTaps[25];
+template <bool COALESCED>
+__global__ void window5x5(const float* __restrict__ in, float* __restrict__ out) {
+  const size_t threads = size_t(gridDim.x) * blockDim.x;
+  for (size_t g = blockIdx.x * blockDim.x + threadIdx.x; g < kOutWidth * kOutHeight; g += threads) {
+    const size_t ox = g % kOutWidth, oy = g / kOutWidth;
+    const size_t base = 2 * oy * kPitch + (COALESCED ? (ox / 32) * 64 + ox % 32 : 2 * ox);
+    float s = 0;
+    for (int i = 0; i < 25; ++i) s += in[base + (COALESCED ? kCoalescedTaps[i] : kStrideTwoTaps[i])];
+    out[g] = s;
+  }
+}
+
 template <class K>
 float timeIt(K kernel, int blocks, const float* in, float* out) {
   cudaEvent_t a, b;
@@ -83,17 +157,71 @@ void shortRow(int sms, const float* in, float* out, float* wide) {
   }
 }
 
+template <int TAPS>
+void taps(int sms, const float* in, float* out) {
+  for (int warps : {16, 32, 64}) {
+    const int blocks = sms * warps / 8;
+    const float f = timeIt(filledGaps<TAPS>, blocks, in, out), fc = timeIt(filledGapsCoalesced<TAPS>, blocks, in, out);
+    const float u = timeIt(unfilledGaps<TAPS>, blocks, in, out), uc = timeIt(unfilledGapsCoalesced<TAPS>, blocks, in, out);
+    std::printf("%d,%d,%d,%.3f,%.3f,%.2f,%.3f,%.3f,%.2f\n", TAPS, warps, blocks, f, fc, f / fc, u, uc, u / uc);
+  }
+}
+
+void setWindowTaps() {
+  int strideTwo[25], coalesced[25];
+  for (int i = 0; i < 25; ++i) {
+    const int ty = i / 5, tx = i % 5;
+    strideTwo[i] = ty * int(kPitch) + tx;
+    coalesced[i] = ty * int(kPitch) + 32 * (tx % 2) + 2 * (tx / 2);
+  }
+  cudaMemcpyToSymbol(kStrideTwoTaps, strideTwo, sizeof strideTwo);
+  cudaMemcpyToSymbol(kCoalescedTaps, coalesced, sizeof coalesced);
+}
+
+void window(int sms, const float* in, float* out) {
+  setWindowTaps();
+  for (int warps : {16, 32, 64}) {
+    const int blocks = sms * warps / 8;
+    const float w = timeIt(window5x5<false>, blocks, in, out), wc = timeIt(window5x5<true>, blocks, in, out);
+    std::printf("window5x5,%d,%d,%.3f,%.3f,%.2f,,,\n", warps, blocks, w, wc, w / wc);
+  }
+}
+
 int main(int argc, char** argv) {
   const bool once = argc > 1 && std::string(argv[1]) == "once";  // under ncu: one launch of each, no timing loop
   const bool rows = argc > 1 && std::string(argv[1]) == "rows";
+  const std::string mode = argc > 1 ? argv[1] : "";
   int sms = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
   constexpr int kRow = 64;
   float *in, *out, *wide;
-  cudaMalloc(&in, kRows * kRow * sizeof(float));
+  cudaMalloc(&in, (kRows * kRow + 64) * sizeof(float));  // + the taps past the last output's window
   cudaMalloc(&out, kRows * kRow * sizeof(float));  // a sum per row: 2^25 rows of 2 floats
   cudaMalloc(&wide, kRows * kRow * sizeof(float));
-  cudaMemset(in, 0, kRows * kRow * sizeof(float));
+  cudaMemset(in, 0, (kRows * kRow + 64) * sizeof(float));
+  if (mode == "taps" || mode == "taps-once") {  // filled and unfilled gaps (issue #14)
+    if (mode == "taps-once") {  // under ncu: one launch of each at 32 warps per SM
+      const int blocks = sms * 32 / 8;
+      filledGaps<5><<<blocks, 256>>>(in, out);
+      filledGapsCoalesced<5><<<blocks, 256>>>(in, out);
+      unfilledGaps<5><<<blocks, 256>>>(in, out);
+      unfilledGapsCoalesced<5><<<blocks, 256>>>(in, out);
+      setWindowTaps();
+      window5x5<false><<<blocks, 256>>>(in, out);
+      window5x5<true><<<blocks, 256>>>(in, out);
+      return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
+    }
+    std::printf("taps,warps_per_sm,blocks,filled_ms,filled_coalesced_ms,filled_over_coalesced,unfilled_ms,unfilled_coalesced_ms,unfilled_over_coalesced\n");
+    taps<2>(sms, in, out);
+    taps<3>(sms, in, out);
+    taps<4>(sms, in, out);
+    taps<5>(sms, in, out);
+    taps<8>(sms, in, out);
+    window(sms, in, out);
+    const cudaError_t e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) { std::fprintf(stderr, "%s\n", cudaGetErrorString(e)); return 1; }
+    return 0;
+  }
   if (rows) {
     std::printf("row_floats,warps_per_sm,blocks,row_ms,column_ms,row_over_column,row_store_ms,column_store_ms,store_row_over_column\n");
     shortRow<2>(sms, in, out, wide);

@@ -102,3 +102,24 @@ TEST_CASE("iteration window: a thread walking its own row uses each sector over 
                          defaultArch()));
   CHECK_FALSE(gather.known());
 }
+
+TEST_CASE("iteration window: the share of the touched bytes read tells filled gaps from repeats") {
+  // in[2 * tid + t], t = 0..7: lanes 8 bytes apart, each tap reads the words the last one skipped.
+  IterationWindow filled(8), again(8), even(8);
+  for (int t = 0; t < 8; ++t) {
+    Access a = affineLoad({8, 0, 0});
+    a.pattern.base.constant = 4 * t;
+    REQUIRE(filled.add(a, {32, 1, 1}, defaultArch()));
+    a.pattern.base.constant = 0;  // the same words every iteration
+    REQUIRE(again.add(a, {32, 1, 1}, defaultArch()));
+    a.pattern.base.constant = 8 * t;  // even taps only: the odd words are never read
+    REQUIRE(even.add(a, {32, 1, 1}, defaultArch()));
+  }
+  // Words 0..69 (lane 31 at tap 7: word 69) read over 9 sectors.
+  CHECK(filled.bytesReadShare() == Approx(280.0 / 288));
+  // Per request 8 sectors for 128 bytes; over the window the same: half.
+  CHECK(again.bytesReadShare() == Approx(0.5));
+  CHECK(again.sectorsPerRequest() == Approx(1.0));  // which the sector count alone calls reuse
+  // The even words 0..76 (156 bytes) over 10 sectors.
+  CHECK(even.bytesReadShare() == Approx(156.0 / 320));
+}

@@ -65,6 +65,10 @@ TEST_CASE("records: the field list covers the records' members") {
   BlockReuse br;
   describeFields(reuse, br);
   CHECK(reuse.all == 5);  // known, requested_bytes, distinct_bytes, warp_sectors, block_sectors
+  FieldCounter window;
+  IterationReuse ir;
+  describeFields(window, ir);
+  CHECK(window.all == 3);  // sectors_per_request, lines_per_request, bytes_read_share
   BranchSite b;
   describeFields(branch, b);
   CHECK(branch.all == 20);  // ... line_text, loops, modulus_loops, split, remapped_divergent_requests

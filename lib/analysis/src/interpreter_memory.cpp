@@ -1,6 +1,7 @@
 // Memory: the location an lvalue designates (root + byte offset), the value a load gives,
 // and the recording of every access with the guards in force. Also what nvcc keeps in
 // registers, which is not loaded again.
+#include <clang/AST/APValue.h>
 #include <clang/AST/Attr.h>
 
 #include <algorithm>
@@ -27,6 +28,49 @@ bool sameExpr(const ExprRef& a, const ExprRef& b) {
   for (size_t i = 0; i < a->args.size(); ++i)
     if (!sameExpr(a->args[i], b->args[i])) return false;
   return true;
+}
+
+// The largest table of constants whose values a load is given (each entry is a select in
+// the address expression of every access that uses it).
+constexpr uint64_t kMaxTableEntries = 64;
+
+void flattenInts(const APValue& v, std::vector<int64_t>& out, bool& ok) {
+  if (!ok) return;
+  if (v.isInt()) {
+    out.push_back(v.getInt().getExtValue());
+  } else if (v.isArray()) {
+    for (unsigned i = 0; i < v.getArraySize() && ok; ++i)
+      flattenInts(i < v.getArrayInitializedElts() ? v.getArrayInitializedElt(i) : v.getArrayFiller(), out, ok);
+  } else {
+    ok = false;
+  }
+  if (out.size() > kMaxTableEntries) ok = false;
+}
+
+// The value a warp-uniform load from a table of integer constants gives: a `__constant__`
+// array with an initializer that host code does not name (it would be cudaMemcpyToSymbol's
+// target), or a const one (ISPASS NN's `kernelTemplate2[i]`, a stencil's tap offsets). As
+// `offset == 0 ? t[0] : offset == 4 ? t[1] : ...`, so that once the loop's iteration is known
+// the address is too (lane_evaluator.h substitutes it); nullopt for anything else.
+std::optional<ExprRef> tableValue(ASTContext& ctx, const VarDecl* var, const ExprRef& offset, QualType loaded) {
+  if (!var || !var->hasGlobalStorage() || !var->getInit() || !loaded->isIntegralOrEnumerationType()) return std::nullopt;
+  const bool constantSpace = var->hasAttr<CUDAConstantAttr>();
+  if (!constantSpace && !var->getType().isConstQualified()) return std::nullopt;
+  if (!constantSpace && !var->hasAttr<CUDADeviceAttr>()) return std::nullopt;
+  if (ctx.CUDADeviceVarODRUsedByHost.contains(var)) return std::nullopt;  // host code may write it
+  const QualType element = ctx.getBaseElementType(var->getType()).getCanonicalType().getUnqualifiedType();
+  if (element != loaded.getCanonicalType().getUnqualifiedType()) return std::nullopt;
+  const APValue* value = var->evaluateValue();
+  if (!value) return std::nullopt;
+  std::vector<int64_t> entries;
+  bool ok = true;
+  flattenInts(*value, entries, ok);
+  if (!ok || entries.empty()) return std::nullopt;
+  const int64_t bytes = ctx.getTypeSizeInChars(element).getQuantity();
+  ExprRef out = leaf(Op::UniformLoad);  // past the end: not known
+  for (size_t i = entries.size(); i-- > 0;)
+    out = select(binary(Op::Eq, offset, constant(static_cast<int64_t>(i) * bytes)), constant(entries[i]), out);
+  return out;
 }
 
 }  // namespace
@@ -116,7 +160,10 @@ Value Interpreter::loaded(const MemLoc& loc) {
     return intValue(leaf(Op::LaneLoad));
   // A lane-varying load keeps its address: under a known block shape it may turn out
   // warp-uniform (rows[blockIdx.x * 8 + threadIdx.x / 32]), and then its value is too.
-  if (uniform) return intValue(leaf(Op::UniformLoad));
+  if (uniform) {
+    if (auto table = tableValue(ctx_, loc.root->var, loc.offset, loc.type)) return intValue(*table);
+    return intValue(leaf(Op::UniformLoad));
+  }
   return intValue(loc.root->indirect ? leaf(Op::LaneLoad) : unary(Op::LaneLoad, loc.offset));
 }
 

@@ -425,7 +425,7 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
     result.blockReuse = BlockReuse{};
   }
   if (windowMatters && window.known() && listed > 1)
-    result.iterationReuse = IterationReuse{window.sectorsPerRequest(), window.linesPerRequest()};
+    result.iterationReuse = IterationReuse{window.sectorsPerRequest(), window.linesPerRequest(), window.bytesReadShare()};
   finishCases(result.figures.global);
   finishCases(result.figures.shared);
   return result;

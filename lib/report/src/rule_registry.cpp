@@ -135,7 +135,7 @@ std::vector<Finding> runRules(const AnalysisResult& analysis, const model::Arch&
   detail::addCosts(out, analysis, arch);
   std::vector<Finding> merged = mergeByPlace(std::move(out), analysis);
   detail::addCostNotes(merged, analysis, arch);
-  detail::addIterationReuseNotes(merged, analysis);
+  detail::addIterationReuseNotes(merged, analysis, arch);
   detail::capMinorityOrientation(merged, analysis);
   detail::capVariantsFixedInFile(merged, analysis, arch);
   detail::capAlternativesDoneBetter(merged, analysis);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "coalesce/model/access.h"
@@ -27,12 +28,6 @@ struct BlockBytes {
 // sectors assume the base aligned as its known part says (the `aligned` case of the figures).
 std::optional<BlockBytes> blockBytes(const Access& access, const Dim3& block, const Arch& arch);
 
-// The sectors each warp of the block touches (sorted, distinct, numbered from the pattern's
-// known uniform offset), nothing for a warp with no active lane: what a window of loop
-// iterations adds up (IterationWindow). Nothing for indirect or unknown patterns.
-std::optional<std::vector<std::vector<int64_t>>> warpSectorIds(const Access& access, const Dim3& block,
-                                                               const Arch& arch);
-
 // A warp's sectors over consecutive iterations of the loops around an access, counted once
 // within windows of `window` iterations: what L1 (loads) and L2 (stores) serve when each
 // thread walks its own run, its next iterations using the rest of the sectors it touched
@@ -48,6 +43,11 @@ class IterationWindow {
   // Distinct cache lines one warp request touches, averaged over the requests: the lines a
   // warp must keep resident for its next iterations to hit them.
   double linesPerRequest() const { return requests_ > 0 ? lines_ / requests_ : 0; }
+  // The share of the bytes of the sectors each warp touches over a window that its lanes
+  // read, over the windows: near 1 when the next iterations read the words a request skips
+  // (stride-2 lanes over taps 0, 1, 2, ...), the single request's share when every iteration
+  // reads the same words again, or skips the same words (stride-2 lanes over even taps).
+  double bytesReadShare() const;
   bool known() const { return known_; }
 
  private:
@@ -56,7 +56,10 @@ class IterationWindow {
   int inWindow_ = 0;
   bool known_ = true;
   std::vector<std::vector<int64_t>> open_;  // per warp, the window's sectors so far
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> openBytes_;  // per warp, the window's byte ranges so far
   double distinctSectors_ = 0;             // over closed windows
+  double readBytes_ = 0;                   // over closed windows: distinct bytes the lanes read
+  int64_t sectorBytes_ = 32;
   double requests_ = 0;                    // warp requests with an active lane, every iteration
   double lines_ = 0;                       // distinct cache lines of those requests, summed
 };

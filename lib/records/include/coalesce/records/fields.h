@@ -199,6 +199,7 @@ template <class V, RecordOf<IterationReuse> R>
 void describeFields(V& v, R& r) {
   v.field("sectors_per_request", r.sectorsPerRequest);
   v.field("lines_per_request", r.linesPerRequest);
+  v.field("bytes_read_share", r.bytesReadShare);
 }
 
 template <class V, RecordOf<KernelOccupancy> R>

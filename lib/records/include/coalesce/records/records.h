@@ -141,6 +141,10 @@ inline constexpr int kIterationWindow = 8;
 struct IterationReuse {
   double sectorsPerRequest = 0;  // distinct sectors per warp request over the windows
   double linesPerRequest = 0;    // distinct cache lines one warp request touches, per iteration
+  // The share of the bytes of the sectors a warp touches over a window that its lanes read:
+  // near 1 when the next iterations read the words one request skips (stride-2 taps 0, 1, 2,
+  // ...), one request's share when they read the same words again (model::IterationWindow).
+  double bytesReadShare = 0;
   bool operator==(const IterationReuse&) const = default;
 };
 
