@@ -609,7 +609,12 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   std::array<int64_t, 3> inside{};
   for (int d = 0; d < 3; ++d) inside[static_cast<size_t>(d)] = launch.grid && dimOf(*launch.grid, d) <= 1 ? 0 : 1;
   std::map<int, int64_t> live;  // values chosen so that an idle access runs (none yet)
-  IterationMemo memo;  // the loops' iterations, listed once per block index
+  // The loops' iterations, listed once per block index and loop variables: for the kernel
+  // when a cache is given.
+  IterationMemo ownMemo;
+  if (cache && !cache->iterations) cache->iterations = std::make_shared<IterationMemo>();
+  IterationMemo& memo = cache ? *cache->iterations : ownMemo;
+  memo.startAccess();
   BlockRun chosen = runInBlock(raw, launch, symbols, arch, inside, live, &memo);
   LaneResult& result = chosen.result;
   bool partialGrid = false;  // run in block 0 or an edge block only: runningBlocks below

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -112,8 +113,15 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
 // share them): the values under which an otherwise idle access runs (lane_function.cpp,
 // liveValues). Keys are the guards' addresses, alive as long as the kernel's events: keep
 // one cache per kernel (record_builder.cpp).
+namespace lanes {
+class IterationMemo;  // lane_evaluator.h
+}
+
 struct GuardCache {
   using Key = std::pair<std::vector<const SymExpr*>, const LaunchContext*>;
+  // The loops' iterations listed for the kernel's accesses (lane_evaluator.h): made by the
+  // first evaluateLanes that gets this cache.
+  std::shared_ptr<lanes::IterationMemo> iterations;
   std::map<Key, std::map<int, int64_t>> liveValues;
   // The edge block that runs an access the representative blocks do not (none: no block).
   std::map<Key, std::optional<std::array<int64_t, 3>>> edgeBlock;
