@@ -74,4 +74,18 @@ class PeriodicFigures {
   std::unordered_multimap<size_t, size_t> index_;
 };
 
+// The same reuse for a group of accesses (access_groups.cpp, evaluateGroup; defined there).
+// One listed iteration of a group: for each member, the sums over the warps of the block in
+// which it has an active lane of the union's sectors, ideal sectors and runs, the members'
+// own sectors, and the count of those warps. `patterns[m]` and `bytes[m]` are member m's.
+// evaluateGroup adds these up over the iterations, and reuses them for an iteration whose
+// patterns are another's moved by whole sectors (the counts are the same).
+struct MemberWarpSums {
+  int64_t sectors = 0, idealSectors = 0, memberSectors = 0, sectorRuns = 0, requests = 0;
+  bool operator==(const MemberWarpSums&) const = default;
+};
+std::vector<MemberWarpSums> groupWarpSums(const std::vector<model::LanePattern>& patterns,
+                                          const std::vector<int>& bytes, const model::Dim3& block,
+                                          const model::Arch& arch);
+
 }  // namespace coalesce::analysis
