@@ -108,15 +108,15 @@ struct LaunchRequests {
 LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& loops, const LaunchContext& launch,
                               const SymbolTable& symbols, const model::Arch& arch);
 
+namespace lanes {
+class IterationMemo;  // lane_evaluator.h
+}
+
 // What evaluating one kernel's accesses learns about their guards, shared by the accesses
 // whose guards are the same expressions under the same launch context (a block's accesses
 // share them): the values under which an otherwise idle access runs (lane_function.cpp,
 // liveValues). Keys are the guards' addresses, alive as long as the kernel's events: keep
 // one cache per kernel (record_builder.cpp).
-namespace lanes {
-class IterationMemo;  // lane_evaluator.h
-}
-
 struct GuardCache {
   using Key = std::pair<std::vector<const SymExpr*>, const LaunchContext*>;
   // The loops' iterations listed for the kernel's accesses (lane_evaluator.h): made by the
