@@ -7,9 +7,11 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 
 #include "coalesce/model/global_model.h"
 #include "lane_evaluator.h"
+#include "periodic_figures.h"
 
 namespace coalesce::analysis {
 
@@ -46,11 +48,30 @@ int64_t sectorOf(int64_t address, const model::Arch& arch) {
 
 // The runs of 2 or more contiguous sectors that byte ranges touch: each may start off a sector
 // boundary and pay one sector for it (the rows of a stencil's taps, each a run of its own).
+int64_t runsOfSpans(const std::vector<std::pair<int64_t, int64_t>>& spans);
+
 int64_t multiSectorRuns(const std::vector<model::ByteRange>& ranges, const model::Arch& arch) {
   std::vector<std::pair<int64_t, int64_t>> spans;
   for (const model::ByteRange& r : ranges)
     spans.push_back({sectorOf(r.address, arch), sectorOf(r.address + r.bytes - 1, arch)});
   std::sort(spans.begin(), spans.end());
+  return runsOfSpans(spans);
+}
+
+// The same for ranges of positive width already in ByteRange's order: their spans are then in
+// order of first sector, and spans of one first sector join one run whatever their order
+// (each reaches its own first sector), so the runs are multiSectorRuns'.
+int64_t multiSectorRunsOfSorted(const std::vector<model::ByteRange>& sorted, const model::Arch& arch) {
+  thread_local std::vector<std::pair<int64_t, int64_t>> spans;
+  spans.clear();
+  for (const model::ByteRange& r : sorted)
+    spans.push_back({sectorOf(r.address, arch), sectorOf(r.address + r.bytes - 1, arch)});
+  return runsOfSpans(spans);
+}
+
+// Spans in order of their first sector: each maximal chain of overlapping or adjacent spans
+// is one run, counted when it covers 2 sectors or more.
+int64_t runsOfSpans(const std::vector<std::pair<int64_t, int64_t>>& spans) {
   int64_t runs = 0;
   for (size_t k = 0; k < spans.size();) {
     const int64_t first = spans[k].first;
@@ -131,6 +152,71 @@ std::vector<std::vector<size_t>> touchingParts(const std::vector<size_t>& member
 
 }  // namespace
 
+std::vector<MemberWarpSums> groupWarpSums(const std::vector<model::LanePattern>& patterns,
+                                          const std::vector<int>& bytes, const model::Dim3& block,
+                                          const model::Arch& arch) {
+  std::vector<MemberWarpSums> sums(patterns.size());
+  // Ranges of positive width sort by address as their sector spans do, so that one sort serves
+  // the union's sectors and its runs (multiSectorRuns sorts the spans again for any width).
+  const bool widths = std::all_of(bytes.begin(), bytes.end(), [](int b) { return b > 0; });
+  const int64_t warps = model::warpCount(block, arch);
+  std::vector<model::ByteRange> ranges, own;
+  std::vector<bool> active(patterns.size());
+  for (int64_t w = 0; w < warps; ++w) {
+    ranges.clear();
+    int64_t memberSectors = 0;
+    for (size_t m = 0; m < patterns.size(); ++m) {
+      own.clear();
+      for (const auto& lane : model::warpLaneOffsets(patterns[m], block, w, arch))
+        if (lane) own.push_back({patterns[m].base.constant + *lane, bytes[m]});
+      active[m] = !own.empty();
+      std::sort(own.begin(), own.end());
+      memberSectors += model::countSectorsOfSortedRanges(own, arch).sectors;
+      ranges.insert(ranges.end(), own.begin(), own.end());
+    }
+    if (ranges.empty()) continue;
+    std::sort(ranges.begin(), ranges.end());
+    const model::WarpSectors together = model::countSectorsOfSortedRanges(ranges, arch);
+    const int64_t runs = widths ? multiSectorRunsOfSorted(ranges, arch) : multiSectorRuns(ranges, arch);
+    for (size_t m = 0; m < patterns.size(); ++m) {
+      if (!active[m]) continue;
+      sums[m].sectors += together.sectors;
+      sums[m].idealSectors += together.idealSectors;
+      sums[m].memberSectors += memberSectors;
+      sums[m].sectorRuns += runs;
+      ++sums[m].requests;
+    }
+  }
+  return sums;
+}
+
+namespace {
+
+// The members' patterns of one listed iteration, moved together by a whole number of sectors
+// so that the first member's base lies in [0, sectorBytes): the sectors, their union and
+// runs only count sectors and bytes relative to one another, so iterations whose addresses
+// differ by whole sectors (a loop stepping rows) share one key (groupWarpSums is tested
+// against the unmoved patterns: test/analysis/lanes/group_sums_test.cpp). Unmoved if moving
+// could overflow.
+void moveToFirstSector(std::vector<model::LanePattern>& patterns, const model::Arch& arch) {
+  if (patterns.empty()) return;
+  const int64_t c = patterns.front().base.constant;
+  const int64_t shift = (c >= 0 ? c / arch.sectorBytes : -((-(c + 1)) / arch.sectorBytes) - 1) * arch.sectorBytes;
+  for (const model::LanePattern& p : patterns) {
+    int64_t moved = 0;
+    if (__builtin_sub_overflow(p.base.constant, shift, &moved)) return;
+  }
+  for (model::LanePattern& p : patterns) p.base.constant -= shift;
+}
+
+size_t hashOfPatterns(const std::vector<model::LanePattern>& patterns) {
+  size_t h = patterns.size();
+  for (const model::LanePattern& p : patterns) h = hashOfPattern(p, h);
+  return h;
+}
+
+}  // namespace
+
 std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& members, const LaunchContext& launch,
                                           const SymbolTable& symbols, const model::Arch& arch,
                                           const std::map<int, int64_t>& values) {
@@ -144,50 +230,50 @@ std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& m
   Evaluator evAll(all, launch, symbols, arch);
   evAll.liveValues = values;
   std::vector<std::unique_ptr<Evaluator>> evs;
+  std::vector<int> bytes;
+  evs.reserve(members.size());
   for (const RawAccess* m : members) {
     evs.push_back(std::make_unique<Evaluator>(*m, launch, symbols, arch));
     evs.back()->liveValues = values;
     for (int d = 0; d < 3; ++d) evs.back()->blockIdx[d] = inside[static_cast<size_t>(d)];
+    bytes.push_back(m->bytes);
   }
   for (int d = 0; d < 3; ++d) evAll.blockIdx[d] = inside[static_cast<size_t>(d)];
   const Dim3 block = launch.block.dim;
-  const int64_t warps = model::warpCount(block, arch);
   // One view per member: the warp requests in which it runs. A member under more guards
   // (a halo column's few lanes in one warp) is judged by the requests it takes part in, not
   // diluted by the requests where the others run alone; the group's figures are the worst
   // view. Members under the same guards run in the same requests, and their views agree.
+  // The sums are of whole numbers, exact in a double as in an integer, so summing an
+  // iteration's warps first (and reusing them) gives the per-warp sums' values.
   std::vector<GroupFigures> views(members.size());
-  std::vector<model::ByteRange> ranges, own;
-  std::vector<bool> active(members.size());
+  std::unordered_multimap<size_t, size_t> seen;  // hash of moved patterns -> index in `done`
+  std::vector<std::pair<std::vector<model::LanePattern>, std::vector<MemberWarpSums>>> done;
+  std::vector<model::LanePattern> patterns;
   for (const auto& combo : iterationCombos(all, symbols, evAll.launchBindings(), evAll.assumptions)) {
-    std::vector<model::LanePattern> patterns;
+    patterns.clear();
     for (auto& ev : evs) {
       patterns.push_back(ev->patternFor(combo).pattern);
-      const model::PatternKind k = patterns.back().kind;
-      if (k == model::PatternKind::Indirect || k == model::PatternKind::Unknown) return std::nullopt;
+      const model::PatternKind kind = patterns.back().kind;
+      if (kind == model::PatternKind::Indirect || kind == model::PatternKind::Unknown) return std::nullopt;
     }
-    for (int64_t w = 0; w < warps; ++w) {
-      ranges.clear();
-      int64_t memberSectors = 0;
-      for (size_t m = 0; m < members.size(); ++m) {
-        own.clear();
-        for (const auto& lane : model::warpLaneOffsets(patterns[m], block, w, arch))
-          if (lane) own.push_back({patterns[m].base.constant + *lane, members[m]->bytes});
-        active[m] = !own.empty();
-        memberSectors += model::countSectorsOfRanges(own, arch).sectors;
-        ranges.insert(ranges.end(), own.begin(), own.end());
-      }
-      if (ranges.empty()) continue;
-      const model::WarpSectors together = model::countSectorsOfRanges(ranges, arch);
-      const int64_t runs = multiSectorRuns(ranges, arch);
-      for (size_t m = 0; m < members.size(); ++m) {
-        if (!active[m]) continue;
-        views[m].sectorsPerRequest += static_cast<double>(together.sectors);
-        views[m].idealSectors += static_cast<double>(together.idealSectors);
-        views[m].memberSectors += static_cast<double>(memberSectors);
-        views[m].sectorRuns += static_cast<double>(runs);
-        ++views[m].requests;
-      }
+    moveToFirstSector(patterns, arch);
+    const size_t h = hashOfPatterns(patterns);
+    const std::vector<MemberWarpSums>* sums = nullptr;
+    for (auto [it, end] = seen.equal_range(h); it != end && !sums; ++it)
+      if (done[it->second].first == patterns) sums = &done[it->second].second;
+    if (!sums) {
+      seen.emplace(h, done.size());
+      done.emplace_back(patterns, groupWarpSums(patterns, bytes, block, arch));
+      sums = &done.back().second;
+    }
+    for (size_t m = 0; m < members.size(); ++m) {
+      const MemberWarpSums& s = (*sums)[m];
+      views[m].sectorsPerRequest += static_cast<double>(s.sectors);
+      views[m].idealSectors += static_cast<double>(s.idealSectors);
+      views[m].memberSectors += static_cast<double>(s.memberSectors);
+      views[m].sectorRuns += static_cast<double>(s.sectorRuns);
+      views[m].requests += s.requests;
     }
   }
   std::optional<GroupFigures> out;

@@ -52,33 +52,55 @@ struct ComboInputs {
 };
 ComboInputs comboInputs(const RawAccess& raw, const SymbolTable& symbols);
 
-// The iteration combos of one access, kept across the block runs of one evaluateLanes
-// (lane_function.cpp): the chosen block, the live-value probes and the edge blocks each ask
-// for them again. iterationCombos is a function of the access and of the bindings it reads
-// (ComboInputs), so an entry is reused when those agree: a probe's live value that no loop
-// bound mentions, or an edge block whose loops do not name the block index, lists the same
-// iterations. What iterationCombos said of them (`notes`) is kept with them and said again on
-// every hit, so a hit changes nothing.
+// The iteration combos of the accesses of one kernel, kept across the block runs of each
+// evaluateLanes (lane_function.cpp: the chosen block, the live-value probes and the edge
+// blocks each ask for them again) and across its accesses (GuardCache::iterations: the
+// accesses of one loop body list the same loops). iterationCombos reads of an access only
+// the loop variables its address and guards name (`used`, filtered by `isLoop`: the others
+// are skipped before anything is looked up, and the loops are found from those in the same
+// order), and of its bindings only ComboInputs, which the same loop variables determine. So
+// an entry is reused when the loop variables and those bindings agree: a probe's live value
+// that no loop bound mentions, an edge block whose loops do not name the block index,
+// another access of the same loops. What iterationCombos said of them (`notes`) is kept with
+// them and said again on every hit, so a hit changes nothing.
 class IterationMemo {
  public:
   using Combos = std::vector<std::map<int, int64_t>>;
   const Combos& combos(const RawAccess& raw, const SymbolTable& symbols, const Bindings& base,
                        std::set<std::string>& notes) {
     if (inputsOf_ != &raw) {
+      loops_ = loopVariablesOf(raw, symbols);
       inputs_ = comboInputs(raw, symbols);
       inputsOf_ = &raw;
     }
-    for (const Entry& e : entries_)
-      if (e.raw == &raw && sameInputs(e.base, base)) {
-        notes.insert(e.notes.begin(), e.notes.end());
-        return e.combos;
+    std::vector<size_t>& same = byLoops_[loops_];
+    for (size_t k : same)
+      if (sameInputs(entries_[k].base, base)) {
+        notes.insert(entries_[k].notes.begin(), entries_[k].notes.end());
+        return entries_[k].combos;
       }
+    same.push_back(entries_.size());
     Entry& e = entries_.emplace_back();  // a deque: earlier entries' references stay valid
-    e.raw = &raw;
     e.base = base;
     e.combos = iterationCombos(raw, symbols, base, e.notes);
     notes.insert(e.notes.begin(), e.notes.end());
     return e.combos;
+  }
+
+  // A new evaluateLanes: the access's loop variables are found again (a kernel's memo
+  // outlives no access, but an access's address may be another's after it).
+  void startAccess() { inputsOf_ = nullptr; }
+
+  // The loop variables an access's address and guards name, sorted: all iterationCombos and
+  // comboInputs read of the access.
+  static std::vector<int> loopVariablesOf(const RawAccess& raw, const SymbolTable& symbols) {
+    std::set<int> used;
+    collectSymbols(raw.offset, used);
+    for (const auto& g : raw.guards) collectSymbols(g, used);
+    std::vector<int> out;
+    for (int id : used)
+      if (symbols[id].kind == SymbolInfo::Kind::LoopVar) out.push_back(id);
+    return out;
   }
 
  private:
@@ -94,13 +116,14 @@ class IterationMemo {
     return true;
   }
   struct Entry {
-    const RawAccess* raw = nullptr;
     Bindings base;
     Combos combos;
     std::set<std::string> notes;
   };
   std::deque<Entry> entries_;
-  const RawAccess* inputsOf_ = nullptr;  // the access `inputs_` is of
+  std::map<std::vector<int>, std::vector<size_t>> byLoops_;  // loop variables -> entries
+  const RawAccess* inputsOf_ = nullptr;  // the access `loops_` and `inputs_` are of
+  std::vector<int> loops_;
   ComboInputs inputs_;
 };
 

@@ -15,6 +15,7 @@
 #include "coalesce/model/global_model.h"
 #include "branch_paths.h"
 #include "lane_evaluator.h"
+#include "periodic_figures.h"
 
 namespace coalesce::analysis {
 
@@ -366,6 +367,7 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
   // Global accesses: the sectors each warp touches again in its next iterations.
   const bool windowMatters = raw.space == model::Space::Global && !probe;
   model::IterationWindow window(kIterationWindow);
+  PeriodicFigures figures;  // analyzeAccess and blockBytes, once per pattern moved into its period
   for (size_t c = 0; c < combos.size(); c += step) {
     const auto& combo = combos[c];
     if (probe && !first && anyRequest(result)) break;
@@ -377,10 +379,11 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
     // A base loaded per warp (`table[rows[token] * D + lane]`, one token per warp) differs
     // between the warps in ways the pattern does not say: their sharing is not known.
     if (p.gather) sharingKnown = false;
-    AccessFigures f = model::analyzeAccess(access, ev.launch.block.dim, arch);
+    const PeriodicFigures::Entry& kept = figures.at(access, ev.launch.block.dim, arch, sharingKnown);
+    AccessFigures f = kept.figures;
     if (windowMatters) window.add(access, ev.launch.block.dim, arch);
     if (sharingKnown) {
-      if (const auto bytes = model::blockBytes(access, ev.launch.block.dim, arch); bytes && bytes->warps > 0) {
+      if (const auto& bytes = kept.bytes; bytes && bytes->warps > 0) {
         BlockReuse& r = result.blockReuse;
         r.requestedBytes += static_cast<double>(bytes->requestedBytes);
         r.distinctBytes += static_cast<double>(bytes->distinctBytes);
@@ -643,7 +646,12 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   std::array<int64_t, 3> inside{};
   for (int d = 0; d < 3; ++d) inside[static_cast<size_t>(d)] = launch.grid && dimOf(*launch.grid, d) <= 1 ? 0 : 1;
   std::map<int, int64_t> live;  // values chosen so that an idle access runs (none yet)
-  IterationMemo memo;  // the loops' iterations, listed once per block index
+  // The loops' iterations, listed once per block index and loop variables: for the kernel
+  // when a cache is given.
+  IterationMemo ownMemo;
+  if (cache && !cache->iterations) cache->iterations = std::make_shared<IterationMemo>();
+  IterationMemo& memo = cache ? *cache->iterations : ownMemo;
+  memo.startAccess();
   BlockRun chosen = runInBlock(raw, launch, symbols, arch, inside, live, &memo);
   LaneResult& result = chosen.result;
   bool partialGrid = false;  // run in block 0 or an edge block only: runningBlocks below

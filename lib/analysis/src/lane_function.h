@@ -5,6 +5,7 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -112,6 +113,10 @@ model::Dim3 costGridOf(const LaunchContext& launch);
 LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& loops, const LaunchContext& launch,
                               const SymbolTable& symbols, const model::Arch& arch);
 
+namespace lanes {
+class IterationMemo;  // lane_evaluator.h
+}
+
 // What evaluating one kernel's accesses learns about their guards, shared by the accesses
 // whose guards are the same expressions under the same launch context (a block's accesses
 // share them): the values under which an otherwise idle access runs (lane_function.cpp,
@@ -119,6 +124,9 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
 // one cache per kernel (record_builder.cpp).
 struct GuardCache {
   using Key = std::pair<std::vector<const SymExpr*>, const LaunchContext*>;
+  // The loops' iterations listed for the kernel's accesses (lane_evaluator.h): made by the
+  // first evaluateLanes that gets this cache.
+  std::shared_ptr<lanes::IterationMemo> iterations;
   std::map<Key, std::map<int, int64_t>> liveValues;
   // The edge block that runs an access the representative blocks do not (none: no block).
   std::map<Key, std::optional<std::array<int64_t, 3>>> edgeBlock;

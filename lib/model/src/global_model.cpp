@@ -34,10 +34,14 @@ WarpSectors countSectors(std::span<const int64_t> laneAddresses, int bytesPerLan
 }
 
 WarpSectors countSectorsOfRanges(std::span<const ByteRange> ranges, const Arch& arch) {
-  WarpSectors w;
-  w.activeLanes = static_cast<int64_t>(ranges.size());
   std::vector<ByteRange> sorted(ranges.begin(), ranges.end());
   std::sort(sorted.begin(), sorted.end());
+  return countSectorsOfSortedRanges(sorted, arch);
+}
+
+WarpSectors countSectorsOfSortedRanges(std::span<const ByteRange> sorted, const Arch& arch) {
+  WarpSectors w;
+  w.activeLanes = static_cast<int64_t>(sorted.size());
   // As countSectors: ranges in address order, overlaps merged, each sector counted once.
   int64_t lastSector = INT64_MIN;
   int64_t coveredEnd = INT64_MIN;

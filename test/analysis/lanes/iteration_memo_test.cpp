@@ -85,3 +85,30 @@ TEST_CASE("lanes: IterationMemo gives what iterationCombos gives, and reuses a l
   CHECK(&memo.combos(outer, loops.symbols, bindings({{loops.n, 3}, {loops.m, 7}}, 5), notes) == outerFirst);
   CHECK(outerFirst->size() == 3);
 }
+
+TEST_CASE("lanes: one IterationMemo serves the accesses of one kernel that name the same loops") {
+  Loops loops;
+  const RawAccess inner = loops.access(loops.j), outer = loops.access(loops.k);
+  // b[j * 8 + n] under `threadIdx.x < m`: other address, other guard, the same loop variable.
+  RawAccess other = loops.access(loops.j);
+  other.offset = binary(Op::Add, binary(Op::Mul, symbol(loops.j), constant(8)), symbol(loops.n));
+  other.guards = {binary(Op::Lt, leaf(Op::ThreadIdx, 0), symbol(loops.m))};
+  lanes::IterationMemo memo;
+  std::set<std::string> notes;
+  const auto* first = &memo.combos(inner, loops.symbols, bindings({{loops.n, 3}}), notes);
+  memo.startAccess();
+  CHECK(&memo.combos(other, loops.symbols, bindings({{loops.n, 3}, {loops.m, 9}}), notes) == first);
+  memo.startAccess();
+  CHECK(&memo.combos(outer, loops.symbols, bindings({{loops.n, 3}}), notes) != first);
+  // Interleaved accesses and bindings: always iterationCombos's listing and notes.
+  const std::vector<Bindings> sequence = {bindings({{loops.n, 3}}), bindings({{loops.n, 4}}, 2),
+                                          bindings({{loops.n, 3}}, 0), bindings({{loops.n, 4}, {loops.m, 1}}, 2)};
+  for (const Bindings& b : sequence)
+    for (const RawAccess* raw : {&inner, static_cast<const RawAccess*>(&other), &outer}) {
+      memo.startAccess();
+      std::set<std::string> fresh, memoised;
+      const auto expected = lanes::iterationCombos(*raw, loops.symbols, b, fresh);
+      CHECK(memo.combos(*raw, loops.symbols, b, memoised) == expected);
+      CHECK(memoised == fresh);
+    }
+}

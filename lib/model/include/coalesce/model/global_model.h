@@ -30,6 +30,9 @@ struct ByteRange {
   bool operator<(const ByteRange& o) const { return address < o.address || (address == o.address && bytes < o.bytes); }
 };
 WarpSectors countSectorsOfRanges(std::span<const ByteRange> ranges, const Arch& arch);
+// The same for ranges already in ByteRange's order (a caller that sorts them once for
+// several counts: lib/analysis/src/access_groups.cpp).
+WarpSectors countSectorsOfSortedRanges(std::span<const ByteRange> sorted, const Arch& arch);
 
 // Closed form for one run of lanes at a constant stride (address = start + k*stride,
 // k = 0..lanes-1), which is what an affine pattern gives inside a row of threadIdx.x.
