@@ -356,7 +356,9 @@ struct ChoiceArm {
 // pointer holds, that pass the same arguments and whose names differ only by a number or a
 // variant word. `arms` 0: none.
 struct RunTimeChoice {
-  std::string selector;           // what chooses: "`kernel_num`", "the function pointer `kernel`"
+  // What chooses: "`kernel_num`", "the function pointer `kernel`"; empty when nothing does
+  // (variants the host runs in turn: lib/analysis/src/launch_alternatives.cpp).
+  std::string selector;
   std::string where;              // "softmax_forward.cu:621"
   int arms = 0;                   // the alternatives, this kernel's arm included
   int arm = 0;                    // this kernel's arm
