@@ -68,6 +68,10 @@ std::vector<std::string> wordsOf(const std::string& name) {
 
 // Words that say how an implementation does its job, not what the job is: the versions,
 // techniques and granularities that benchmark and teaching programs name their variants by.
+bool isNumber(const std::string& w) {
+  return std::all_of(w.begin(), w.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
 bool isVariantWord(const std::string& w) {
   static const std::set<std::string> kWords = {
       "naive", "simple", "basic", "baseline", "reference", "ref", "orig", "original", "opt", "optimized",
@@ -78,7 +82,7 @@ bool isVariantWord(const std::string& w) {
       "thread", "atomic", "atomics", "online", "register", "registers", "reg", "regs", "cub", "cublas",
       "cublaslt", "cudnn", "ldg", "async", "packed", "float4", "loop", "strided", "stride", "grid",
       "cooperative", "coop", "persistent", "global", "texture", "tex"};
-  return std::all_of(w.begin(), w.end(), [](unsigned char c) { return std::isdigit(c); }) || kWords.count(w) > 0;
+  return isNumber(w) || kWords.count(w) > 0;
 }
 
 // What a name says its function does: its words without numbers and variant words.
@@ -98,7 +102,7 @@ bool sameJobName(const std::string& a, const std::string& b) {
 std::vector<std::string> wordsWithoutNumbers(const std::string& name) {
   std::vector<std::string> out;
   for (std::string& w : wordsOf(name))
-    if (!std::all_of(w.begin(), w.end(), [](unsigned char c) { return std::isdigit(c); })) out.push_back(std::move(w));
+    if (!isNumber(w)) out.push_back(std::move(w));
   return out;
 }
 
@@ -295,10 +299,28 @@ void LaunchCollector::findAlternatives() {
 // The third form: variants a host function launches one after the other on the same data. A
 // kernel already among alternatives chosen at run time keeps that choice.
 void LaunchCollector::findVariantsRunInTurn() {
+  // The branch of every `if` a launch sits in inside its function, decided at run time or not
+  // (`if (USE_FAST) fast<<<>>>(); else basic<<<>>>();` runs one of them); a `switch` around it
+  // is a selection the first two forms judge.
+  struct Around {
+    std::vector<std::pair<const Stmt*, const Stmt*>> ifs;  // the `if`, the branch leading down
+    bool inSwitch = false;
+  };
   struct Direct {
     const PendingLaunch* launch;
     const CallExpr* call;
     const FunctionDecl* kernel;  // canonical
+    Around around;               // read once per launch, asked for every pair
+  };
+  const auto around = [&](const PendingLaunch& p) {
+    Around out;
+    const ParentMap& parents = parentsOf(p.holder);
+    for (const Stmt *child = p.call, *parent = parents.getParent(p.call); parent;
+         child = parent, parent = parents.getParent(parent)) {
+      if (isa<IfStmt>(parent)) out.ifs.push_back({parent, child});
+      out.inSwitch = out.inSwitch || isa<SwitchStmt>(parent);
+    }
+    return out;
   };
   std::map<const FunctionDecl*, std::vector<Direct>> byHolder;
   std::vector<const FunctionDecl*> holders;  // in the order met
@@ -309,25 +331,8 @@ void LaunchCollector::findVariantsRunInTurn() {
     if (!call || !kernel || !kernel->hasAttr<CUDAGlobalAttr>() || !p.holder || !p.grid || !p.block) continue;
     auto [it, inserted] = byHolder.try_emplace(p.holder);
     if (inserted) holders.push_back(p.holder);
-    it->second.push_back({&p, call, kernel->getCanonicalDecl()});
+    it->second.push_back({&p, call, kernel->getCanonicalDecl(), around(p)});
   }
-  // The branch of every `if` a launch sits in inside its function, decided at run time or not
-  // (`if (USE_FAST) fast<<<>>>(); else basic<<<>>>();` runs one of them); a `switch` around it
-  // is a selection the first two forms judge.
-  struct Around {
-    std::vector<std::pair<const Stmt*, const Stmt*>> ifs;  // the `if`, the branch leading down
-    bool inSwitch = false;
-  };
-  const auto around = [&](const Direct& d) {
-    Around out;
-    const ParentMap& parents = parentsOf(d.launch->holder);
-    for (const Stmt *child = d.call, *parent = parents.getParent(d.call); parent;
-         child = parent, parent = parents.getParent(parent)) {
-      if (isa<IfStmt>(parent)) out.ifs.push_back({parent, child});
-      out.inSwitch = out.inSwitch || isa<SwitchStmt>(parent);
-    }
-    return out;
-  };
   // The same data and the same shape: every argument the same expression, a pointer among
   // them, the same grid and block expressions, and no branch that runs one and not the other.
   const auto sameLaunch = [&](const Direct& a, const Direct& b) {
@@ -335,10 +340,9 @@ void LaunchCollector::findVariantsRunInTurn() {
     if (argumentText(a.launch->grid) != argumentText(b.launch->grid) ||
         argumentText(a.launch->block) != argumentText(b.launch->block))
       return false;
-    const Around x = around(a), y = around(b);
-    if (x.inSwitch || y.inSwitch) return false;
-    for (const auto& [ifStmt, branch] : x.ifs)
-      for (const auto& other : y.ifs)
+    if (a.around.inSwitch || b.around.inSwitch) return false;
+    for (const auto& [ifStmt, branch] : a.around.ifs)
+      for (const auto& other : b.around.ifs)
         if (other.first == ifStmt && other.second != branch) return false;
     return true;
   };
