@@ -13,6 +13,7 @@
 #include <functional>
 
 #include "host_values.h"
+#include "host_writes.h"
 
 namespace coalesce::analysis {
 
@@ -35,9 +36,11 @@ bool isCommandLineParameter(const ParmVarDecl* p) {
   return fn && p->getType()->isIntegerType() && std::any_of(fn->param_begin(), fn->param_end(), isArgumentVector);
 }
 
-// Whether `s` writes `var`: assigns it (`=`, `*=`, ...), bumps it, takes its address or passes
-// it to a non-const reference parameter (as HostValues::isReassigned counts them).
-bool writes(const Stmt* s, const VarDecl* var) {
+}  // namespace
+
+// host_writes.h. A non-const reference argument: Rodinia huffman's `initParams(..., num_blocks,
+// ...)` sets the grid of the launch that follows.
+bool writesVariable(const Stmt* s, const VarDecl* var) {
   const auto hits = [&](const Expr* e) {
     const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
     return r && r->getDecl() == var;
@@ -53,8 +56,6 @@ bool writes(const Stmt* s, const VarDecl* var) {
       }
   return false;
 }
-
-}  // namespace
 
 // Whether `s` reads the command line: argc or argv, or a local of `fn` given a value that
 // does (`opt = getopt(argc, argv, "i:t:m:n:l:bro")`, followed two locals deep).
@@ -112,7 +113,7 @@ std::optional<int64_t> HostValues::optionDefault(const VarDecl* var) {
   bool all = true;
   std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
     if (!s || !all) return;
-    if (writes(s, var) && !underOption(s)) all = false;
+    if (writesVariable(s, var) && !underOption(s)) all = false;
     for (const Stmt* c : s->children()) scan(c);
   };
   scan(fn->getBody());

@@ -1,4 +1,5 @@
 #include "host_values.h"
+#include "host_writes.h"
 
 #include "host_summary.h"
 
@@ -668,21 +669,7 @@ bool HostValues::isReassigned(const ValueDecl* decl) {
   bool found = false;
   std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
     if (!s || found) return;
-    auto hits = [&](const Expr* e) {
-      const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
-      return r && r->getDecl() == var;
-    };
-    if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && hits(b->getLHS())) found = true;
-    if (const auto* u = dyn_cast<UnaryOperator>(s))
-      if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) && hits(u->getSubExpr())) found = true;
-    // Passed to a non-const reference parameter: the callee may write it (Rodinia huffman's
-    // `initParams(..., num_blocks, ...)` sets the grid of the launch that follows).
-    if (const auto* call = dyn_cast<CallExpr>(s); call && !isa<CXXOperatorCallExpr>(call))
-      if (const FunctionDecl* callee = call->getDirectCallee())
-        for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
-          const QualType t = callee->getParamDecl(i)->getType();
-          if (t->isLValueReferenceType() && !t->getPointeeType().isConstQualified() && hits(call->getArg(i))) found = true;
-        }
+    found = writesVariable(s, var);
     for (const Stmt* c : s->children()) scan(c);
   };
   scan(fn->getBody());
