@@ -12,6 +12,7 @@
 #include "alternative_level.h"
 #include "variant_level.h"
 #include "merge_findings.h"
+#include "barrier_groups.h"
 
 #include <algorithm>
 #include <iterator>
@@ -134,6 +135,7 @@ std::vector<Finding> runRules(const AnalysisResult& analysis, const model::Arch&
   // it covers and adding up what its instances cost; then the notes that say so.
   detail::addCosts(out, analysis, arch);
   std::vector<Finding> merged = mergeByPlace(std::move(out), analysis);
+  detail::mergeBarriersOfOneGuard(merged, analysis);
   detail::addCostNotes(merged, analysis, arch);
   detail::addIterationReuseNotes(merged, analysis, arch);
   detail::capMinorityOrientation(merged, analysis);

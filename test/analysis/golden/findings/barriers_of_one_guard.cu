@@ -1,0 +1,45 @@
+// The barriers one thread-dependent guard splits are one finding, at the first, whose note
+// names the others (lib/report/src/barrier_groups.cpp): an early return before a kernel's
+// barriers (NPB-GPU's BT x_solve: thirteen barriers after one `return`), a loop whose trip
+// count differs between threads with several barriers in its body. Each guard keeps its own.
+#include <cuda_runtime.h>
+
+__global__ void earlyReturn(const double* in, double* out, int n) {
+  __shared__ double s[256];
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j > n - 2) { return; }
+  s[threadIdx.x] = in[j];
+  __syncthreads();  // finding: barrier-in-divergent-code=error
+  s[threadIdx.x] += s[(threadIdx.x + 1) % 256];
+  __syncthreads();  // finding: none
+  s[threadIdx.x] *= 2.0;
+  __syncthreads();  // finding: none
+  out[j] = s[255 - threadIdx.x];
+}
+
+__global__ void loopAndGuard(const float* in, float* out, int nx) {
+  __shared__ float t[128];
+  int i = threadIdx.x;
+  while (i < nx) {
+    t[threadIdx.x] = in[blockIdx.x * nx + i];
+    __syncthreads();  // finding: barrier-in-divergent-code=error
+    out[blockIdx.x * nx + i] = t[127 - threadIdx.x];
+    __syncthreads();  // finding: none
+    i += blockDim.x;
+  }
+  if (threadIdx.x < 64) {
+    __syncthreads();  // finding: barrier-in-divergent-code=error
+  }
+}
+
+int main() {
+  double *a, *b;
+  float *c, *d;
+  cudaMalloc(&a, 1 << 20);
+  cudaMalloc(&b, 1 << 20);
+  cudaMalloc(&c, 1 << 20);
+  cudaMalloc(&d, 1 << 20);
+  earlyReturn<<<1, 256>>>(a, b, 200);
+  loopAndGuard<<<100, 128>>>(c, d, 1000);
+  return 0;
+}
