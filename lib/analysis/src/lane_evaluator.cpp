@@ -1,6 +1,7 @@
 #include "lane_evaluator.h"
 
 #include <algorithm>
+#include <limits>
 #include <functional>
 #include <numeric>
 
@@ -248,21 +249,35 @@ std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const 
     }
     return out;
   };
+  // Among the loops whose bounds are ready, the outermost first (the walker numbers a loop
+  // before the loops of its body: SymbolInfo::loop), so that consecutive combos are one
+  // thread's consecutive iterations of the innermost loop, as the warp runs them: the
+  // iteration window (model::IterationWindow, lane_function.cpp) reads them in this order,
+  // and kMaxIterationCombos cuts whole inner loops. In the order found, a loop over the
+  // fields of an element (`for (m = 0; m < 5; m++) v[m + 5 * i]`) could come outside the
+  // loop over the elements, and the window saw the same field of other elements.
+  auto nesting = [&](size_t g) {
+    const int loop = symbols[groups[g].front()].loop;
+    return loop < 0 ? std::numeric_limits<int>::max() : loop;
+  };
   std::vector<size_t> order;
   std::vector<bool> placed(groups.size(), false);
   while (order.size() < groups.size()) {
-    bool progressed = false;
+    std::optional<size_t> ready;
     for (size_t g = 0; g < groups.size(); ++g) {
       if (placed[g]) continue;
       const std::set<size_t> deps = dependsOn(g);
-      if (std::all_of(deps.begin(), deps.end(), [&](size_t d) { return placed[d]; })) {
-        order.push_back(g);
-        placed[g] = progressed = true;
-      }
+      if (std::all_of(deps.begin(), deps.end(), [&](size_t d) { return placed[d]; }) &&
+          (!ready || nesting(g) < nesting(*ready)))
+        ready = g;
     }
-    if (!progressed)  // bounds that depend on each other: in the order found
+    if (!ready) {  // bounds that depend on each other: in the order found
       for (size_t g = 0; g < groups.size(); ++g)
         if (!placed[g]) order.push_back(g), placed[g] = true;
+      break;
+    }
+    order.push_back(*ready);
+    placed[*ready] = true;
   }
 
   std::vector<std::map<int, int64_t>> combos{{}};

@@ -112,6 +112,7 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
   // Global accesses: the sectors each warp touches again in its next iterations.
   const bool windowMatters = raw.space == model::Space::Global && !probe;
   model::IterationWindow window(kIterationWindow);
+  std::set<int> innermost;  // the symbols of the innermost listed loop
   PeriodicFigures figures;  // analyzeAccess and blockBytes, once per pattern moved into its period
   for (size_t c = 0; c < combos.size(); c += step) {
     const auto& combo = combos[c];
@@ -126,7 +127,23 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
     if (p.gather) sharingKnown = false;
     const PeriodicFigures::Entry& kept = figures.at(access, ev.launch.block.dim, arch, sharingKnown);
     AccessFigures f = kept.figures;
-    if (windowMatters) window.add(access, ev.launch.block.dim, arch);
+    if (windowMatters) {
+      // A window runs along the innermost loop (the symbols the first step moves): when an
+      // outer loop moves, the warp's next iterations start elsewhere (a loop over the five
+      // fields of an element inside a loop over the elements: windows of 5, not of 8 that
+      // straddle two elements' partial fields).
+      if (c == 1 && combos.size() > 1)
+        for (const auto& [id, v] : combo)
+          if (auto it = combos[0].find(id); it == combos[0].end() || it->second != v) innermost.insert(id);
+      if (c > 1)
+        for (const auto& [id, v] : combo)
+          if (!innermost.count(id))
+            if (auto it = combos[c - 1].find(id); it == combos[c - 1].end() || it->second != v) {
+              window.closeWindow();
+              break;
+            }
+      window.add(access, ev.launch.block.dim, arch);
+    }
     if (sharingKnown) {
       if (const auto& bytes = kept.bytes; bytes && bytes->warps > 0) {
         BlockReuse& r = result.blockReuse;

@@ -49,9 +49,11 @@ class IterationWindow {
   // reads the same words again, or skips the same words (stride-2 lanes over even taps).
   double bytesReadShare() const;
   bool known() const { return known_; }
+  // The loop the window runs along ended (an outer loop moved): the next iteration starts a
+  // new window, as a thread's next pass over the inner loop starts elsewhere.
+  void closeWindow();
 
  private:
-  void closeWindow();
   int window_;
   int inWindow_ = 0;
   bool known_ = true;
