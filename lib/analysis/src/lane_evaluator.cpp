@@ -333,15 +333,25 @@ std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const 
         next.push_back(std::move(n));
       }
     }
+    const size_t outer = combos.size();
     combos = std::move(next);
-    // "the 1 iterations" would contradict itself: one listed iteration is said as such.
+    // "the 1 iterations" would contradict itself: one listed iteration is said as such. An
+    // inner loop's count is said per pass, with the passes: "the 320 iterations of
+    // `for (m = 0; m < 5; m++)`" would contradict its own text.
+    const bool inner = order.size() > 1 && g != order.front() && outer > 1;
+    const std::string kind = allExact && !sampled ? "the " : "a sample of ";
     if (listed == 1)
       notes.insert(std::string(allExact && !sampled ? "for the one iteration" : "for one sampled iteration") +
-                   " of `" + s.loopText + "`" + (order.size() > 1 && g != order.front() ? " (over the outer loops)" : ""));
+                   " of `" + s.loopText + "`");
+    else if (inner && listed % outer == 0)
+      notes.insert("averaged over " + kind + std::to_string(listed / outer) + " iterations of `" + s.loopText +
+                   "` in each of " + std::to_string(outer) + " iterations of the loops around it (" +
+                   std::to_string(listed) + " in all)");
+    else if (inner)
+      notes.insert("averaged over " + kind + std::to_string(listed) + " iterations of `" + s.loopText + "` across " +
+                   std::to_string(outer) + " iterations of the loops around it");
     else if (listed > 0)
-      notes.insert("averaged over " + std::string(allExact && !sampled ? "the " : "a sample of ") +
-                   std::to_string(listed) + " iterations of `" + s.loopText + "`" +
-                   (order.size() > 1 && g != order.front() ? " (over the outer loops)" : ""));
+      notes.insert("averaged over " + kind + std::to_string(listed) + " iterations of `" + s.loopText + "`");
   }
   return combos;
 }
