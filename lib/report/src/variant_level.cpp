@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "access_cause.h"
+#include "coalesce/records/kernel_names.h"
 
 namespace coalesce::report::detail {
 
@@ -25,6 +27,35 @@ bool servedWell(const AccessSite& a, const model::Arch& arch) {
 }
 
 }  // namespace
+
+void capNamedNaiveVariants(std::vector<Finding>& findings, const AnalysisResult& analysis) {
+  // The better version: another kernel of the same translation unit whose name says the same
+  // job (kernel_names::sameJobName) and does not call it naive. A naive kernel alone is the
+  // program's own version of its job: it keeps its warnings.
+  const auto betterVersionOf = [&](const std::string& name) -> const KernelRecord* {
+    const KernelRecord* self = nullptr;
+    for (const KernelRecord& k : analysis.kernels)
+      if (k.name == name) self = &k;
+    if (!self) return nullptr;
+    for (const KernelRecord& k : analysis.kernels)
+      if (k.status == Status::Analysed && k.name != name && k.unit == self->unit &&
+          !kernel_names::namedNaive(k.name) && kernel_names::sameJobName(k.name, name))
+        return &k;
+    return nullptr;
+  };
+  for (Finding& f : findings) {
+    if (!f.access && !f.branch) continue;  // a barrier's hazard is no matter of speed
+    if (f.kernel.empty() || !kernel_names::namedNaive(f.kernel)) continue;
+    if (!std::all_of(f.instantiations.begin(), f.instantiations.end(), kernel_names::namedNaive)) continue;
+    const KernelRecord* better = betterVersionOf(f.kernel);
+    if (!better) continue;
+    f.severityCap = std::min(f.severityCap.value_or(Severity::Note), Severity::Note);
+    f.severityCapReason = fmt::format(
+        "a note, not a warning: the kernel's name, {}, says it is the naive version of a job the program also "
+        "does with {} (line {}): a baseline kept on purpose; if the program relies on it, the fix below applies",
+        f.kernel, better->name, better->loc.line);
+  }
+}
 
 void capVariantsFixedInFile(std::vector<Finding>& findings, const AnalysisResult& analysis, const model::Arch& arch) {
   for (Finding& f : findings) {

@@ -4,7 +4,7 @@
 // (lib/analysis/src/launch_alternatives.cpp, findVariantsRunInTurn;
 // lib/report/src/alternative_level.cpp). What keeps its warning: two stages of one computation
 // whose names differ only by a number (`spread_step1`, `spread_step2`), and a variant launched
-// on other data (`scatterNaive` beside `scatterCoalesced` on another output). Minimal kernels
+// on other data (`scatterSimple` beside `scatterCoalesced` on another output). Minimal kernels
 // written for this test.
 #include <cuda_runtime.h>
 
@@ -38,7 +38,7 @@ __global__ void spread_step2(float* data, int n) {
 }
 
 // Variants by name, launched on different outputs: the launches do not say the job is the same.
-__global__ void scatterNaive(float* out, const float* in) {
+__global__ void scatterSimple(float* out, const float* in) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i * 32] = in[i];  // finding: uncoalesced-global-access=warning
 }
@@ -62,7 +62,7 @@ int main() {
     spread_step2<<<n * n / 256, 256>>>(other, n);
   }
   for (int rep = 0; rep < 100; ++rep) {
-    scatterNaive<<<n * n / 256, 256>>>(other, in);
+    scatterSimple<<<n * n / 256, 256>>>(other, in);
     scatterCoalesced<<<n * n / 256, 256>>>(out, in);
   }
   cudaFree(in);
