@@ -19,7 +19,8 @@ subtracts the median of those paired runs, not one run at the start: the fixed c
 worker, the CUDA headers' PCH: about 0.4 s of CPU) is most of a 1,024-load file's 0.5 s, and
 on a loaded machine one run of it moves by 0.1 s, 100 us an access at 1k. Take --runs 5 or
 more for the small sizes' figures (session 14, bench/RESULTS.md). The summary line gives the
-spread from the medians and from the least CPU of each side's runs (load only adds to a run).
+spread from the medians and from the least CPU of each side's runs (load only adds to a run),
+then the marginal cost: what the loads a size adds to the one before cost, per load.
 """
 import argparse
 import json
@@ -134,6 +135,14 @@ def main():
             us = [r["us_per_access"] for r in measured]
             kib = [r["kib_per_access"] for r in measured]
             least = [r["us_per_access_min"] for r in measured]
+            # The cost of the loads one size adds to the one before (no fixed part enters it).
+            for before, r in zip(measured, measured[1:]):
+                added = r["accesses"] - before["accesses"]
+                r["marginal_us_per_access"] = (r["tool_cpu"] - before["tool_cpu"]) / added * 1e6
+                r["marginal_kib_per_access"] = (r["tool_kib"] - before["tool_kib"]) / added
+            print("marginal per access (each size against the one before): " + ", ".join(
+                f"{r['accesses']}: {r['marginal_us_per_access']:.1f} us {r['marginal_kib_per_access']:.2f} KiB"
+                for r in measured[1:]))
             print(f"time per access: {min(us):.1f} to {max(us):.1f} us (spread {max(us) / min(us) - 1:.0%}); "
                   f"from the least CPU of each side's runs: {min(least):.1f} to {max(least):.1f} us "
                   f"(spread {max(least) / min(least) - 1:.0%}); "
