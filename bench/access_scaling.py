@@ -2,7 +2,7 @@
 """Cost per access of one kernel as its accesses double, 1k to 64k (issue 16: a macro-unrolled body,
 as crypto and FFT codes have, must cost time and memory linear in its accesses).
 
-    bench/access_scaling.py [--build-dir build] [--min 1024] [--max 65536] [--runs 1] [--json FILE]
+    bench/access_scaling.py [--build-dir build] [--tool BIN] [--min 1024] [--max 65536] [--runs 1] [--json FILE]
 
 For each size N the script generates one .cu file whose kernel reads N distinct, coalesced
 addresses through nested macros (L1 to L<N>, each level two calls of the one below) and
@@ -10,8 +10,17 @@ stores their sum, then times, one process each: `coalesce-lint --no-cache FILE` 
 `clang++ -fsyntax-only` with the tool's exact argument vector (bench/clang_args.cpp, as
 bench/run_bench.py). It prints, per size, the tool's CPU seconds and peak memory (max RSS of
 its largest process, from wait4), Clang's, their ratios, and the cost per access: the tool's
-CPU and memory beyond those of the same file with no access (N = 0), divided by N. Flat per
+CPU and memory beyond those of the same file with no load (N = 0), divided by N. Flat per
 access (within 25 %) is linear cost.
+
+The file with no load is measured again beside every size, each run of a size right after one
+of it (--runs R: R of each, alternated; Clang's likewise), and a size's cost per access
+subtracts the median of those paired runs, not one run at the start: the fixed cost of a file (the process, the
+worker, the CUDA headers' PCH: about 0.4 s of CPU) is most of a 1,024-load file's 0.5 s, and
+on a loaded machine one run of it moves by 0.1 s, 100 us an access at 1k. Take --runs 5 or
+more for the small sizes' figures (session 14, bench/RESULTS.md). The summary line gives the
+spread from the medians and from the least CPU of each side's runs (load only adds to a run),
+then the marginal cost: what the loads a size adds to the one before cost, per load.
 """
 import argparse
 import json
@@ -43,16 +52,31 @@ def kernel_source(n):
     return "\n".join(line for line in lines if line != "")
 
 
+def run_tool(tool, path, n):
+    m = run_bench.measure([tool, "-q", "--no-cache", "--file-timeout", "0", path])
+    if m[3] not in (0, 1):
+        sys.exit(f"coalesce-lint failed on {n} accesses (exit {m[3]})")
+    return m
+
+
+def run_clang(job, n):
+    c = run_bench.measure(job["arguments"], job["directory"])
+    if c[3] != 0:
+        sys.exit(f"clang++ failed on {n} accesses")
+    return c
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build-dir", default=os.path.join(os.path.dirname(HERE), "build"))
     ap.add_argument("--min", type=int, default=1024)
     ap.add_argument("--max", type=int, default=65536)
     ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--tool", help="the coalesce-lint binary measured (default: the build folder's)")
     ap.add_argument("--json")
     a = ap.parse_args()
     build = os.path.abspath(a.build_dir)
-    tool = os.path.join(build, "tools", "coalesce-lint", "coalesce-lint")
+    tool = os.path.abspath(a.tool) if a.tool else os.path.join(build, "tools", "coalesce-lint", "coalesce-lint")
     work = tempfile.mkdtemp(prefix="coalesce-scaling-")
     sizes = [0]
     n = a.min
@@ -63,40 +87,65 @@ def main():
     try:
         clang_args = run_bench.build_clang_args(build, work)
         print(f"{'accesses':>9} {'tool cpu s':>10} {'tool MiB':>9} {'clang cpu s':>11} {'clang MiB':>9} "
-              f"{'cpu x':>6} {'mem x':>6} {'us/access':>10} {'KiB/access':>10}", flush=True)
+              f"{'cpu x':>6} {'mem x':>6} {'us/access':>10} {'KiB/access':>10} {'clang us/a':>10} {'clang KiB/a':>11}",
+              flush=True)
         for n in sizes:
             path = os.path.join(work, f"unrolled_{n}.cu")
             with open(path, "w") as f:
                 f.write(kernel_source(n))
             (job,) = run_bench.clang_jobs(clang_args, os.path.join(work, f"overlay{n}"), [path])
-            tool_runs, clang_runs = [], []
+            if not n:
+                empty_job = job
+            tool_runs, clang_runs, empty_runs, clang_empty_runs = [], [], [], []
             for _ in range(a.runs):
-                m = run_bench.measure([tool, "-q", "--no-cache", "--file-timeout", "0", path])
-                if m[3] not in (0, 1):
-                    sys.exit(f"coalesce-lint failed on {n} accesses (exit {m[3]})")
-                tool_runs.append(m)
-                c = run_bench.measure(job["arguments"], job["directory"])
-                if c[3] != 0:
-                    sys.exit(f"clang++ failed on {n} accesses")
-                clang_runs.append(c)
+                if n:  # the file with no load, right before this size's run (see the docstring)
+                    empty_runs.append(run_tool(tool, os.path.join(work, "unrolled_0.cu"), 0))
+                tool_runs.append(run_tool(tool, path, n))
+                if n:
+                    clang_empty_runs.append(run_clang(empty_job, 0))
+                clang_runs.append(run_clang(job, n))
             row = {"accesses": n, "tool_cpu": statistics.median(m[1] for m in tool_runs),
                    "tool_kib": statistics.median(m[2] for m in tool_runs),
                    "clang_cpu": statistics.median(m[1] for m in clang_runs),
                    "clang_kib": statistics.median(m[2] for m in clang_runs)}
-            base = rows[0] if rows else row
+            if n:
+                row["empty_cpu"] = statistics.median(m[1] for m in empty_runs)
+                row["empty_kib"] = statistics.median(m[2] for m in empty_runs)
+                row["clang_empty_cpu"] = statistics.median(m[1] for m in clang_empty_runs)
+                row["clang_empty_kib"] = statistics.median(m[2] for m in clang_empty_runs)
             row["cpu_ratio"] = row["tool_cpu"] / row["clang_cpu"]
             row["mem_ratio"] = row["tool_kib"] / row["clang_kib"]
-            row["us_per_access"] = (row["tool_cpu"] - base["tool_cpu"]) / n * 1e6 if n else None
-            row["kib_per_access"] = (row["tool_kib"] - base["tool_kib"]) / n if n else None
+            row["us_per_access"] = (row["tool_cpu"] - row["empty_cpu"]) / n * 1e6 if n else None
+            row["kib_per_access"] = (row["tool_kib"] - row["empty_kib"]) / n if n else None
+            # The same from the least CPU of each side's runs: load only ever adds to a run's CPU.
+            row["us_per_access_min"] = ((min(m[1] for m in tool_runs) - min(m[1] for m in empty_runs)) / n * 1e6
+                                        if n else None)
+            # Clang's own parse of the same files, beyond its parse of the file with no load: the
+            # nested macros are one level deeper at each doubling, so the parse itself is not
+            # exactly linear in the loads.
+            row["clang_us_per_access"] = (row["clang_cpu"] - row["clang_empty_cpu"]) / n * 1e6 if n else None
+            row["clang_kib_per_access"] = (row["clang_kib"] - row["clang_empty_kib"]) / n if n else None
             rows.append(row)
-            per = (f"{row['us_per_access']:10.1f} {row['kib_per_access']:10.3f}" if n else f"{'-':>10} {'-':>10}")
+            per = (f"{row['us_per_access']:10.1f} {row['kib_per_access']:10.3f} {row['clang_us_per_access']:10.1f} "
+                   f"{row['clang_kib_per_access']:11.3f}" if n else f"{'-':>10} {'-':>10} {'-':>10} {'-':>11}")
             print(f"{n:9d} {row['tool_cpu']:10.2f} {row['tool_kib'] / 1024:9.0f} {row['clang_cpu']:11.2f} "
                   f"{row['clang_kib'] / 1024:9.0f} {row['cpu_ratio']:6.2f} {row['mem_ratio']:6.2f} {per}", flush=True)
         measured = [r for r in rows if r["accesses"]]
         if len(measured) > 1:
             us = [r["us_per_access"] for r in measured]
             kib = [r["kib_per_access"] for r in measured]
+            least = [r["us_per_access_min"] for r in measured]
+            # The cost of the loads one size adds to the one before (no fixed part enters it).
+            for before, r in zip(measured, measured[1:]):
+                added = r["accesses"] - before["accesses"]
+                r["marginal_us_per_access"] = (r["tool_cpu"] - before["tool_cpu"]) / added * 1e6
+                r["marginal_kib_per_access"] = (r["tool_kib"] - before["tool_kib"]) / added
+            print("marginal per access (each size against the one before): " + ", ".join(
+                f"{r['accesses']}: {r['marginal_us_per_access']:.1f} us {r['marginal_kib_per_access']:.2f} KiB"
+                for r in measured[1:]))
             print(f"time per access: {min(us):.1f} to {max(us):.1f} us (spread {max(us) / min(us) - 1:.0%}); "
+                  f"from the least CPU of each side's runs: {min(least):.1f} to {max(least):.1f} us "
+                  f"(spread {max(least) / min(least) - 1:.0%}); "
                   f"memory per access: {min(kib):.3f} to {max(kib):.3f} KiB (spread {max(kib) / min(kib) - 1:.0%})")
     finally:
         shutil.rmtree(work, ignore_errors=True)

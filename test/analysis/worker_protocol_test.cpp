@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <thread>
 
@@ -391,4 +392,38 @@ TEST_CASE("a caller with threads of its own gets the records in process (fork wo
   REQUIRE(r.files.size() == 1);
   CHECK(r.files[0].status == Status::Analysed);
   CHECK(analysis::recordsToJson(r) == analysis::recordsToJson(reference));
+}
+
+// Memory (docs/analysis-speed.md, "Memory"): a record list grown by push_back holds up to
+// twice its records (an AccessSite is about 1.4 KB), and both buffers while it moves them;
+// the run's lists are sized to the records they take, in process and through a worker.
+TEST_CASE("the run's record lists are sized to their records, not doubled") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("coalesce-capacity-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / "unrolled.cu";
+  {
+    // 1,024 loads through nested macros (bench/access_scaling.py's kernel) and one store:
+    // 1,025 accesses, which doubling would give room for 2,048.
+    std::ofstream out(file);
+    out << "#define L1(b) acc += in[(b) * 1024 + idx];\n";
+    for (int size = 1; size < 1024; size *= 2)
+      out << "#define L" << size * 2 << "(b) L" << size << "(b) L" << size << "((b) + " << size << ")\n";
+    out << "__global__ void unrolled(const float* __restrict__ in, float* __restrict__ out) {\n"
+           "  int idx = blockIdx.x * blockDim.x + threadIdx.x;\n  float acc = 0.0f;\n  L1024(0)\n"
+           "  out[idx] = acc;\n}\n"
+           "void launch(const float* in, float* out) { unrolled<<<64, 256>>>(in, out); }\n";
+  }
+  analysis::AnalysisRequest request;
+  request.inputs = {file.string()};
+  for (const bool isolated : {false, true}) {
+    INFO("worker processes: " << isolated);
+    request.isolateFiles = isolated;
+    const AnalysisResult r = analysis::analyze(request);
+    REQUIRE(r.files.size() == 1);
+    CHECK(r.files[0].status == Status::Analysed);
+    REQUIRE(r.accesses.size() == 1025);
+    CHECK(r.accesses.capacity() == r.accesses.size());
+  }
+  fs::remove_all(dir);
 }

@@ -52,6 +52,13 @@ void Interpreter::run(const FunctionDecl* fn) {
   state_.stack.push_back(fn);
   walk(fn->getBody());
   state_.stack.pop_back();
+  // The walk's state (its variables, the values kept in registers) is not read after it, and
+  // the events' lists grew by doubling: both let go of before the records are built beside
+  // them (65,536 loads: about 25 MiB of list capacity; docs/analysis-speed.md, "Memory").
+  state_ = InterpreterState();
+  events_.accesses.shrink_to_fit();
+  events_.branches.shrink_to_fit();
+  events_.barriers.shrink_to_fit();
 }
 
 // ---- values ---------------------------------------------------------------------

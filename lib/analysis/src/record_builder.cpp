@@ -158,6 +158,19 @@ std::optional<std::string> kernelFailure(const FunctionDecl* fn, const Translati
   return firstUseOfInvalidRecord(fn, sm);
 }
 
+namespace {
+
+// Capacity for `more` elements beyond `v`'s: exactly when they need more than half as much
+// again (the one large kernel of a file), else half as much again, so that a file of many
+// small kernels still grows its lists geometrically.
+template <class T>
+void reserveFor(std::vector<T>& v, size_t more) {
+  const size_t need = v.size() + more;
+  if (need > v.capacity()) v.reserve(std::max(need, v.capacity() + v.capacity() / 2));
+}
+
+}  // namespace
+
 void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, const std::vector<LaunchContext>& contexts,
                         const SymbolTable& symbols, const model::Arch& arch, const SourceManager& sm,
                         KernelRecord& kernel, TranslationUnitResult& out) {
@@ -168,6 +181,12 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
   for (const SeenAccess& s : events.accesses) raws.push_back(&s.raw);
   const std::set<int> bounding = lanes::boundingSymbols(raws, symbols);
   const size_t firstAccess = out.accesses.size();
+  // Room for this kernel's records at once: a vector left to double on push_back holds up to
+  // twice the records, and both buffers while it moves them (an AccessSite is about 1.4 KB:
+  // 65,536 loads, 87 MiB of records, took 175 MiB and 262 at the move; docs/analysis-speed.md).
+  reserveFor(out.accesses, events.accesses.size());
+  reserveFor(out.branches, events.branches.size());
+  reserveFor(out.barriers, events.barriers.size());
   // Launches a run recorded (--launch-info), or whose runs the program's host code shows (a
   // wrapper called over a loop of sizes from another file: Launch::runs), in several
   // configurations: the figures are their mix, as a run's counters add them up (launch_mix.h);
