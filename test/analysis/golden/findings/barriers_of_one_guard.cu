@@ -2,6 +2,7 @@
 // names the others (lib/report/src/barrier_groups.cpp): an early return before a kernel's
 // barriers (NPB-GPU's BT x_solve: thirteen barriers after one `return`), a loop whose trip
 // count differs between threads with several barriers in its body. Each guard keeps its own.
+// A split proven only for a guessed block is a warning.
 #include <cuda_runtime.h>
 
 __global__ void earlyReturn(const double* in, double* out, int n) {
@@ -30,6 +31,18 @@ __global__ void loopAndGuard(const float* in, float* out, int nx) {
   if (threadIdx.x < 64) {
     __syncthreads();  // finding: barrier-in-divergent-code=error
   }
+}
+
+// No launch: the block is a guess (256 threads), and whether `j > n` splits a block depends on
+// the block as much as on the guard (a block that divides the bound would not split): a
+// warning that says so, not an error (rules/barrier_in_divergent_code.cpp).
+__global__ void guessedBlock(const float* in, float* out, int n) {
+  __shared__ float s[1024];
+  int j = threadIdx.x;
+  if (j >= 100) return;
+  s[j] = in[blockIdx.x * 100 + j];
+  __syncthreads();  // finding: barrier-in-divergent-code=warning
+  out[blockIdx.x * 100 + j] = s[99 - j];
 }
 
 int main() {
