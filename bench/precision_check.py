@@ -32,7 +32,8 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           ("panel9", "panel9-findings.json", "panel9-judgments.json"),
           ("panel10", "panel10-findings.json", "panel10-judgments.json"),
           ("panel11", "panel11-findings.json", "panel11-judgments.json"),
-          ("panel12", "panel12-findings.json", "panel12-judgments.json")]
+          ("panel12", "panel12-findings.json", "panel12-judgments.json"),
+          ("panel13", "panel13-findings.json", "panel13-judgments.json")]
 
 
 def load_panels(folder):
