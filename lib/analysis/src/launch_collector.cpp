@@ -171,6 +171,8 @@ void LaunchCollector::resolveLaunches() {
         }
       for (unsigned i = 0; i < p.args.size(); ++i) {
         if (auto v = values_.constantOf(p.args[i], use)) l.argValues[i] = *v;
+        else if (p.args[i]->getType()->isIntegralOrEnumerationType())
+          if (auto defaulted = values_.valueWithDefaults(p.args[i], use, around)) l.costArgValues[i] = std::move(*defaulted);
         if (p.args[i]->getType()->isPointerType())
           if (const int64_t off = values_.pointerByteOffset(p.args[i], use); off != 0) l.pointerOffsets[i] = off;
       }
@@ -206,7 +208,7 @@ void LaunchCollector::resolveLaunches() {
     // No entry for a kernel: it gets the fallback block.
     const Runs here = order.empty() ? Runs{} : runsOf(p.call, p.holder, kCallerDepth);
     for (const FunctionDecl* kernel : order) {
-      Runs& total = runs.try_emplace(kernel->getCanonicalDecl(), Runs{0, false, {}, 0, {}, {}}).first->second;
+      Runs& total = runs.try_emplace(kernel->getCanonicalDecl(), Runs{0, false, {}, 0, {}, {}, {}}).first->second;
       total.runs += here.runs;
       total.unknownLoops = total.unknownLoops || here.unknownLoops;
       for (const std::string& l : here.loops)
@@ -214,6 +216,8 @@ void LaunchCollector::resolveLaunches() {
       for (const std::string& l : here.programLoops)
         if (std::find(total.programLoops.begin(), total.programLoops.end(), l) == total.programLoops.end())
           total.programLoops.push_back(l);
+      for (const std::string& d : here.sampled)
+        if (std::find(total.sampled.begin(), total.sampled.end(), d) == total.sampled.end()) total.sampled.push_back(d);
       for (const std::string& d : here.optionDefaults)
         if (std::find(total.optionDefaults.begin(), total.optionDefaults.end(), d) == total.optionDefaults.end())
           total.optionDefaults.push_back(d);
