@@ -137,7 +137,11 @@ void LaunchCollector::resolveLaunches() {
       }
       // `if (which == 0) k<<<...>>>()` in a wrapper: a call site whose arguments make an
       // enclosing condition false does not launch here.
+      // A condition over the counter of a host loop around the launch (`if (!(step % 4))`, whose
+      // counter the values read at its first iteration) varies from one iteration to the next:
+      // it never makes the launch dead (launch_repeats.cpp counts the iterations it takes).
       const bool skipped = std::any_of(conditions.begin(), conditions.end(), [&](const auto& c) {
+        if (readsLoopCounter(c.first)) return false;
         auto v = values_.constantOf(c.first, use);
         return v && (*v != 0) != c.second;
       });
@@ -273,6 +277,14 @@ void LaunchCollector::spreadOverProgramCalls(const FunctionDecl* holder, std::ve
     envs.push_back(&envs_.back());
     envRuns.push_back(n);
   }
+}
+
+bool LaunchCollector::readsLoopCounter(const Stmt* e) {
+  if (!e) return false;
+  if (const auto* r = dyn_cast<DeclRefExpr>(e))
+    if (const auto* v = dyn_cast<VarDecl>(r->getDecl()); v && v->isLocalVarDecl() && values_.countsLoopAround(v, r))
+      return true;
+  return std::any_of(e->child_begin(), e->child_end(), [&](const Stmt* c) { return readsLoopCounter(c); });
 }
 
 std::string LaunchCollector::locationText(clang::SourceLocation loc) const {

@@ -168,6 +168,8 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
   };
   std::optional<EveryNth> everyNth(const clang::IfStmt* branch, const clang::Stmt* child);
   std::string sourceText(const clang::Expr* e) const;
+  // Whether `e` reads the counter of a host `for` loop whose body holds it (HostValues::countsLoopAround).
+  bool readsLoopCounter(const clang::Stmt* e);
   // launch_alternatives.cpp: the arm of a selection a statement sits in, and the call it makes there.
   struct ArmOf {
     const clang::Stmt* selector;  // the `switch`, or the first `if` of an `else if` chain
