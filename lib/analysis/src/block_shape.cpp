@@ -382,6 +382,10 @@ std::vector<LaunchContext> kernelContexts(const FunctionDecl* fn, const std::str
       c.costGridLeaves = l.costGridLeaves;
       c.costGridCounters = l.costGridCounters;
       c.costGridOptions = l.costGridOptions;
+      // The kernel's arguments under the same defaults, for the same reason.
+      for (const auto& [index, d] : l.costArgValues)
+        if (auto p = paramSymbols.find(index); p != paramSymbols.end())
+          c.costSymbolValues[p->second] = {d.value, d.leaves, d.counters, d.options};
     } else {
       c = fallbackContext(fn, options, ctx, threadDimsUsed);
       if (auto partial = withLaunchAxes(c, l.blockAxes, l.how + " at " + l.where, fn, ctx, threadDimsUsed,

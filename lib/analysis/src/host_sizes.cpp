@@ -346,8 +346,9 @@ std::optional<int64_t> HostValues::assignedUnderDefaults(const VarDecl* var, con
   return value;
 }
 
-std::optional<HostValues::DefaultedGrid> HostValues::gridWithDefaults(const Expr* e, const HostEnv* env,
-                                                                      const std::vector<const ForStmt*>& around) {
+bool HostValues::readUnderDefaults(const HostEnv* env, const std::vector<const ForStmt*>& around,
+                                   const std::function<void(const HostEnv*)>& read, std::vector<std::string>& leaves,
+                                   std::vector<std::string>& counterTexts, std::vector<std::string>& options) {
   SizeDefaults* const outer = defaults_;
   HostEnv state;
   if (env) state = *env;
@@ -369,18 +370,29 @@ std::optional<HostValues::DefaultedGrid> HostValues::gridWithDefaults(const Expr
   }
   SizeDefaults mode;
   defaults_ = &mode;
-  const Dim3Axes axes = dim3AxesOf(e, &state);
+  read(&state);
   defaults_ = outer;
-  if (mode.unfollowable) return std::nullopt;
-  DefaultedGrid out;
+  if (mode.unfollowable) return false;
   for (const Counter& c : counters) {
     if (std::find(mode.factsRead.begin(), mode.factsRead.end(), c.var) == mode.factsRead.end()) continue;
-    out.counters.push_back("`" + c.var->getNameAsString() + "` at " + std::to_string(c.value));
+    counterTexts.push_back("`" + c.var->getNameAsString() + "` at " + std::to_string(c.value));
     for (const std::string& l : c.leaves)
       if (std::find(mode.leaves.begin(), mode.leaves.end(), l) == mode.leaves.end()) mode.leaves.push_back(l);
     for (const std::string& o : c.options)
       if (std::find(mode.options.begin(), mode.options.end(), o) == mode.options.end()) mode.options.push_back(o);
   }
+  leaves = std::move(mode.leaves);
+  options = std::move(mode.options);
+  return true;
+}
+
+std::optional<HostValues::DefaultedGrid> HostValues::gridWithDefaults(const Expr* e, const HostEnv* env,
+                                                                      const std::vector<const ForStmt*>& around) {
+  DefaultedGrid out;
+  Dim3Axes axes;
+  if (!readUnderDefaults(env, around, [&](const HostEnv* state) { axes = dim3AxesOf(e, state); }, out.leaves,
+                         out.counters, out.options))
+    return std::nullopt;
   int64_t* dims[3] = {&out.grid.x, &out.grid.y, &out.grid.z};
   int64_t volume = 1;
   for (int d = 0; d < 3; ++d) {
@@ -390,8 +402,19 @@ std::optional<HostValues::DefaultedGrid> HostValues::gridWithDefaults(const Expr
     *dims[d] = *axes[d];
     volume *= *axes[d];
   }
-  out.leaves = std::move(mode.leaves);
-  out.options = std::move(mode.options);
+  return out;
+}
+
+std::optional<HostValues::DefaultedValue> HostValues::valueWithDefaults(const Expr* e, const HostEnv* env,
+                                                                        const std::vector<const ForStmt*>& around) {
+  DefaultedValue out;
+  std::optional<int64_t> value;
+  if (!e->getType()->isIntegralOrEnumerationType() ||
+      !readUnderDefaults(env, around, [&](const HostEnv* state) { value = constantOf(e, state); }, out.leaves,
+                         out.counters, out.options) ||
+      !value)
+    return std::nullopt;
+  out.value = *value;
   return out;
 }
 

@@ -4,12 +4,14 @@
 // (the loops around each call are described, for ProgramFacts to enumerate), a constant
 // global defined in another file, else unknown.
 #include "host_summary.h"
+#include "host_writes.h"
 
 #include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
 
+#include <algorithm>
 #include <set>
 #include <utility>
 #include <vector>
@@ -51,9 +53,10 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
     if (!callee || !callee->getDeclName().isIdentifier()) return true;
     if (const auto* ref = dyn_cast<DeclRefExpr>(c->getCallee()->IgnoreParenImpCasts())) directCallees_.insert(ref);
     if (sm_.isInSystemHeader(callee->getLocation())) return true;
-    HostSummary::Call call{caller(), callee->getNameAsString(), {}, {}};
+    HostSummary::Call call{caller(), callee->getNameAsString(), {}, {}, 1};
     const std::vector<const ForStmt*> loops = loopsAround(c);
     for (const ForStmt* loop : loops) call.loops.push_back(describe(loop, loops));
+    call.share = shareOfIterations(c);
     for (const Expr* arg : c->arguments()) call.args.push_back(valueOf(arg, &loops, /*counters=*/true));
     out_.calls.push_back(std::move(call));
     return true;
@@ -151,6 +154,34 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
       child = parent;
     }
     return out;
+  }
+
+  // The share of the iterations of the loops around `s` that reach it: `if (i % k == 0)` arms
+  // whose dividend a loop further out steps (host_writes.h).
+  double shareOfIterations(const Stmt* s) {
+    double share = 1;
+    std::vector<EveryNthArm> pending;
+    const Stmt* child = s;
+    DynTypedNode node = DynTypedNode::create(*s);
+    for (;;) {
+      const auto parents = ctx_.getParents(node);
+      const Stmt* parent = parents.empty() ? nullptr : parents[0].get<Stmt>();
+      if (!parent) break;
+      node = parents[0];
+      if (const auto* branch = dyn_cast<IfStmt>(parent))
+        if (auto arm = everyNthArm(branch, child, values_)) pending.push_back(std::move(*arm));
+      if (isa<ForStmt>(parent) || isa<WhileStmt>(parent) || isa<DoStmt>(parent) || isa<CXXForRangeStmt>(parent))
+        for (auto arm = pending.begin(); arm != pending.end();) {
+          if (std::none_of(arm->dividend.begin(), arm->dividend.end(), [&](const VarDecl* v) { return writes(parent, v); })) {
+            ++arm;
+            continue;
+          }
+          share *= arm->share;
+          arm = pending.erase(arm);
+        }
+      child = parent;
+    }
+    return share;
   }
 
   // The counter of `for (T v = start; ...)` or `for (v = start; ...)` (Rodinia kmeans' `for

@@ -96,6 +96,16 @@ class HostValues {
   };
   std::optional<DefaultedGrid> gridWithDefaults(const clang::Expr* e, const HostEnv* env,
                                                 const std::vector<const clang::ForStmt*>& around);
+  // A kernel's integer argument under the same defaults as its grid, for the cost only
+  // (session 14; launch_collector.cpp, Launch::costArgValues): `n = byteCount / 4` with
+  // `byteCount` at its option's default, so that a guard `i < n` or a loop `i < n` counts the
+  // blocks and trips of the grid the cost counts. Nothing when the expression is not followable.
+  struct DefaultedValue {
+    int64_t value = 0;
+    std::vector<std::string> leaves, counters, options;  // as DefaultedGrid's
+  };
+  std::optional<DefaultedValue> valueWithDefaults(const clang::Expr* e, const HostEnv* env,
+                                                  const std::vector<const clang::ForStmt*>& around);
 
  private:
   clang::ASTContext& ctx_;
@@ -158,6 +168,11 @@ class HostValues {
   std::optional<int64_t> assignedUnderDefaults(const clang::VarDecl* var, const clang::Expr* use, const HostEnv* env,
                                                int depth);
   std::vector<const clang::VarDecl*> assignedFollowed_;  // assignedUnderDefaults: the locals being read
+  // Runs `read` in that mode, the counters of the loops `around` (outermost first) at their
+  // middle, and collects what it took at a default; false when a leaf voids the answer.
+  bool readUnderDefaults(const HostEnv* env, const std::vector<const clang::ForStmt*>& around,
+                         const std::function<void(const HostEnv*)>& read, std::vector<std::string>& leaves,
+                         std::vector<std::string>& counters, std::vector<std::string>& options);
   // In that mode: a `for` loop's counter at the middle of its range (host_sizes.cpp).
   std::optional<std::pair<const clang::VarDecl*, int64_t>> middleOfLoop(const clang::ForStmt* loop, const HostEnv* env);
   // A call that reads a number from the command line (`atoi(argv[1])`, the samples'

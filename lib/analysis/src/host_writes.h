@@ -5,10 +5,29 @@
 #include <clang/AST/Decl.h>
 #include <clang/AST/Stmt.h>
 
+#include <optional>
+#include <vector>
+
 namespace coalesce::analysis {
+
+class HostValues;
 
 // Whether `s` itself (not its children) writes `var`: assigns it (`=`, `*=`, ...), bumps it,
 // takes its address, or passes it to a non-const reference parameter. Defined in host_options.cpp.
 bool writesVariable(const clang::Stmt* s, const clang::VarDecl* var);
+
+// `if (i % k == 0)` (`!(i % k)`, `i % k == c`, `i % k != c`, and their else arms), k a constant
+// the host code shows: the share of the iterations of a loop stepping i that take the arm
+// `child` of `branch` is in, 1 / k (or 1 - 1 / k), with the dividend's variables; nothing for
+// another condition. A kernel run only when a loss is printed (`if (step % monitoring_step ==
+// 0)`) runs once in monitoring_step steps. Defined in launch_repeats.cpp; read by the launch
+// counts of this file (LaunchCollector::runsOf) and of the program's others (host_summary.cpp).
+struct EveryNthArm {
+  double share = 1;
+  int64_t k = 1;
+  bool taken = true;  // the arm runs when the remainder is the value compared with
+  std::vector<const clang::VarDecl*> dividend;
+};
+std::optional<EveryNthArm> everyNthArm(const clang::IfStmt* branch, const clang::Stmt* child, HostValues& values);
 
 }  // namespace coalesce::analysis

@@ -69,6 +69,7 @@ void setLaunchesPerRun(const LaunchCollector::Runs& r, KernelRecord& kernel) {
            ? std::string(", outside host loops")
            : loops.empty() ? std::string()
                            : ", in the host " + std::string(r.loops.size() == 1 ? "loop at " : "loops at ") + loops) +
+      (r.sampled.empty() ? std::string() : ", in " + joined(r.sampled)) +
       (r.programLoops.empty() ? std::string()
                               : ", called in host loops of the program's other files (around " +
                                     joined(r.programLoops) + ")") +

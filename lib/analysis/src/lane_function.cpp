@@ -348,8 +348,18 @@ std::vector<std::pair<int64_t, double>> axisSamples(int64_t dim, int64_t interio
 // npoints` runs in the first 16 of 1,024 blocks, not the 74 the sample at block 1 stands for).
 double runningBlocks(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
                      const model::Arch& arch, const std::map<int, int64_t>& live, IterationMemo* memo) {
-  std::optional<LaunchContext> own;  // its guards read gridDim as the grid the cost counts
-  if (!launch.grid) own = launch, own->grid = costGridOf(launch);
+  // Its guards read gridDim as the grid the cost counts, and the kernel's arguments under the
+  // same defaults (LaunchContext::costSymbolValues: `i < n` with n = byteCount / 4 at the
+  // option's default runs in every block of the grid that default gives).
+  std::optional<LaunchContext> own;
+  if (!launch.grid || !launch.costSymbolValues.empty()) {
+    own = launch;
+    own->grid = costGridOf(launch);
+    // Only values that rest on what the program shows (options' defaults, host loop counters),
+    // not on a size taken at the bare default, which the figures' guards already take.
+    for (const auto& [id, v] : launch.costSymbolValues)
+      if (v.leaves.empty()) own->symbolValues.emplace(id, v.value);
+  }
   const LaunchContext& lattice = own ? *own : launch;
   int64_t dims[3];
   int extended = 0;
@@ -569,6 +579,16 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
     notes.insert("the base offset's alignment is not known: figures assume it aligned; the range covers every placement");
   result.assumptions.assign(notes.begin(), notes.end());
   result.blockFraction = blockFraction;
+  if (partialGrid || guardsNameBlock)
+    for (const auto& guard : raw.guards) {
+      std::set<int> read;
+      collectSymbols(guard, read);
+      for (int id : read)
+        if (launch.costSymbolValues.count(id) && launch.costSymbolValues.at(id).leaves.empty() &&
+            !launch.symbolValues.count(id) &&
+            std::find(result.costArguments.begin(), result.costArguments.end(), id) == result.costArguments.end())
+          result.costArguments.push_back(id);
+    }
   return result;
 }
 

@@ -50,6 +50,15 @@ struct LaunchContext {
   std::vector<std::string> costGridCounters;  // host loop counters at their middle: "`i` at 2032"
   std::vector<std::string> costGridOptions;   // run-time options at their defaults: "`byteCount` 67108864"
   std::map<int, int64_t> symbolValues;  // parameters fixed by the launch or --assume
+  // Else, for the cost only (session 14): an integer argument the host computes from sizes it
+  // does not fix, under the same defaults as costGrid (HostValues::valueWithDefaults), by
+  // symbol, with what it took at a default (as costGrid's). The blocks that run an access
+  // (runningBlocks) and its loops' trips (launchRequests) read it; the figures never do.
+  struct CostValue {
+    int64_t value = 0;
+    std::vector<std::string> leaves, counters, options;
+  };
+  std::map<int, CostValue> costSymbolValues;
   std::map<int, std::string> symbolValueSources;  // "the launch at f.cu:40", "--assume"
   // Pointer parameters the launch passes as an offset into their allocation (`buf + 3`):
   // bytes past the allocation's start, by parameter index, and where that was seen.
@@ -97,6 +106,9 @@ struct LaneResult {
   // Unknown scalars of the lane stride the figures rest on, each with the value taken: those
   // that bound nothing in the kernel are AccessSite::guessedScalars (record_builder.cpp).
   std::vector<std::pair<int, int64_t>> assumedStrideScalars;
+  // The symbols of LaunchContext::costSymbolValues its guards read (the blocks that run it
+  // were counted with them), for the sentence of its cost (launchRequests).
+  std::vector<int> costArguments;
 };
 
 // Warp requests one launch executes: requestsPerIteration x blocks x the trips of every

@@ -137,7 +137,11 @@ void LaunchCollector::resolveLaunches() {
       }
       // `if (which == 0) k<<<...>>>()` in a wrapper: a call site whose arguments make an
       // enclosing condition false does not launch here.
+      // A condition over the counter of a host loop around the launch (`if (!(step % 4))`, whose
+      // counter the values read at its first iteration) varies from one iteration to the next:
+      // it never makes the launch dead (launch_repeats.cpp counts the iterations it takes).
       const bool skipped = std::any_of(conditions.begin(), conditions.end(), [&](const auto& c) {
+        if (readsLoopCounter(c.first)) return false;
         auto v = values_.constantOf(c.first, use);
         return v && (*v != 0) != c.second;
       });
@@ -171,6 +175,8 @@ void LaunchCollector::resolveLaunches() {
         }
       for (unsigned i = 0; i < p.args.size(); ++i) {
         if (auto v = values_.constantOf(p.args[i], use)) l.argValues[i] = *v;
+        else if (p.args[i]->getType()->isIntegralOrEnumerationType())
+          if (auto defaulted = values_.valueWithDefaults(p.args[i], use, around)) l.costArgValues[i] = std::move(*defaulted);
         if (p.args[i]->getType()->isPointerType())
           if (const int64_t off = values_.pointerByteOffset(p.args[i], use); off != 0) l.pointerOffsets[i] = off;
       }
@@ -206,7 +212,7 @@ void LaunchCollector::resolveLaunches() {
     // No entry for a kernel: it gets the fallback block.
     const Runs here = order.empty() ? Runs{} : runsOf(p.call, p.holder, kCallerDepth);
     for (const FunctionDecl* kernel : order) {
-      Runs& total = runs.try_emplace(kernel->getCanonicalDecl(), Runs{0, false, {}, 0, {}, {}}).first->second;
+      Runs& total = runs.try_emplace(kernel->getCanonicalDecl(), Runs{0, false, {}, 0, {}, {}, {}}).first->second;
       total.runs += here.runs;
       total.unknownLoops = total.unknownLoops || here.unknownLoops;
       for (const std::string& l : here.loops)
@@ -214,6 +220,8 @@ void LaunchCollector::resolveLaunches() {
       for (const std::string& l : here.programLoops)
         if (std::find(total.programLoops.begin(), total.programLoops.end(), l) == total.programLoops.end())
           total.programLoops.push_back(l);
+      for (const std::string& d : here.sampled)
+        if (std::find(total.sampled.begin(), total.sampled.end(), d) == total.sampled.end()) total.sampled.push_back(d);
       for (const std::string& d : here.optionDefaults)
         if (std::find(total.optionDefaults.begin(), total.optionDefaults.end(), d) == total.optionDefaults.end())
           total.optionDefaults.push_back(d);
@@ -269,6 +277,14 @@ void LaunchCollector::spreadOverProgramCalls(const FunctionDecl* holder, std::ve
     envs.push_back(&envs_.back());
     envRuns.push_back(n);
   }
+}
+
+bool LaunchCollector::readsLoopCounter(const Stmt* e) {
+  if (!e) return false;
+  if (const auto* r = dyn_cast<DeclRefExpr>(e))
+    if (const auto* v = dyn_cast<VarDecl>(r->getDecl()); v && v->isLocalVarDecl() && values_.countsLoopAround(v, r))
+      return true;
+  return std::any_of(e->child_begin(), e->child_end(), [&](const Stmt* c) { return readsLoopCounter(c); });
 }
 
 std::string LaunchCollector::locationText(clang::SourceLocation loc) const {

@@ -41,6 +41,9 @@ struct Launch {
   std::vector<std::string> costGridCounters;  // host loop counters taken at their middle
   std::vector<std::string> costGridOptions;   // run-time options taken at their defaults (host_options.cpp)
   std::map<unsigned, int64_t> argValues;       // parameter index -> constant argument
+  // Integer arguments that are no constant, under the same defaults as costGrid, for the cost
+  // only (HostValues::valueWithDefaults): `byteCount / 4` with `byteCount` at its option's default.
+  std::map<unsigned, HostValues::DefaultedValue> costArgValues;
   std::map<unsigned, int64_t> pointerOffsets;  // pointer parameter index -> bytes past its allocation
   std::string how = "the launch";              // or "the cudaLaunchKernel"
   std::string where;                           // "file.cu:40", with what the launch was seen through
@@ -86,6 +89,9 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
     std::vector<std::string> optionDefaults;  // run-time options the counts took at their defaults
     // Calls in the program's other files with loops around them: "`kmeansCuda` in kmeans_clustering()".
     std::vector<std::string> programLoops;
+    // Arms of `if (i % k == 0)` taken once in k iterations of a loop around them (everyNth):
+    // "1 in 10 of the iterations (`step % 10 == 0` at a.cu:88)".
+    std::vector<std::string> sampled;
   };
   std::map<const clang::FunctionDecl*, Runs> runs;
   // Per canonical kernel, its launch sites here that launch nothing: every call of the
@@ -155,6 +161,15 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
   Runs runsOf(const clang::Stmt* call, const clang::FunctionDecl* holder, int depth);
   Runs withProgramCalls(Runs out, const clang::FunctionDecl* holder);
   std::optional<int64_t> hostTripCount(const clang::Stmt* loop);
+  struct EveryNth {
+    double share = 1;                               // of the loop's iterations that take the arm
+    std::vector<const clang::VarDecl*> dividend;    // i of `i % k`: a loop writing one of them
+    std::string text;
+  };
+  std::optional<EveryNth> everyNth(const clang::IfStmt* branch, const clang::Stmt* child);
+  std::string sourceText(const clang::Expr* e) const;
+  // Whether `e` reads the counter of a host `for` loop whose body holds it (HostValues::countsLoopAround).
+  bool readsLoopCounter(const clang::Stmt* e);
   // launch_alternatives.cpp: the arm of a selection a statement sits in, and the call it makes there.
   struct ArmOf {
     const clang::Stmt* selector;  // the `switch`, or the first `if` of an `else if` chain

@@ -5,12 +5,16 @@
 // docs/findings.md "Levels"): a one-off setup kernel next to one launched in a loop.
 #include <clang/AST/Stmt.h>
 #include <clang/AST/StmtCXX.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
 
 #include <algorithm>
 #include <string>
 
 #include "analysis_policy.h"
+#include "host_writes.h"
 #include "launch_collector.h"
+#include "source_text.h"
 
 namespace coalesce::analysis {
 
@@ -32,7 +36,64 @@ bool writtenIn(const Stmt* s, const VarDecl* var, const Stmt* increment) {
   return std::any_of(s->child_begin(), s->child_end(), [&](const Stmt* c) { return writtenIn(c, var, increment); });
 }
 
+// The variables `e` reads.
+void varsIn(const Stmt* e, std::vector<const VarDecl*>& out) {
+  if (!e) return;
+  if (const auto* r = dyn_cast<DeclRefExpr>(e))
+    if (const auto* v = dyn_cast<VarDecl>(r->getDecl())) out.push_back(v);
+  for (const Stmt* c : e->children()) varsIn(c, out);
+}
+
 }  // namespace
+
+std::string LaunchCollector::sourceText(const Expr* e) const {
+  const CharSourceRange range = CharSourceRange::getTokenRange(sm_.getExpansionRange(e->getSourceRange()).getAsRange());
+  return oneLine(Lexer::getSourceText(range, sm_, lang_));
+}
+
+std::optional<EveryNthArm> everyNthArm(const IfStmt* branch, const Stmt* child, HostValues& values) {
+  if (child != branch->getThen() && child != branch->getElse()) return std::nullopt;
+  const Expr* cond = branch->getCond()->IgnoreParenImpCasts();
+  bool equal = true;
+  const Expr* remainder = nullptr;
+  std::optional<int64_t> value;
+  if (const auto* u = dyn_cast<UnaryOperator>(cond); u && u->getOpcode() == UO_LNot) {
+    remainder = u->getSubExpr()->IgnoreParenImpCasts();
+    value = 0;
+  } else if (const auto* b = dyn_cast<BinaryOperator>(cond); b && (b->getOpcode() == BO_EQ || b->getOpcode() == BO_NE)) {
+    equal = b->getOpcode() == BO_EQ;
+    const auto* l = dyn_cast<BinaryOperator>(b->getLHS()->IgnoreParenImpCasts());
+    if (l && l->getOpcode() == BO_Rem) {
+      remainder = l;
+      value = values.constantOf(b->getRHS());
+    } else if (const auto* r = dyn_cast<BinaryOperator>(b->getRHS()->IgnoreParenImpCasts()); r && r->getOpcode() == BO_Rem) {
+      remainder = r;
+      value = values.constantOf(b->getLHS());
+    }
+  }
+  const auto* rem = dyn_cast_or_null<BinaryOperator>(remainder);
+  if (!rem || rem->getOpcode() != BO_Rem || !value) return std::nullopt;
+  const std::optional<int64_t> k = values.constantOf(rem->getRHS());
+  if (!k || *k < 2 || *value < 0 || *value >= *k) return std::nullopt;
+  EveryNthArm out;
+  varsIn(rem->getLHS(), out.dividend);
+  if (out.dividend.empty()) return std::nullopt;
+  out.k = *k;
+  out.taken = equal == (child == branch->getThen());
+  out.share = out.taken ? 1.0 / static_cast<double>(*k) : 1.0 - 1.0 / static_cast<double>(*k);
+  return out;
+}
+
+std::optional<LaunchCollector::EveryNth> LaunchCollector::everyNth(const IfStmt* branch, const Stmt* child) {
+  const auto arm = everyNthArm(branch, child, values_);
+  if (!arm) return std::nullopt;
+  EveryNth out;
+  out.share = arm->share;
+  out.dividend = arm->dividend;
+  out.text = (arm->taken ? "1 in " : std::to_string(arm->k - 1) + " in ") + std::to_string(arm->k) +
+             " of the iterations (`" + sourceText(branch->getCond()) + "` at " + locationText(branch->getBeginLoc()) + ")";
+  return out;
+}
 
 // `for (int i = a; i < b; i += c)` (and `<=`, `>`, `>=`, `!=`, `++`, `--`, `-=`) with a, b, c
 // constants the host code shows and nothing else writing i: its trip count; else none.
@@ -106,8 +167,11 @@ LaunchCollector::Runs LaunchCollector::runsOf(const Stmt* call, const FunctionDe
   Runs out;
   if (!holder || !holder->getBody()) return out;
   const ParentMap& parents = parentsOf(holder);
+  std::vector<EveryNth> pending;  // `if (i % k == 0)` arms not yet matched with a loop stepping i
   for (const Stmt *child = call, *parent = parents.getParent(call); parent;
        child = parent, parent = parents.getParent(parent)) {
+    if (const auto* branch = dyn_cast<IfStmt>(parent))
+      if (auto nth = everyNth(branch, child)) pending.push_back(std::move(*nth));
     const Stmt* body = nullptr;
     if (const auto* f = dyn_cast<ForStmt>(parent)) body = f->getBody();
     else if (const auto* w = dyn_cast<WhileStmt>(parent)) body = w->getBody();
@@ -117,6 +181,18 @@ LaunchCollector::Runs LaunchCollector::runsOf(const Stmt* call, const FunctionDe
     if (auto trips = hostTripCount(parent)) out.runs *= static_cast<double>(*trips);
     else out.unknownLoops = true;
     out.loops.push_back(locationText(parent->getBeginLoc()));
+    // An arm taken once in k iterations of this loop: the loop steps its dividend.
+    for (auto nth = pending.begin(); nth != pending.end();) {
+      const bool stepped = std::any_of(nth->dividend.begin(), nth->dividend.end(),
+                                       [&](const VarDecl* v) { return writtenIn(parent, v, nullptr); });
+      if (!stepped) {
+        ++nth;
+        continue;
+      }
+      out.runs *= nth->share;
+      out.sampled.push_back(nth->text);
+      nth = pending.erase(nth);
+    }
   }
   auto sites = callsOf_.find(holder->getCanonicalDecl());
   if (depth > 0 && sites == callsOf_.end()) return withProgramCalls(out, holder);
@@ -132,6 +208,7 @@ LaunchCollector::Runs LaunchCollector::runsOf(const Stmt* call, const FunctionDe
     callers.loops.insert(callers.loops.end(), r.loops.begin(), r.loops.end());
     callers.optionDefaults.insert(callers.optionDefaults.end(), r.optionDefaults.begin(), r.optionDefaults.end());
     callers.programLoops.insert(callers.programLoops.end(), r.programLoops.begin(), r.programLoops.end());
+    callers.sampled.insert(callers.sampled.end(), r.sampled.begin(), r.sampled.end());
   }
   if (counted == 0) return out;
   out.runs *= callers.runs;
@@ -139,6 +216,7 @@ LaunchCollector::Runs LaunchCollector::runsOf(const Stmt* call, const FunctionDe
   out.loops.insert(out.loops.end(), callers.loops.begin(), callers.loops.end());
   out.optionDefaults.insert(out.optionDefaults.end(), callers.optionDefaults.begin(), callers.optionDefaults.end());
   out.programLoops.insert(out.programLoops.end(), callers.programLoops.begin(), callers.programLoops.end());
+  out.sampled.insert(out.sampled.end(), callers.sampled.begin(), callers.sampled.end());
   return out;
 }
 

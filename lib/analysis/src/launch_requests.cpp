@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <string>
 
 #include "analysis_policy.h"
@@ -63,6 +64,33 @@ std::optional<int64_t> tripsOf(int id, Evaluator& ev, const SymbolTable& symbols
   return hi + after;
 }
 
+// "`a` and `b`", quoted or not.
+std::string listed(const std::vector<std::string>& items, bool quoted) {
+  std::string text;
+  for (size_t i = 0; i < items.size(); ++i)
+    text += std::string(i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + (quoted ? "`" : "") + items[i] +
+            (quoted ? "`" : "");
+  return text;
+}
+
+// " with `Size` taken as 4096, the one value ..., and `i` at 2032, the middle of its host loop":
+// what a value under the program's defaults rests on (host_sizes.cpp); empty when nothing.
+std::string defaultsPhrase(const std::vector<std::string>& leaves, const std::vector<std::string>& counters,
+                           const std::vector<std::string>& options) {
+  std::string text;
+  if (!leaves.empty())
+    text += " with " + listed(leaves, true) + " taken as " + std::to_string(kAssumedRuntimeValue) +
+            ", the one value every size the code does not fix takes";
+  if (!counters.empty())
+    text += std::string(text.empty() ? " with " : ", and ") + listed(counters, false) + ", the middle of " +
+            (counters.size() == 1 ? "its host loop" : "their host loops");
+  if (!options.empty())
+    text += std::string(text.empty() ? " with " : ", and ") + listed(options, false) +
+            (options.size() == 1 ? ", the default of a run-time option (a command-line option changes it)"
+                                 : ", the defaults of run-time options (command-line options change them)");
+  return text;
+}
+
 }  // namespace
 
 model::Dim3 costGridOf(const LaunchContext& launch) {
@@ -84,14 +112,63 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
   // ratio (gaussian's one thread per row in Fan1 beside one per element in Fan2). Only a grid
   // expression not followable covers kAssumedGridThreads threads, whatever the block.
   const int64_t blocks = costGridOf(launch).volume();
+  // The loops' trips under the grid the cost counts and the kernel's arguments under the same
+  // defaults (LaunchContext::costSymbolValues, session 14): histogram256's grid-stride loop
+  // `pos < dataCount` over 240 blocks of 192 threads, dataCount = byteCount / 4 with byteCount
+  // at its option's default, runs 365 times, where a count the launch alone does not fix
+  // took kAssumedLoopTrips (docs/findings.md, "Cost").
+  // Two sets of values: those that rest on what the program shows (options' defaults, host
+  // loop counters: `byteCount / 4`), for every loop; and, for a loop whose step is the block's or
+  // the grid's width only (`i += blockDim.x`, `pos += blockDim.x * gridDim.x`: the threads share
+  // n elements), those that rest on a size taken at the bare default too (Chai RSCD's `count`
+  // read from the input: 4096 / 256 = 16 trips). A thread's own loop over such a size (leukocyte's
+  // `el_i < strel_m`, a 25-wide window) is no share of the data: 4096 there would be a guess
+  // of its extent, so it keeps kAssumedLoopTrips.
+  std::optional<LaunchContext> shownLaunch, allLaunch;
+  if (!launch.costSymbolValues.empty() || (!launch.grid && launch.costGrid)) {
+    shownLaunch = launch;
+    shownLaunch->grid = costGridOf(launch);
+    bool bare = false;
+    for (const auto& [id, v] : launch.costSymbolValues) {
+      if (v.leaves.empty()) shownLaunch->symbolValues.emplace(id, v.value);
+      bare = bare || !v.leaves.empty();
+    }
+    if (bare) {
+      allLaunch = *shownLaunch;
+      for (const auto& [id, v] : launch.costSymbolValues) allLaunch->symbolValues.emplace(id, v.value);
+    }
+  }
+  std::optional<Evaluator> shownEv, allEv;
+  if (shownLaunch) shownEv.emplace(none, *shownLaunch, symbols, arch);
+  if (allLaunch) allEv.emplace(none, *allLaunch, symbols, arch);
   double trips = 1;
   int assumedLoops = 0;
+  std::vector<int> defaulted;  // the cost arguments loop counts read
+  bool countedUnderDefaults = false;
   for (int loop : loops) {
     std::optional<int64_t> n;
     for (size_t id = 0; id < symbols.size(); ++id) {
       const SymbolInfo& s = symbols[static_cast<int>(id)];
       if (s.kind != SymbolInfo::Kind::LoopVar || s.loop != loop) continue;
       n = tripsOf(static_cast<int>(id), ev, symbols);
+      if (shownEv) {
+        std::optional<int64_t> underDefaults = tripsOf(static_cast<int>(id), *shownEv, symbols);
+        const bool sharesData = s.loopCond && !s.loopNext &&
+                                (containsOp(s.loopCond, Op::BlockDim) || containsOp(s.loopCond, Op::GridDim));
+        if (!underDefaults && allEv && sharesData) underDefaults = tripsOf(static_cast<int>(id), *allEv, symbols);
+        if (underDefaults && underDefaults != n) {
+          n = underDefaults;
+          countedUnderDefaults = true;
+          std::set<int> read;
+          for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond})
+            if (e) collectSymbols(e, read);
+          for (int r : read)
+            if (launch.costSymbolValues.count(r) && !launch.symbolValues.count(r) &&
+                (launch.costSymbolValues.at(r).leaves.empty() || sharesData) &&
+                std::find(defaulted.begin(), defaulted.end(), r) == defaulted.end())
+              defaulted.push_back(r);
+        }
+      }
       break;
     }
     if (n) trips *= static_cast<double>(*n);
@@ -109,7 +186,10 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
   // scalars that bound the loop, may run only a few of its samples, which would count the
   // assumed trips as mostly idle).
   if (assumedLoops > 0) trips *= static_cast<double>(kAssumedLoopTrips);
-  const double perIteration = assumedLoops > 0 ? lanes.requestsPerLiveIteration : lanes.requestsPerIteration;
+  // A count under the defaults is of iterations that run too: the listing, under the figures'
+  // values, need not (the grid-stride loop above at dataCount 4096 runs one of its samples).
+  const double perIteration =
+      assumedLoops > 0 || countedUnderDefaults ? lanes.requestsPerLiveIteration : lanes.requestsPerIteration;
   const double running = std::max(1.0, std::round(static_cast<double>(blocks) * lanes.blockFraction));
   out.requests = perIteration * running * trips;
   std::string basis = plainNumber(out.requests) + " warp requests per launch: " +
@@ -122,25 +202,8 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
     const model::Dim3& g = *launch.costGrid;
     const std::string shape = g.y == 1 && g.z == 1 ? std::to_string(g.x)
                               : std::to_string(g.x) + "x" + std::to_string(g.y) + (g.z == 1 ? "" : "x" + std::to_string(g.z));
-    const auto listed = [](const std::vector<std::string>& items, bool quoted) {
-      std::string text;
-      for (size_t i = 0; i < items.size(); ++i)
-        text += std::string(i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + (quoted ? "`" : "") + items[i] +
-               (quoted ? "`" : "");
-      return text;
-    };
-    basis += " (the grid, computed at run time: " + shape + (g.volume() == 1 ? " block" : " blocks");
-    if (!launch.costGridLeaves.empty())
-      basis += " with " + listed(launch.costGridLeaves, true) + " taken as " + std::to_string(kAssumedRuntimeValue) +
-               ", the one value every size the code does not fix takes";
-    if (!launch.costGridCounters.empty())
-      basis += std::string(launch.costGridLeaves.empty() ? " with " : ", and ") + listed(launch.costGridCounters, false) +
-               ", the middle of " + (launch.costGridCounters.size() == 1 ? "its host loop" : "their host loops");
-    if (!launch.costGridOptions.empty())
-      basis += std::string(launch.costGridLeaves.empty() && launch.costGridCounters.empty() ? " with " : ", and ") +
-               listed(launch.costGridOptions, false) +
-               (launch.costGridOptions.size() == 1 ? ", the default of a run-time option (a command-line option changes it)"
-                                                   : ", the defaults of run-time options (command-line options change them)");
+    basis += " (the grid, computed at run time: " + shape + (g.volume() == 1 ? " block" : " blocks") +
+             defaultsPhrase(launch.costGridLeaves, launch.costGridCounters, launch.costGridOptions);
     basis += ")";
   } else if (!launch.grid) {
     basis += " (the grid is not known: taken as " + std::to_string(blocks) + " blocks, " +
@@ -155,6 +218,21 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
     else if (assumedLoops > 1)
       basis += " (" + std::to_string(assumedLoops) + " with trip counts not known statically, taken as " +
                std::to_string(kAssumedLoopTrips) + " iterations together)";
+  }
+  // The kernel's arguments under the defaults that the blocks or trips counted rest on.
+  // (Those of a context whose cost values were dropped, the mix's weights in record_builder.cpp, are not said.)
+  for (int id : lanes.costArguments)
+    if (launch.costSymbolValues.count(id) && std::find(defaulted.begin(), defaulted.end(), id) == defaulted.end())
+      defaulted.push_back(id);
+  if (!defaulted.empty()) {
+    basis += std::string("; counted with the kernel's ") + (defaulted.size() == 1 ? "argument " : "arguments ");
+    for (size_t i = 0; i < defaulted.size(); ++i) {
+      const LaunchContext::CostValue& v = launch.costSymbolValues.at(defaulted[i]);
+      basis += std::string(i == 0 ? "" : i + 1 == defaulted.size() ? " and " : ", ") + "`" + symbols[defaulted[i]].name +
+               "` at " + std::to_string(v.value) + " (the host's value" + defaultsPhrase(v.leaves, v.counters, v.options) +
+               ")";
+    }
+    basis += ", for the cost only";
   }
   out.basis = std::move(basis);
   return out;

@@ -3,6 +3,7 @@
 #include "program_facts.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <deque>
 
@@ -147,7 +148,7 @@ std::optional<double> ProgramFacts::loopTrips(const HostSummary::Call& call, int
     if (!count) return std::nullopt;
     trips *= *count;
   }
-  return trips;
+  return trips * call.share;
 }
 
 std::optional<double> ProgramFacts::callsPerRun(const std::string& function) const {
@@ -249,9 +250,14 @@ std::optional<ProgramFacts::AssumedRuns> ProgramFacts::callsPerRunAssumed(const 
       if (const auto n = tripsOf(loop)) trips *= *n;
       else unknown = true;
     }
-    total.runs += outer->runs * trips;
+    total.runs += outer->runs * trips * c.share;
     total.unknownLoops = total.unknownLoops || unknown || outer->unknownLoops;
-    const std::string here = "`" + function + "` in " + (c.caller.empty() ? std::string("a global's initialiser") : c.caller + "()");
+    std::string here = "`" + function + "` in " + (c.caller.empty() ? std::string("a global's initialiser") : c.caller + "()");
+    if (c.share < 1) {  // an `if (i % k == 0)` arm: 1 in k of the loops' iterations
+      char percent[32];
+      std::snprintf(percent, sizeof percent, "%.3g", c.share * 100);
+      here += std::string(" in ") + percent + " % of the loops' iterations (an `if (i % k == 0)` arm)";
+    }
     if (!c.loops.empty() && std::find(total.loops.begin(), total.loops.end(), here) == total.loops.end())
       total.loops.push_back(here);
     for (const std::string& l : outer->loops)

@@ -53,6 +53,9 @@ struct HostSummary {
     std::string caller, callee;
     std::vector<SummaryValue> args;
     std::vector<SummaryLoop> loops;  // the host loops around the call in its function, outermost first
+    // The share of those loops' iterations that make the call: 1 / k under `if (i % k == 0)`
+    // with i stepped by one of them (host_writes.h, everyNthArm); 1 else.
+    double share = 1;
   };
   // `x.f = v`, `p->f = v`, a constructor's member initialiser, braces: the member by its record's name.
   struct MemberWrite {

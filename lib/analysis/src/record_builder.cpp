@@ -219,6 +219,7 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         // arrayLength unknown, would weigh each size by its length).
         LaunchContext weighed = c;
         weighed.costGrid.reset();
+        weighed.costSymbolValues.clear();
         const double requests = launchRequests(lr, s.loops, weighed, symbols, arch).requests * launchesOf(c);
         mix.push_back({lr.figures, requests});
         // The requests per launch the cost reads stay the launch's own (its cost grid included).

@@ -226,6 +226,23 @@ TEST_CASE("findings/: a condition written over several lines is quoted on one") 
   CHECK(quoted > 0);
 }
 
+TEST_CASE("findings/: a launch under `if (step % k == 0)` in a host loop runs once in k of its iterations") {
+  const Analysed& r = analysed();
+  std::map<std::string, const KernelRecord*> kernels;
+  for (const KernelRecord& k : r.analysis.kernels)
+    if (k.loc.file.find("launched_every_nth_step.cu") != std::string::npos) kernels[k.name] = &k;
+  REQUIRE(kernels.size() == 5);
+  CHECK(kernels["trainStep"]->launchesPerRun == Approx(1000));
+  CHECK(kernels["lossEvery"]->launchesPerRun == Approx(100));
+  CHECK(kernels["checkEvery"]->launchesPerRun == Approx(250));
+  CHECK(kernels["otherSteps"]->launchesPerRun == Approx(750));
+  CHECK(kernels["unknownRemainder"]->launchesPerRun == Approx(1000));
+  INFO(kernels["lossEvery"]->launchesBasis);
+  CHECK(kernels["lossEvery"]->launchesBasis.find("1 in 10 of the iterations (`step % monitoring_step == 0` at ") !=
+        std::string::npos);
+  CHECK(kernels["otherSteps"]->launchesBasis.find("3 in 4 of the iterations (`!(step % 4)` at ") != std::string::npos);
+}
+
 TEST_CASE("findings/: a one-off kernel next to one the host loops over is a note, by its share of the program") {
   const Analysed& r = analysed();
   std::map<std::string, const KernelRecord*> kernels;

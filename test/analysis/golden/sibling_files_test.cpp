@@ -464,6 +464,32 @@ TEST_CASE("sibling files: the loops around a wrapper's calls in another file cou
   CHECK(kernelNamed(alone, "stepK").launchesPerRun == Approx(1));
 }
 
+// A wrapper another file calls only in 1 of k iterations of its loop (a loss printed every
+// `monitoring_step` steps: panel 12's Learn-CUDA-Programming ann): T / k launches per run,
+// not T (host_summary.cpp, shareOfIterations).
+TEST_CASE("sibling files: a wrapper called under `if (step % k == 0)` in another file's loop runs T / k times") {
+  test::TempDir dir;
+  dir.write("kernels.cu", kRoundKernels);
+  dir.write("driver.c", R"(
+void allocate(const float* in, float* out);
+float iterate(const float* in, float* out);
+int main(int argc, char** argv) {
+  const int monitoring_step = 10;
+  for (int step = 0; step < 1000; ++step) {
+    iterate(0, 0);
+    if (step % monitoring_step == 0) allocate(0, 0);
+  }
+  return 0;
+}
+)");
+  const AnalysisResult r = analyseKernels(dir);
+  CHECK(kernelNamed(r, "stepK").launchesPerRun == Approx(1000));
+  const KernelRecord& monitor = kernelNamed(r, "setupK");
+  INFO(monitor.launchesBasis);
+  CHECK(monitor.launchesPerRun == Approx(100));
+  CHECK(monitor.launchesBasis.find("in 10 % of the loops' iterations") != std::string::npos);
+}
+
 // The CUDA samples' histogram: `uint byteCount = 64 * 1048576;` in main.cpp, multiplied only
 // under a command-line flag, passed to the .cu's wrapper that computes its grid from it. The
 // cost's grid takes the option's default (4096 blocks of 16384 bytes), not the 4096 every
@@ -471,12 +497,12 @@ TEST_CASE("sibling files: the loops around a wrapper's calls in another file cou
 TEST_CASE("sibling files: a size changed only by a command-line option takes its default in the cost") {
   test::TempDir dir;
   dir.write("kernels.cu", R"(
-// No guard on `n`: the cost's grid takes the option's default, but a kernel argument the host
-// computes from it still takes the plain default (4096) in the cost, so `if (i < n)` would run
-// 64 of the 4,096 blocks there (docs/precision.md, session 13, the merged tool: not done).
+// The guard on `n`: the kernel argument the host computes from the option (`byteCount / 4`)
+// takes its default too in the cost (session 14), so `i < n` runs in every block of the 4,096
+// the cost's grid counts; with n at the plain 4096 it ran in 64 of them.
 __global__ void partial(const unsigned* data, unsigned* out, unsigned n) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  out[i] = data[i * 2];
+  if (i < n) out[i] = data[i * 2];
 }
 extern "C" void histogram(const unsigned* data, unsigned* out, unsigned byteCount) {
   partial<<<(byteCount + 16383) / 16384, 64>>>(data, out, byteCount / 4);
@@ -500,6 +526,8 @@ int main(int argc, char** argv) {
   INFO(a.requestsBasis);
   CHECK(a.requestsBasis.find("4096 blocks") != std::string::npos);
   CHECK(a.requestsBasis.find("`byteCount` 67108864, the default of a run-time option") != std::string::npos);
+  CHECK(a.requestsBasis.find("of the 4096 blocks") == std::string::npos);  // every block runs it
+  CHECK(a.requestsBasis.find("counted with the kernel's argument `n` at 16777216") != std::string::npos);
 
   // Changed whatever the command line says: no default; the size takes 4096, one block.
   dir.write("driver.cpp", driver("byteCount *= 4;"));
@@ -509,6 +537,90 @@ int main(int argc, char** argv) {
   CHECK(b.requestsBasis.find("1 block ") != std::string::npos);
   CHECK(b.requestsBasis.find("run-time option") == std::string::npos);
   CHECK(a.launchRequests == Approx(b.launchRequests * 4096));
+  // The figures never see the default: the same under both drivers.
+  REQUIRE(a.figures.global);
+  REQUIRE(b.figures.global);
+  CHECK(a.figures.global->aligned.sectorsPerRequest == Approx(b.figures.global->aligned.sectorsPerRequest));
+  CHECK(a.assumptions == b.assumptions);
+}
+
+// Device loops bounded by the launch's arguments, counted at the defaults the cost's grid takes
+// (session 14): the CUDA samples' histogram256, a grid-stride loop `pos < dataCount` over 240
+// blocks of 192 threads with dataCount = byteCount / 4 (byteCount at its option's default,
+// 67108864): 16777216 / 46080 = 364.1, 365 trips for the first thread, not the 64 a count the
+// launch does not fix takes; Chai RSCD's block-stride loop `i < count` over a count read from
+// the input (4096, the one default): 4096 / 256 = 16 trips.
+TEST_CASE("sibling files: a device loop bounded by a launch argument counts its trips at the defaults") {
+  test::TempDir dir;
+  dir.write("kernels.cu", R"(
+__global__ void gridStride(const unsigned* data, unsigned* out, unsigned dataCount) {
+  for (unsigned pos = blockIdx.x * blockDim.x + threadIdx.x; pos < dataCount; pos += blockDim.x * gridDim.x)
+    out[pos] = data[pos * 3];
+}
+__global__ void blockStride(const float* v, float* out, int count) {
+  for (int i = threadIdx.x; i < count; i += blockDim.x) out[blockIdx.x * count + i] = v[i * 5];
+}
+extern "C" void histogram(const unsigned* data, unsigned* out, unsigned byteCount) {
+  gridStride<<<240, 192>>>(data, out, byteCount / 4);
+}
+// A thread's own loop over a size at the bare default (leukocyte's 25-wide window `el_i <
+// strel_m`): no share of the data, its count stays assumed.
+__global__ void ownWindow(const float* v, float* out, int w) {
+  float s = 0;
+  for (int j = 0; j < w; ++j) s += v[threadIdx.x * 7 + j];
+  out[threadIdx.x] = s;
+}
+extern "C" void outliers(const float* v, float* out, int count) {
+  blockStride<<<8, 256>>>(v, out, count);
+  ownWindow<<<8, 256>>>(v, out, count);
+}
+)");
+  const auto driver = [](const std::string& scale) {
+    return R"(
+#include <stdlib.h>
+#include <string.h>
+extern "C" void histogram(const unsigned* data, unsigned* out, unsigned byteCount);
+extern "C" void outliers(const float* v, float* out, int count);
+int main(int argc, char** argv) {
+  unsigned byteCount = 64 * 1048576;
+  )" + scale + R"(
+  histogram(0, 0, byteCount);
+  outliers(0, 0, atoi(argv[1]));
+  return 0;
+}
+)";
+  };
+  dir.write("driver.cpp", driver("if (argc > 2 && strcmp(argv[2], \"-sizemult\") == 0) byteCount *= 4;"));
+  const AnalysisResult r = analyseKernels(dir);
+  for (const AccessSite& a : r.accesses) {
+    if (a.kernel == "ownWindow" && a.expression.find("v[") != std::string::npos) {
+      INFO(a.requestsBasis);
+      CHECK(a.requestsBasis.find("not known statically, taken as 64") != std::string::npos);
+      CHECK(a.requestsBasis.find("counted with") == std::string::npos);
+    }
+    if (a.kernel != "gridStride" && a.kernel != "blockStride") continue;
+    INFO(a.kernel << " " << a.expression << ": " << a.requestsBasis);
+    if (a.kernel == "gridStride") {
+      CHECK(a.requestsBasis.find("x 365 iterations of the enclosing loop") != std::string::npos);
+      CHECK(a.requestsBasis.find("`dataCount` at 16777216") != std::string::npos);
+      CHECK(a.requestsBasis.find("`byteCount` 67108864, the default of a run-time option") != std::string::npos);
+      CHECK(a.launchRequests == Approx(6 * 240 * 365));  // 6 warps of every block in every trip
+    } else {
+      CHECK(a.requestsBasis.find("x 16 iterations of the enclosing loop") != std::string::npos);
+      CHECK(a.requestsBasis.find("`count` at 4096 (the host's value with `count` taken as 4096") != std::string::npos);
+      CHECK(a.launchRequests == Approx(8 * 8 * 16));
+    }
+    CHECK(a.requestsBasis.find("not known statically") == std::string::npos);
+  }
+  // Changed whatever the command line says: byteCount takes 4096 (dataCount 1024), and the
+  // grid-stride loop runs once in the first block.
+  dir.write("driver.cpp", driver("byteCount *= 4;"));
+  const AnalysisResult always = analyseKernels(dir);
+  for (const AccessSite& a : always.accesses)
+    if (a.kernel == "gridStride") {
+      INFO(a.requestsBasis);
+      CHECK(a.requestsBasis.find("x 1 iteration of the enclosing loop") != std::string::npos);
+    }
 }
 
 // Rodinia myocyte's work_2: the block set to 32 in both arms of `if (workload == 1)`, the grid
