@@ -140,11 +140,11 @@ std::vector<Finding> runRules(const AnalysisResult& analysis, const model::Arch&
   detail::addIterationReuseNotes(merged, analysis, arch);
   detail::capMinorityOrientation(merged, analysis);
   detail::capVariantsFixedInFile(merged, analysis, arch);
-  detail::capNamedNaiveVariants(merged, analysis);
   detail::capAlternativesDoneBetter(merged, analysis);
   detail::capUnlaunchedKernels(merged, analysis);
   detail::capDataGuardedAccesses(merged, analysis);
   detail::capGuessedValueAccesses(merged, analysis);
+  detail::capNamedNaiveVariants(merged, analysis);  // last: a more specific reason stays
   return merged;
 }
 

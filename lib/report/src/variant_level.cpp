@@ -46,6 +46,8 @@ void capNamedNaiveVariants(std::vector<Finding>& findings, const AnalysisResult&
   for (Finding& f : findings) {
     if (!f.access && !f.branch) continue;  // a barrier's hazard is no matter of speed
     if (f.kernel.empty() || !kernel_names::namedNaive(f.kernel)) continue;
+    // A note already, for a reason that names more (an alternative, a variant in the file).
+    if (f.severityCap && *f.severityCap <= Severity::Note) continue;
     if (!std::all_of(f.instantiations.begin(), f.instantiations.end(), kernel_names::namedNaive)) continue;
     const KernelRecord* better = betterVersionOf(f.kernel);
     if (!better) continue;

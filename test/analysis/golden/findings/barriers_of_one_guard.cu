@@ -36,7 +36,7 @@ __global__ void loopAndGuard(const float* in, float* out, int nx) {
 // No launch: the block is a guess (256 threads), and whether `j > n` splits a block depends on
 // the block as much as on the guard (a block that divides the bound would not split): a
 // warning that says so, not an error (rules/barrier_in_divergent_code.cpp).
-__global__ void guessedBlock(const float* in, float* out, int n) {
+__global__ void unlaunchedGuessedBlock(const float* in, float* out, int n) {
   __shared__ float s[1024];
   int j = threadIdx.x;
   if (j >= 100) return;
