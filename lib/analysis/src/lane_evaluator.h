@@ -334,12 +334,17 @@ struct Evaluator {
     return base;
   }
 
-  // Per-thread activity from the guards (nullopt: the guard could not be evaluated).
-  // `quiet`: a count only (uncomputedRequests), which states nothing in the figures' notes.
-  std::vector<bool> activeMask(const std::vector<ExprRef>& guards, Bindings b, bool quiet = false) {
+  // Per-thread activity from the guards, and the guards some thread reaching them could not
+  // evaluate (in order of first use; a thread stops at the first guard false for it).
+  struct GuardMask {
+    std::vector<bool> active;
+    std::vector<size_t> unknown;
+  };
+  GuardMask guardMask(const std::vector<ExprRef>& guards, const Bindings& b) const {
     const Dim3 d = block();
-    std::vector<bool> active(static_cast<size_t>(d.volume()), true);
-    if (guards.empty()) return active;
+    GuardMask out;
+    out.active.assign(static_cast<size_t>(d.volume()), true);
+    if (guards.empty()) return out;
     // A guard that holds for every thread (known and non-zero without the thread index) changes
     // no thread's state: left out of the per-thread loop. `index`: the guards kept, in order.
     std::vector<ThreadProgram> programs;
@@ -350,38 +355,53 @@ struct Evaluator {
         const auto v = program.run(0, 0, 0);
         if (v && *v != 0) continue;
         // The first guard every thread reaches is false for all of them: none is active.
-        if (v && programs.empty()) return std::vector<bool>(active.size(), false);
+        if (v && programs.empty()) {
+          out.active.assign(out.active.size(), false);
+          return out;
+        }
       }
       programs.push_back(std::move(program));
       index.push_back(g);
     }
-    std::vector<bool> said(guards.size(), false);  // the assumption is built once a guard, not once a thread
+    std::vector<bool> said(guards.size(), false);  // each guard listed once, not once a thread
     for (int64_t linear = 0; programs.size() > 0 && linear < d.volume(); ++linear) {
       const model::ThreadIdx t = model::threadFromLinear(d, linear);
       for (size_t k = 0; k < programs.size(); ++k) {
         const size_t g = index[k];
         auto v = programs[k].run(t.x, t.y, t.z);
         if (!v) {
-          if (quiet) continue;
-          guardAssumed = true;
-          if (!said[g])
-            assumptions.insert("assumes every lane passes `" + raw.guardTexts[g] + "` (it depends on values not known statically)");
+          if (!said[g]) out.unknown.push_back(g);
           said[g] = true;
           continue;
         }
         if (*v == 0) {
-          active[static_cast<size_t>(linear)] = false;
+          out.active[static_cast<size_t>(linear)] = false;
           break;
         }
       }
     }
-    return active;
+    return out;
   }
 
-  // The warps of the block with a lane the guards let through (a guard not known statically
-  // lets every lane through, as in activeMask).
-  int64_t warpsWithActiveLane(const std::vector<ExprRef>& guards, const Bindings& b) {
-    const std::vector<bool> active = activeMask(guards, b, /*quiet=*/true);
+  // What a mask says in the figures' notes: each guard a thread could not evaluate.
+  void sayUnknownGuards(const GuardMask& mask) {
+    for (size_t g : mask.unknown) {
+      guardAssumed = true;
+      assumptions.insert("assumes every lane passes `" + raw.guardTexts[g] + "` (it depends on values not known statically)");
+    }
+  }
+
+  // Per-thread activity from the guards (a guard that could not be evaluated lets the thread
+  // through, said in the assumptions). `quiet`: a count only (uncomputedRequests), which states
+  // nothing in the figures' notes.
+  std::vector<bool> activeMask(const std::vector<ExprRef>& guards, const Bindings& b, bool quiet = false) {
+    GuardMask mask = guardMask(guards, b);
+    if (!quiet) sayUnknownGuards(mask);
+    return std::move(mask.active);
+  }
+
+  // The warps of the block with an active lane.
+  int64_t warpsWithActiveLane(const std::vector<bool>& active) const {
     int64_t warps = 0;
     for (size_t first = 0; first < active.size(); first += static_cast<size_t>(arch.warpSize))
       if (std::any_of(active.begin() + static_cast<std::ptrdiff_t>(first),
@@ -454,12 +474,86 @@ struct Evaluator {
                                    rep);
   }
 
+  // The guards in one iteration, kept for this evaluator's block run (block index, live values
+  // and launch fixed). atIteration changes a guard only at its symbols: to the iteration's
+  // value when it has one, else to what fixLaunch gives (the same for the whole run); the
+  // loads it resolves read the same values through `rep`, whose other symbols are fixed too.
+  // So each guard is substituted once per set of values of its own symbols (a loop over rows
+  // under `threadIdx.x < 7`: once), and iterations whose guards are the same objects share
+  // their mask (docs/analysis-speed.md, session 14).
+  struct GuardsAt {
+    std::vector<ExprRef> guards;    // held: the key's pointers stay theirs
+    bool guarded = false;           // some guard not a known non-zero constant
+    std::optional<GuardMask> mask;  // guardMask(guards, rep), made when first asked
+  };
+  GuardsAt& guardsAt(const std::map<int, int64_t>& iteration, const Bindings& rep) {
+    if (guardSymbols_.size() != raw.guards.size()) {
+      guardSymbols_.resize(raw.guards.size());
+      substitutedGuards_.resize(raw.guards.size());
+      for (size_t g = 0; g < raw.guards.size(); ++g) {
+        std::set<int> named;
+        collectSymbols(raw.guards[g], named);
+        guardSymbols_[g].assign(named.begin(), named.end());
+      }
+    }
+    std::vector<ExprRef> guards;
+    guards.reserve(raw.guards.size());
+    std::vector<const SymExpr*> key;
+    key.reserve(raw.guards.size());
+    for (size_t g = 0; g < raw.guards.size(); ++g) {
+      std::vector<std::optional<int64_t>> values;
+      values.reserve(guardSymbols_[g].size());
+      for (int id : guardSymbols_[g]) {
+        auto it = iteration.find(id);
+        values.push_back(it == iteration.end() ? std::nullopt : std::optional<int64_t>(it->second));
+      }
+      auto& kept = substitutedGuards_[g];
+      auto found = kept.find(values);
+      if (found == kept.end()) {
+        if (kept.size() == kKeptPerGuard) kept.clear();
+        found = kept.emplace(std::move(values), atIteration(raw.guards[g], iteration, rep)).first;
+      }
+      guards.push_back(found->second);
+      key.push_back(found->second.get());
+    }
+    auto entry = guardsAt_.find(key);
+    if (entry != guardsAt_.end()) return entry->second;
+    if (guardsAt_.size() == kKeptPerGuard) guardsAt_.clear();
+    GuardsAt& at = guardsAt_[std::move(key)];
+    at.guards = std::move(guards);
+    at.guarded = std::any_of(at.guards.begin(), at.guards.end(), [](const ExprRef& g) {
+      auto c = asConstant(g);
+      return !c || *c == 0;
+    });
+    return at;
+  }
+  const GuardMask& maskOf(GuardsAt& at, const Bindings& rep) const {
+    if (!at.mask) at.mask = guardMask(at.guards, rep);
+    return *at.mask;
+  }
+
+  // The lane offsets last enumerated (patternFor): ThreadProgram's values depend on the lane
+  // parts' structure and on `rep` only at symbols no iteration gave a value (substituted
+  // before), which are fixed for the run; so structurally equal lane parts under an equal mask
+  // give the same offsets (nullopt: a lane's offset unknown). The last few kept.
+  struct LaneOffsets {
+    std::vector<ExprRef> parts;
+    std::vector<bool> active;
+    std::optional<std::vector<std::optional<int64_t>>> offsets;
+  };
+  const LaneOffsets* keptOffsets(const std::vector<ExprRef>& parts, const std::vector<bool>& active) const {
+    for (const LaneOffsets& k : laneOffsets_)
+      if (k.parts.size() == parts.size() && k.active == active &&
+          std::equal(parts.begin(), parts.end(), k.parts.begin(), [](const ExprRef& a, const ExprRef& b) { return sameStructure(a, b); }))
+        return &k;
+    return nullptr;
+  }
+
   Pattern patternFor(const std::map<int, int64_t>& iteration) {
     Pattern out;
     Bindings rep = representative(iteration);
     const ExprRef offset = atIteration(raw.offset, iteration, rep);
-    std::vector<ExprRef> guards;
-    for (const auto& g : raw.guards) guards.push_back(atIteration(g, iteration, rep));
+    GuardsAt& at = guardsAt(iteration, rep);
 
     // A pointer loaded from a table at a warp-uniform address is a per-warp base.
     const bool rootIndirect =
@@ -468,17 +562,17 @@ struct Evaluator {
     // count in the kernel's memory time (lib/report/src/cost.cpp).
     if (raw.space == model::Space::Texture) {
       out.pattern = model::LanePattern::makeUnknown();
-      out.uncomputedRequests = warpsWithActiveLane(guards, rep);
+      out.uncomputedRequests = warpsWithActiveLane(maskOf(at, rep).active);
       return out;
     }
     if (rootIndirect || containsOp(offset, Op::LaneLoad)) {
       out.pattern = model::LanePattern::makeIndirect();
-      out.uncomputedRequests = warpsWithActiveLane(guards, rep);
+      out.uncomputedRequests = warpsWithActiveLane(maskOf(at, rep).active);
       return out;
     }
     if (containsOp(offset, Op::Varying)) {
       out.pattern = model::LanePattern::makeUnknown();
-      out.uncomputedRequests = warpsWithActiveLane(guards, rep);
+      out.uncomputedRequests = warpsWithActiveLane(maskOf(at, rep).active);
       return out;
     }
     // Split the address into a warp-uniform base and a lane part. An affine address
@@ -525,24 +619,32 @@ struct Evaluator {
       for (const ExprRef& a : addends(offset)) (isUniform(a) ? uniformParts : laneParts).push_back(a);
     }
     const model::UniformOffset base = uniformBase(uniformParts, out.gather);
-    const bool guarded = std::any_of(guards.begin(), guards.end(), [](const ExprRef& g) {
-      auto c = asConstant(g);
-      return !c || *c == 0;
-    });
-    if (affine && !guarded) {
+    if (affine && !at.guarded) {
       out.pattern = model::LanePattern::makeAffine(lanes, base);
       return out;
     }
     // Enumerate: evaluate the lane part for every thread of the block.
     Bindings b = rep;
     for (const ExprRef& a : laneParts) collectSymbols(a, representativeSymbols);
-    const std::vector<bool> active = activeMask(guards, b);
+    const GuardMask& mask = maskOf(at, b);
+    sayUnknownGuards(mask);
+    const std::vector<bool>& active = mask.active;
     // Guards every lane passes (a bounds check on full blocks) keep the affine form,
     // which the rules read (thread axes, strides).
     if (affine && std::all_of(active.begin(), active.end(), [](bool on) { return on; })) {
       out.pattern = model::LanePattern::makeAffine(lanes, base);
       return out;
     }
+    if (const LaneOffsets* kept = keptOffsets(laneParts, active)) {
+      if (!kept->offsets) {
+        out.pattern = model::LanePattern::makeUnknown();
+        return out;
+      }
+      out.pattern = model::LanePattern::makeEnumerated(*kept->offsets, base);
+      return out;
+    }
+    if (laneOffsets_.size() == kKeptLaneOffsets) laneOffsets_.pop_front();
+    LaneOffsets& kept = laneOffsets_.emplace_back(LaneOffsets{laneParts, active, std::nullopt});
     const Dim3 d = block();
     std::vector<std::optional<int64_t>> offsets(static_cast<size_t>(d.volume()));
     std::vector<ThreadProgram> programs;
@@ -561,9 +663,19 @@ struct Evaluator {
       }
       offsets[static_cast<size_t>(linear)] = sum;
     }
+    kept.offsets = offsets;
     out.pattern = model::LanePattern::makeEnumerated(std::move(offsets), base);
     return out;
   }
+
+ private:
+  static constexpr size_t kKeptLaneOffsets = 4;
+  static constexpr size_t kKeptPerGuard = 64;  // substitutions kept per guard, masks kept (then forgotten)
+  std::vector<std::vector<int>> guardSymbols_;  // per guard, the symbols it names, sorted
+  // Per guard, its substitution by the iteration's values of its symbols (nullopt: none).
+  std::vector<std::map<std::vector<std::optional<int64_t>>, ExprRef>> substitutedGuards_;
+  std::map<std::vector<const SymExpr*>, GuardsAt> guardsAt_;  // by the substituted guards
+  std::deque<LaneOffsets> laneOffsets_;
 };
 
 }  // namespace coalesce::analysis::lanes
