@@ -45,8 +45,10 @@
 #include "coalesce/analysis/builtin_files.h"
 #include "coalesce/analysis/command_line.h"
 #include "coalesce/analysis/cuda_toolchain.h"
+#include "adjusting_factory.h"
 #include "build_hints.h"
 #include "command_line_text.h"
+#include "error_collector.h"
 #include "kernel_analyzer.h"
 #include "preamble_cache.h"
 #include "result_cache.h"
@@ -65,36 +67,6 @@ bool inSystemHeader(const clang::Decl* d) {
   const clang::SourceManager& sm = d->getASTContext().getSourceManager();
   return sm.isInSystemHeader(sm.getExpansionLoc(d->getLocation()));
 }
-
-// Collects Clang's errors as plain records: the file's status and the kernels whose
-// bodies they fall in are decided from them.
-class ErrorCollector : public clang::DiagnosticConsumer {
- public:
-  std::vector<TranslationUnitOptions::ErrorSpot> errors;
-  std::vector<std::string> messages;  // "file:line:col: error: text", first few
-
-  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
-    DiagnosticConsumer::HandleDiagnostic(level, info);
-    if (level < clang::DiagnosticsEngine::Error) return;
-    llvm::SmallString<256> text;
-    info.FormatDiagnostic(text);
-    TranslationUnitOptions::ErrorSpot spot;
-    spot.message = text.str().str();
-    std::string where;
-    if (info.getLocation().isValid() && info.hasSourceManager()) {
-      const clang::SourceManager& sm = info.getSourceManager();
-      clang::PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(info.getLocation()));
-      if (p.isValid()) {
-        spot.file = p.getFilename();
-        spot.line = p.getLine();
-        where = spot.file + ":" + std::to_string(p.getLine()) + ":" + std::to_string(p.getColumn()) + ": ";
-      }
-    }
-    if (messages.size() < 5)
-      messages.push_back(where + (level == clang::DiagnosticsEngine::Fatal ? "fatal error: " : "error: ") + spot.message);
-    errors.push_back(std::move(spot));
-  }
-};
 
 class Consumer : public clang::ASTConsumer {
  public:
@@ -251,25 +223,6 @@ CompileJob withoutHeaderPch(CompileJob job) {
   a.erase(a.end() - 3, a.end() - 1);
   return job;
 }
-
-// Runs the driver as ToolInvocation does, then lets `adjust` change the compiler
-// invocation before the frontend starts (false: do not run).
-class AdjustingFactory : public clang::tooling::FrontendActionFactory {
- public:
-  AdjustingFactory(std::function<std::unique_ptr<clang::FrontendAction>()> make,
-                   std::function<bool(clang::CompilerInvocation&)> adjust)
-      : make_(std::move(make)), adjust_(std::move(adjust)) {}
-  std::unique_ptr<clang::FrontendAction> create() override { return make_(); }
-  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager* files,
-                     std::shared_ptr<clang::PCHContainerOperations> pch, clang::DiagnosticConsumer* diags) override {
-    if (!adjust_(*invocation)) return false;
-    return FrontendActionFactory::runInvocation(std::move(invocation), files, std::move(pch), diags);
-  }
-
- private:
-  std::function<std::unique_ptr<clang::FrontendAction>()> make_;
-  std::function<bool(clang::CompilerInvocation&)> adjust_;
-};
 
 // Clang's PCH writer, skipping what Consumer skips (the headers' host function bodies).
 class HeaderPchGenerator : public clang::PCHGenerator {
