@@ -101,8 +101,8 @@ void addIterationReuseNotes(std::vector<Finding>& findings, const AnalysisResult
       // again (the same words, or the same gaps skipped: stride-2 lanes over even taps).
       f.notes.push_back(fmt::format(
           "the next iterations touch these sectors again (counted once over windows of up to {} iterations of the "
-          "innermost loop, {} per request where {} the bytes), which {} serves, but they skip the same words: over the loop the warp "
-          "{} only {:.0f}% of the bytes of the sectors it touches",
+          "innermost loop, {} per request where {} the bytes), which {} serves, but they skip the same words: over "
+          "the loop the warp {} only {:.0f}% of the bytes of the sectors it touches",
           kIterationWindow, units(site.iterationReuse.sectorsPerRequest, "sector"),
           number(site.figures.global->aligned.idealSectors) + (number(site.figures.global->aligned.idealSectors) == "1" ? " carries" : " carry"),
           load ? "L1" : "L2", load ? "reads" : "writes", 100 * site.iterationReuse.bytesReadShare));
@@ -110,8 +110,8 @@ void addIterationReuseNotes(std::vector<Finding>& findings, const AnalysisResult
     }
     f.notes.push_back(fmt::format(
         "each thread uses the rest of these sectors in its next iterations (counted once over windows of up to {} "
-        "iterations of the innermost loop, {} per request where {} the bytes), so {} serves most of them and DRAM traffic "
-        "stays near the ideal; every request still moves {} through {}: on the H200 a 256-byte row walked "
+        "iterations of the innermost loop, {} per request where {} the bytes), so {} serves most of them and DRAM "
+        "traffic stays near the ideal; every request still moves {} through {}: on the H200 a 256-byte row walked "
         "per thread took {} the time of the same rows {} coalesced (bench/cache_reuse/h200)",
         kIterationWindow, units(site.iterationReuse.sectorsPerRequest, "sector"),
         number(site.figures.global->aligned.idealSectors) + (number(site.figures.global->aligned.idealSectors) == "1" ? " carries" : " carry"),
