@@ -2,6 +2,7 @@
 #include "finding_site.h"
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,28 +30,32 @@ bool servedWell(const AccessSite& a, const model::Arch& arch) {
 }  // namespace
 
 void capNamedNaiveVariants(std::vector<Finding>& findings, const AnalysisResult& analysis) {
-  // The better version: another kernel of the same translation unit whose name says the same
-  // job (kernel_names::sameJobName) and does not call it naive. A naive kernel alone is the
-  // program's own version of its job: it keeps its warnings.
-  const auto betterVersionOf = [&](const std::string& name) -> const KernelRecord* {
-    const KernelRecord* self = nullptr;
+  // The better version of each kernel named naive, found once per name (a kernel has a finding
+  // per access): another kernel of the same translation unit whose name says the same job
+  // (kernel_names::jobWords) and does not call it naive. A naive kernel alone is the program's
+  // own version of its job: it keeps its warnings.
+  std::map<std::string, const KernelRecord*> betterVersion;
+  for (const KernelRecord& naive : analysis.kernels) {
+    if (!kernel_names::namedNaive(naive.name) || betterVersion.count(naive.name)) continue;
+    const std::vector<std::string> job = kernel_names::jobWords(naive.name);
+    const KernelRecord*& better = betterVersion[naive.name];
+    better = nullptr;
     for (const KernelRecord& k : analysis.kernels)
-      if (k.name == name) self = &k;
-    if (!self) return nullptr;
-    for (const KernelRecord& k : analysis.kernels)
-      if (k.status == Status::Analysed && k.name != name && k.unit == self->unit &&
-          !kernel_names::namedNaive(k.name) && kernel_names::sameJobName(k.name, name))
-        return &k;
-    return nullptr;
-  };
+      if (!job.empty() && k.status == Status::Analysed && k.unit == naive.unit && !kernel_names::namedNaive(k.name) &&
+          kernel_names::jobWords(k.name) == job) {
+        better = &k;
+        break;
+      }
+  }
   for (Finding& f : findings) {
     if (!f.access && !f.branch) continue;  // a barrier's hazard is no matter of speed
     if (f.kernel.empty() || !kernel_names::namedNaive(f.kernel)) continue;
     // A note already, for a reason that names more (an alternative, a variant in the file).
     if (f.severityCap && *f.severityCap <= Severity::Note) continue;
     if (!std::all_of(f.instantiations.begin(), f.instantiations.end(), kernel_names::namedNaive)) continue;
-    const KernelRecord* better = betterVersionOf(f.kernel);
-    if (!better) continue;
+    const auto found = betterVersion.find(f.kernel);
+    if (found == betterVersion.end() || !found->second) continue;
+    const KernelRecord* better = found->second;
     f.severityCap = std::min(f.severityCap.value_or(Severity::Note), Severity::Note);
     f.severityCapReason = fmt::format(
         "a note, not a warning: the kernel's name, {}, says it is the naive version of a job the program also "
