@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 #include <string>
 
 #include <fmt/format.h>
@@ -26,22 +27,39 @@ std::string fileName(const std::string& where) {
 void capAlternativesDoneBetter(std::vector<Finding>& findings, const AnalysisResult& analysis) {
   // Per kernel and rule, the largest share of its kernel's traffic a finding wastes (-1: a
   // finding whose cost is not known, which counts as wasting).
-  std::map<std::pair<std::string, std::string>, double> worst;
+  // Kept per file as well as per name: a run over a tree holds several programs, and two
+  // samples' `transposeNaive` are different kernels with different choices. A kernel is looked
+  // up in the finding's file first, and by name alone only where that file defines none of
+  // that name (a helper in a header, an arm's wrapper in another file).
+  std::map<std::tuple<std::string, std::string, std::string>, double> worst;  // (file, kernel, rule)
   for (const Finding& f : findings) {
     std::set<std::string> names(f.instantiations.begin(), f.instantiations.end());
     if (!f.kernel.empty()) names.insert(f.kernel);
-    for (const std::string& k : names) {
-      double& w = worst.try_emplace({k, f.rule}, 0.0).first->second;
-      w = f.costShare && w >= 0 ? std::max(w, *f.costShare) : -1;
-    }
+    for (const std::string& k : names)
+      for (const std::string& file : {f.loc.file, std::string()}) {
+        double& w = worst.try_emplace({file, k, f.rule}, 0.0).first->second;
+        w = f.costShare && w >= 0 ? std::max(w, *f.costShare) : -1;
+      }
   }
+  const auto worstOf = [&](const std::string& file, const std::string& kernel, const std::string& rule) {
+    auto it = worst.find({file, kernel, rule});
+    return it != worst.end() ? it : worst.find({std::string(), kernel, rule});
+  };
   std::map<std::string, std::vector<const KernelRecord*>> records;
   for (const KernelRecord& k : analysis.kernels) records[k.name].push_back(&k);
-  const auto analysed = [&](const std::string& name) {
+  // The records of `name` defined in `file`, or every record of it where `file` defines none.
+  const auto recordsOf = [&](const std::string& name, const std::string& file) {
+    std::vector<const KernelRecord*> out;
     auto it = records.find(name);
-    return it != records.end() && std::all_of(it->second.begin(), it->second.end(), [](const KernelRecord* k) {
-             return k->status == Status::Analysed;
-           });
+    if (it == records.end()) return out;
+    for (const KernelRecord* k : it->second)
+      if (k->loc.file == file) out.push_back(k);
+    return out.empty() ? it->second : out;
+  };
+  const auto analysed = [&](const std::string& name, const std::string& file) {
+    const std::vector<const KernelRecord*> of = recordsOf(name, file);
+    return !of.empty() &&
+           std::all_of(of.begin(), of.end(), [](const KernelRecord* k) { return k->status == Status::Analysed; });
   };
 
   for (Finding& f : findings) {
@@ -56,18 +74,18 @@ void capAlternativesDoneBetter(std::vector<Finding>& findings, const AnalysisRes
     const ChoiceArm* better = nullptr;
     bool all = true;
     for (const std::string& name : names) {
-      auto it = records.find(name);
-      if (it == records.end()) {
+      const std::vector<const KernelRecord*> of = recordsOf(name, f.loc.file);
+      if (of.empty()) {
         all = false;
         break;
       }
-      for (const KernelRecord* k : it->second) {
+      for (const KernelRecord* k : of) {
         if (k->launchesPerRun <= 0 && k->choice.arms == 0) continue;  // not launched in that unit
         const ChoiceArm* clean = nullptr;
         for (const ChoiceArm& arm : k->choice.others) {
           const bool wastes = std::any_of(arm.kernels.begin(), arm.kernels.end(), [&](const std::string& other) {
-            if (!analysed(other)) return true;
-            auto w = worst.find({other, f.rule});
+            if (!analysed(other, f.loc.file)) return true;
+            auto w = worstOf(f.loc.file, other, f.rule);
             return w != worst.end() && (w->second < 0 || w->second >= kMuchLowerCost * own);
           });
           if (!wastes && !arm.kernels.empty()) {

@@ -5,12 +5,12 @@
 // and keeps its warning; Naive Bayes is an algorithm, not a version.
 #include <cuda_runtime.h>
 
-__global__ void flipNaive(const float* in, float* out, int n) {
+__global__ void transposeNaive(const float* in, float* out, int n) {
   int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
   out[x * n + y] = in[y * n + x];  // finding: inverted-thread-axes=note
 }
 
-__global__ void flipCoalesced(const float* in, float* out, int n) {
+__global__ void transposeCoalesced(const float* in, float* out, int n) {
   __shared__ float tile[32][33];
   int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
   tile[threadIdx.y][threadIdx.x] = in[y * n + x];  // finding: none
@@ -43,8 +43,8 @@ int main() {
   cudaMalloc(&c, n * n * sizeof(float));
   dim3 grid(n / 32, n / 32), block(32, 32);
   for (int r = 0; r < 10; ++r) {
-    flipNaive<<<grid, block>>>(a, b, n);
-    flipCoalesced<<<grid, block>>>(c, b, n);  // other data: not variants run in turn, the name decides
+    transposeNaive<<<grid, block>>>(a, b, n);
+    transposeCoalesced<<<grid, block>>>(c, b, n);  // other data: not variants run in turn, the name decides
     scaleColumnsNaive<<<grid, block>>>(b, c, n);
     naive_bayes_scores<<<grid, block>>>(a, c, n);
     bayes_scores_shared<<<n * n / 256, 256>>>(a, c, n);
