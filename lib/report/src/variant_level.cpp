@@ -30,15 +30,16 @@ bool servedWell(const AccessSite& a, const model::Arch& arch) {
 }  // namespace
 
 void capNamedNaiveVariants(std::vector<Finding>& findings, const AnalysisResult& analysis) {
-  // The better version of each kernel named naive, found once per name (a kernel has a finding
-  // per access): another kernel of the same translation unit whose name says the same job
-  // (kernel_names::jobWords) and does not call it naive. A naive kernel alone is the program's
-  // own version of its job: it keeps its warnings.
-  std::map<std::string, const KernelRecord*> betterVersion;
+  // The better version of each kernel named naive, found once per definition (a kernel has a
+  // finding per access): another kernel of the same translation unit whose name says the same
+  // job (kernel_names::jobWords) and does not call it naive. A naive kernel alone is the
+  // program's own version of its job: it keeps its warnings. Keyed by the defining file too: a
+  // run over a tree holds several programs' `transposeNaive`.
+  std::map<std::pair<std::string, std::string>, const KernelRecord*> betterVersion;  // (file, name)
   for (const KernelRecord& naive : analysis.kernels) {
-    if (!kernel_names::namedNaive(naive.name) || betterVersion.count(naive.name)) continue;
+    if (!kernel_names::namedNaive(naive.name) || betterVersion.count({naive.loc.file, naive.name})) continue;
     const std::vector<std::string> job = kernel_names::jobWords(naive.name);
-    const KernelRecord*& better = betterVersion[naive.name];
+    const KernelRecord*& better = betterVersion[{naive.loc.file, naive.name}];
     better = nullptr;
     for (const KernelRecord& k : analysis.kernels)
       if (!job.empty() && k.status == Status::Analysed && k.unit == naive.unit && !kernel_names::namedNaive(k.name) &&
@@ -47,15 +48,21 @@ void capNamedNaiveVariants(std::vector<Finding>& findings, const AnalysisResult&
         break;
       }
   }
+  // The finding's own file's definition, else one of that name (a helper in a header).
+  const auto betterVersionOf = [&](const Finding& f) -> const KernelRecord* {
+    if (auto it = betterVersion.find({f.loc.file, f.kernel}); it != betterVersion.end()) return it->second;
+    for (const auto& [key, better] : betterVersion)
+      if (key.second == f.kernel) return better;
+    return nullptr;
+  };
   for (Finding& f : findings) {
     if (!f.access && !f.branch) continue;  // a barrier's hazard is no matter of speed
     if (f.kernel.empty() || !kernel_names::namedNaive(f.kernel)) continue;
     // A note already, for a reason that names more (an alternative, a variant in the file).
     if (f.severityCap && *f.severityCap <= Severity::Note) continue;
     if (!std::all_of(f.instantiations.begin(), f.instantiations.end(), kernel_names::namedNaive)) continue;
-    const auto found = betterVersion.find(f.kernel);
-    if (found == betterVersion.end() || !found->second) continue;
-    const KernelRecord* better = found->second;
+    const KernelRecord* better = betterVersionOf(f);
+    if (!better) continue;
     f.severityCap = std::min(f.severityCap.value_or(Severity::Note), Severity::Note);
     f.severityCapReason = fmt::format(
         "a note, not a warning: the kernel's name, {}, says it is the naive version of a job the program also "
