@@ -128,8 +128,9 @@ __global__ void window5x5(const float* __restrict__ in, float* __restrict__ out)
   }
 }
 
-template <class K>
-float timeIt(K kernel, int blocks, const float* in, float* out) {
+// T: float, or double for the `rows-middle` rows of doubles.
+template <class K, class T>
+float timeIt(K kernel, int blocks, const T* in, T* out) {
   cudaEvent_t a, b;
   cudaEventCreate(&a);
   cudaEventCreate(&b);
@@ -154,6 +155,61 @@ void shortRow(int sms, const float* in, float* out, float* wide) {
     const float r = timeIt(rowWalk<ROW>, blocks, in, out), c = timeIt(columnWalk<ROW>, blocks, in, out);
     const float rs = timeIt(rowStore<ROW>, blocks, out, wide), cs = timeIt(columnStore<ROW>, blocks, out, wide);
     std::printf("%d,%d,%d,%.3f,%.3f,%.2f,%.3f,%.3f,%.2f\n", ROW, warps, blocks, r, c, r / c, rs, cs, rs / cs);
+  }
+}
+
+// Rows of ROW doubles (`rows-doubles`, session 15): NPB's solvers keep 5 doubles per grid point
+// (u[k][j][i][m], m < 5) and a thread walks its own point's 40 bytes while lanes differ in i.
+template <int ROW>
+__global__ void rowWalkDoubles(const double* __restrict__ in, double* __restrict__ out) {
+  const size_t threads = size_t(gridDim.x) * blockDim.x;
+  constexpr size_t rows = kRows * 32 / ROW;  // the same 256 MB
+  for (size_t row = blockIdx.x * blockDim.x + threadIdx.x; row < rows; row += threads) {
+    double s = 0;
+    for (int x = 0; x < ROW; ++x) s += in[row * ROW + x];
+    out[row] = s;
+  }
+}
+
+template <int ROW>
+__global__ void columnWalkDoubles(const double* __restrict__ in, double* __restrict__ out) {
+  const size_t threads = size_t(gridDim.x) * blockDim.x;
+  constexpr size_t rows = kRows * 32 / ROW;
+  for (size_t row = blockIdx.x * blockDim.x + threadIdx.x; row < rows; row += threads) {
+    double s = 0;
+    for (int x = 0; x < ROW; ++x) s += in[size_t(x) * rows + row];
+    out[row] = s;
+  }
+}
+
+template <int ROW>
+__global__ void rowStoreDoubles(const double* __restrict__ in, double* __restrict__ out) {
+  const size_t threads = size_t(gridDim.x) * blockDim.x;
+  constexpr size_t rows = kRows * 32 / ROW;
+  for (size_t row = blockIdx.x * blockDim.x + threadIdx.x; row < rows; row += threads) {
+    const double v = in[row];
+    for (int x = 0; x < ROW; ++x) out[row * ROW + x] = v + x;
+  }
+}
+
+template <int ROW>
+__global__ void columnStoreDoubles(const double* __restrict__ in, double* __restrict__ out) {
+  const size_t threads = size_t(gridDim.x) * blockDim.x;
+  constexpr size_t rows = kRows * 32 / ROW;
+  for (size_t row = blockIdx.x * blockDim.x + threadIdx.x; row < rows; row += threads) {
+    const double v = in[row];
+    for (int x = 0; x < ROW; ++x) out[size_t(x) * rows + row] = v + x;
+  }
+}
+
+template <int ROW>
+void shortRowDoubles(int sms, const double* in, double* out, double* wide) {
+  for (int warps : {16, 32, 64}) {
+    const int blocks = sms * warps / 8;
+    const float r = timeIt(rowWalkDoubles<ROW>, blocks, in, out), c = timeIt(columnWalkDoubles<ROW>, blocks, in, out);
+    const float rs = timeIt(rowStoreDoubles<ROW>, blocks, out, wide),
+                cs = timeIt(columnStoreDoubles<ROW>, blocks, out, wide);
+    std::printf("%dd,%d,%d,%.3f,%.3f,%.2f,%.3f,%.3f,%.2f\n", ROW, warps, blocks, r, c, r / c, rs, cs, rs / cs);
   }
 }
 
@@ -221,6 +277,20 @@ int main(int argc, char** argv) {
     const cudaError_t e = cudaDeviceSynchronize();
     if (e != cudaSuccess) { std::fprintf(stderr, "%s\n", cudaGetErrorString(e)); return 1; }
     return 0;
+  }
+  if (mode == "rows-middle") {
+    // Rows between the 32 bytes that cost nothing and the 64 that cost 1.8x (short_rows.csv):
+    // 40 and 48 bytes of floats, and 5 doubles (40 bytes), NPB's grid point (session 15).
+    std::printf("row_floats,warps_per_sm,blocks,row_ms,column_ms,row_over_column,row_store_ms,column_store_ms,store_row_over_column\n");
+    shortRow<10>(sms, in, out, wide);
+    shortRow<12>(sms, in, out, wide);
+    shortRowDoubles<5>(sms, reinterpret_cast<const double*>(in), reinterpret_cast<double*>(out),
+                       reinterpret_cast<double*>(wide));
+    shortRowDoubles<4>(sms, reinterpret_cast<const double*>(in), reinterpret_cast<double*>(out),
+                       reinterpret_cast<double*>(wide));
+    shortRowDoubles<8>(sms, reinterpret_cast<const double*>(in), reinterpret_cast<double*>(out),
+                       reinterpret_cast<double*>(wide));
+    return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
   }
   if (rows) {
     std::printf("row_floats,warps_per_sm,blocks,row_ms,column_ms,row_over_column,row_store_ms,column_store_ms,store_row_over_column\n");
