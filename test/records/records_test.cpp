@@ -54,10 +54,10 @@ TEST_CASE("records: the field list covers the records' members") {
   FieldCounter access, branch, barrier, param, kernel, file;
   AccessSite a;
   describeFields(access, a);
-  CHECK(access.all == 31);  // id, file, line, column, kernel, function, expression, space, kind,
+  CHECK(access.all == 32);  // id, file, line, column, kernel, function, expression, space, kind,
                             // bytes, same_word_serialised, element_type, pattern, figures, block, assumptions,
                             // executed, not_executed, group, requests_per_launch,
-                            // requests_basis, line_text, indirect_row_gather, data_guards, guessed_scalars, record, field, loops,
+                            // requests_basis, requests_shown, line_text, indirect_row_gather, data_guards, guessed_scalars, record, field, loops,
                             // padding (the fix-it's edit, docs/fixes.md), block_reuse,
                             // iteration_reuse
   CHECK(access.internal == 11);
@@ -94,9 +94,9 @@ TEST_CASE("records: the field list covers the records' members") {
   CHECK(padding.all == 7);  // array, declared, padded, last_dimension, element_bytes, edit, blocked
   KernelRecord k;
   describeFields(kernel, k);
-  CHECK(kernel.all == 13);  // name, file, line, column, status, reason, accesses, block, occupancy,
-                            // launches_per_run, launches_basis, unit, choice
-  CHECK(kernel.internal == 3);  // column, unit, choice
+  CHECK(kernel.all == 15);  // name, file, line, column, status, reason, accesses, block, occupancy,
+                            // launches_per_run, launches_basis, launches_shown, launched_from_main, unit, choice
+  CHECK(kernel.internal == 4);  // column, launched_from_main, unit, choice
   FieldCounter choice, arm;
   RunTimeChoice c;
   describeFields(choice, c);

@@ -165,6 +165,44 @@ def _(tmp):
     check(strip(second.out) == strip(first.out), "a dump with a line break, a tab and UTF-8 does not read back", second)
 
 
+DEMO_ONCE = """#define DIM 256
+__global__ void demo(float* image) {
+  __shared__ float tile[16][16];
+  const int x = threadIdx.x + blockIdx.x * blockDim.x, y = threadIdx.y + blockIdx.y * blockDim.y;
+  tile[threadIdx.x][threadIdx.y] = x * y;
+  __syncthreads();
+  image[y * DIM + x] = tile[threadIdx.y][threadIdx.x];
+}
+int main() {
+  float* image;
+  cudaMalloc(&image, DIM * DIM * sizeof(float));
+  demo<<<dim3(DIM / 16, DIM / 16), dim3(16, 16)>>>(image);
+  return 0;
+}
+"""
+
+
+# Issue #14, session 15: the absolute floor on a finding's waste per run (docs/findings.md,
+# "Levels"): a one-launch demo over a constant-sized image is a note by default, a warning with
+# the floor at 0; the option is dumped, read back and checked like the others.
+@case("option: --min-waste-per-run")
+def _(tmp):
+    write(tmp, "demo.cu", DEMO_ONCE)
+    r = lint("demo.cu", cwd=tmp)
+    expect_rc(r, 0)
+    check("demo.cu:5:" in r.out and "note: " in r.out and "MinWastePerRun" in r.out,
+          "the demo's conflict is not a note that names MinWastePerRun", r)
+    r = lint("--min-waste-per-run", "0", "demo.cu", cwd=tmp)
+    expect_rc(r, 1)
+    check("demo.cu:5:" in r.out and "warning: " in r.out, "with the floor at 0 the conflict is not a warning", r)
+    r = lint("--dump-config", "--min-waste-per-run", "7.5", cwd=tmp)
+    check("MinWastePerRun: 7.5" in r.out, "the floor is not dumped", r)
+    write(tmp, ".coalesce-lint.yaml", "MinWastePerRun: -1\n")
+    r = lint("demo.cu", cwd=tmp)
+    expect_rc(r, 2)
+    check("MinWastePerRun must be a number of microseconds" in r.err, "a negative floor is not refused", r)
+
+
 @case("option: --checks")
 def _(tmp):
     write(tmp, "good.cu", GOOD)
@@ -233,7 +271,7 @@ def _(tmp):
                                "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  out[i] = in[2 * i];\n}\n")
     for unit in ("a", "b"):
         write(tmp, f"{unit}/main.cu", '#include "../inc/kern.cuh"\n'
-                                      "int main() { inhdr<<<4, 256>>>(nullptr, nullptr); return 0; }\n")
+                                      "int main() { for (int r = 0; r < 1000; ++r) inhdr<<<4096, 256>>>(nullptr, nullptr); return 0; }\n")
     r = lint("--format=json", "a/main.cu", "b/main.cu", cwd=tmp)
     expect_rc(r, 1)
     places = [(f["file"], f["line"]) for f in r.json()["findings"] if f["rule"] == "uncoalesced-global-access"]

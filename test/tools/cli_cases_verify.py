@@ -29,7 +29,9 @@ def one_error_line(run, rc, mention):
 def _(tmp):
     measurements, sass = demo(tmp)
     predicted = lint("-q", "--format=json", "-o", "p.json", "verify_demo.cu", cwd=tmp)
-    check(predicted.rc == 1, "verify_demo.cu has findings: exit 1", predicted)  # its wasteful kernels
+    # Its wasteful kernels each run once over 1 M elements: under a microsecond of waste per run,
+    # less than a launch costs, so notes (MinWastePerRun, docs/findings.md "Levels"): exit 0.
+    check(predicted.rc == 0 and os.path.exists(os.path.join(tmp, "p.json")), "verify_demo.cu's report: exit 0", predicted)
     given = lint("verify", "--predictions", "p.json", "--measurements", measurements, "--sass", sass, cwd=tmp)
     analyzed = lint("verify", "--analyze", "--sources", "verify_demo.cu", "--measurements", measurements, "--sass",
                     sass, cwd=tmp)
@@ -47,7 +49,9 @@ def _(tmp):
         "directory": tmp, "file": "verify_demo.cu",
         "arguments": ["nvcc", "-lineinfo", "-O2", "-c", "verify_demo.cu", "-o", "build/verify_demo.o"]}]))
     predicted = lint("-q", "--format=json", "-o", "p.json", "-p", "build", cwd=tmp)
-    check(predicted.rc == 1, "verify_demo.cu has findings: exit 1", predicted)  # its wasteful kernels
+    # Its wasteful kernels each run once over 1 M elements: under a microsecond of waste per run,
+    # less than a launch costs, so notes (MinWastePerRun, docs/findings.md "Levels"): exit 0.
+    check(predicted.rc == 0 and os.path.exists(os.path.join(tmp, "p.json")), "verify_demo.cu's report: exit 0", predicted)
     given = lint("verify", "--predictions", "p.json", "--measurements", measurements, "--sass", sass,
                  "--format", "json", cwd=tmp)
     analyzed = lint("verify", "--analyze", "-p", "build", "--measurements", measurements, "--sass", sass,

@@ -59,7 +59,7 @@ std::optional<verify::Predictions> predict(const verify::PredictInput& input, st
 // baseline, diff-aware gating.
 struct GateOptions {
   std::string checks, warningsAsErrors, headerFilter;
-  std::optional<double> minEfficiency, maxDegree, minCostShare, minProgramShare;
+  std::optional<double> minEfficiency, maxDegree, minCostShare, minProgramShare, minWastePerRun;
   std::vector<std::string> excludes;
 
   void addTo(CLI::App& app, cli::LintOptions& o) {
@@ -95,6 +95,11 @@ struct GateOptions {
                    "a finding wasting less than this share of the memory time of the kernels its file launches, "
                    "each weighed by its launches per run, is a note, not a warning (0..1; default 0.02)")
         ->check(CLI::Range(0.0, 1.0));
+    app.add_option("--min-waste-per-run", minWastePerRun,
+                   "a finding whose grid, loop trips and launches per run the code fixes, and that wastes less "
+                   "than this many microseconds of memory time per run of the program, is a note, not a warning "
+                   "(default: one kernel launch's cost on the H200; 0 turns the floor off)")
+        ->check(CLI::NonNegativeNumber);
     app.add_option("--sort", o.sort, "text output order: 'file' (by file, costliest first within each) or 'cost' "
                                      "(the whole run, costliest first)")
         ->check(CLI::IsMember({"file", "cost"}));
@@ -116,6 +121,7 @@ struct GateOptions {
     o.overrides.maxConflictDegree = maxDegree;
     o.overrides.minCostShare = minCostShare;
     o.overrides.minProgramShare = minProgramShare;
+    o.overrides.minWastePerRun = minWastePerRun;
   }
 };
 

@@ -212,8 +212,9 @@ void LaunchCollector::resolveLaunches() {
     // No entry for a kernel: it gets the fallback block.
     const Runs here = order.empty() ? Runs{} : runsOf(p.call, p.holder, kCallerDepth);
     for (const FunctionDecl* kernel : order) {
-      Runs& total = runs.try_emplace(kernel->getCanonicalDecl(), Runs{0, false, {}, 0, {}, {}, {}}).first->second;
+      Runs& total = runs.try_emplace(kernel->getCanonicalDecl(), Runs{0, false, {}, 0, {}, {}, {}, true}).first->second;
       total.runs += here.runs;
+      total.fromMain = total.fromMain && here.fromMain && !order.empty();
       total.unknownLoops = total.unknownLoops || here.unknownLoops;
       for (const std::string& l : here.loops)
         if (std::find(total.loops.begin(), total.loops.end(), l) == total.loops.end()) total.loops.push_back(l);

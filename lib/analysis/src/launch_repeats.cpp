@@ -145,6 +145,7 @@ std::optional<int64_t> LaunchCollector::hostTripCount(const Stmt* loop) {
 // own do). Until session 13 such a function ran once, so a wrapper called once for setup and
 // one called in the program's main loop weighed the same.
 LaunchCollector::Runs LaunchCollector::withProgramCalls(Runs out, const FunctionDecl* holder) {
+  out.fromMain = holder->isMain();
   if (holder->isMain() || !holder->getDeclName().isIdentifier() || !programFacts_) return out;
   const ProgramFacts* facts = programFacts_();
   if (!facts) return out;
@@ -196,14 +197,21 @@ LaunchCollector::Runs LaunchCollector::runsOf(const Stmt* call, const FunctionDe
   }
   auto sites = callsOf_.find(holder->getCanonicalDecl());
   if (depth > 0 && sites == callsOf_.end()) return withProgramCalls(out, holder);
+  if (sites == callsOf_.end()) out.fromMain = holder->isMain();
   if (depth <= 0 || sites == callsOf_.end()) return out;
   Runs callers;
   callers.runs = 0;
+  callers.fromMain = true;
   size_t counted = 0;
   for (const CallSite& site : sites->second) {
-    if (site.caller == holder || counted++ >= kMaxCallSites) continue;  // recursion says nothing new
+    if (site.caller == holder) continue;  // recursion says nothing new
+    if (counted++ >= kMaxCallSites) {
+      callers.fromMain = false;  // a call site not counted
+      continue;
+    }
     const Runs r = runsOf(site.call, site.caller, depth - 1);
     callers.runs += r.runs;
+    callers.fromMain = callers.fromMain && r.fromMain;
     callers.unknownLoops = callers.unknownLoops || r.unknownLoops;
     callers.loops.insert(callers.loops.end(), r.loops.begin(), r.loops.end());
     callers.optionDefaults.insert(callers.optionDefaults.end(), r.optionDefaults.begin(), r.optionDefaults.end());
@@ -212,6 +220,7 @@ LaunchCollector::Runs LaunchCollector::runsOf(const Stmt* call, const FunctionDe
   }
   if (counted == 0) return out;
   out.runs *= callers.runs;
+  out.fromMain = callers.fromMain;
   out.unknownLoops = out.unknownLoops || callers.unknownLoops;
   out.loops.insert(out.loops.end(), callers.loops.begin(), callers.loops.end());
   out.optionDefaults.insert(out.optionDefaults.end(), callers.optionDefaults.begin(), callers.optionDefaults.end());

@@ -235,6 +235,7 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
     basis += ", for the cost only";
   }
   out.basis = std::move(basis);
+  out.shown = launch.grid.has_value() && assumedLoops == 0 && !countedUnderDefaults && defaulted.empty();
   return out;
 }
 

@@ -16,6 +16,7 @@
 
 #include "access_groups.h"
 #include "build_hints.h"
+#include "compiler_vectorised.h"
 #include "lane_evaluator.h"
 #include "launch_mix.h"
 
@@ -120,6 +121,32 @@ Site siteAt(const Event& e, const std::string& kernel, const SourceManager& sm) 
   return site;
 }
 
+// Whether an access's warp requests per launch rest only on what the program's code fixes
+// (AccessSite::requestsShown): the count's own grid and trips (LaunchRequests::shown), a block
+// the launch (or the user) gives, no guessed spacing in the figures, and every value its
+// guards and its loops' bounds read known. A guard on data each thread loads counts every
+// lane (the figures' own assumption), which only bounds the count from above.
+bool requestsShown(const LaunchRequests& n, const LaneResult& lanes, const RawAccess& raw,
+                   const std::vector<int>& loops, const LaunchContext& launch, const SymbolTable& symbols) {
+  const BlockSource source = launch.block.source;
+  if (!n.shown || !lanes.assumedStrideScalars.empty() ||
+      (source != BlockSource::Launch && source != BlockSource::Option && source != BlockSource::Annotation))
+    return false;
+  std::set<int> read;
+  for (size_t g = 0; g < raw.guards.size(); ++g)
+    if (g >= raw.guardTestsData.size() || !raw.guardTestsData[g]) lanes::collectSymbols(raw.guards[g], read);
+  for (size_t id = 0; id < symbols.size(); ++id) {
+    const SymbolInfo& s = symbols[static_cast<int>(id)];
+    if (s.kind != SymbolInfo::Kind::LoopVar || std::find(loops.begin(), loops.end(), s.loop) == loops.end()) continue;
+    for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond})
+      if (e) lanes::collectSymbols(e, read);
+  }
+  return std::all_of(read.begin(), read.end(), [&](int id) {
+    const SymbolInfo& s = symbols[id];
+    return s.kind == SymbolInfo::Kind::LoopVar || s.value.has_value() || launch.symbolValues.count(id) > 0;
+  });
+}
+
 }  // namespace
 
 // The texts of the guards that test per-thread values the analysis does not follow, in the
@@ -209,8 +236,17 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     double worst = -1;
     std::vector<WeightedFigures> mix;
     double runRequests = 0, runLaunches = 0;
+    bool everyCountShown = true;
+    // A thread's consecutive shared words in a short unrolled loop are one wide access
+    // (compiler_vectorised.h): judged as that access, counted once per pass of the loop.
+    const std::optional<CompilerVectorised> merged = compilerVectorised(s, symbols);
+    const RawAccess& raw = merged ? merged->raw : s.raw;
+    std::vector<int> countedLoops = s.loops;
+    if (merged) countedLoops.pop_back();
     for (const LaunchContext& c : contexts) {
-      LaneResult lr = evaluateLanes(s.raw, c, symbols, arch, &guardCache);
+      LaneResult lr = evaluateLanes(raw, c, symbols, arch, &guardCache);
+      const LaunchRequests counted = launchRequests(lr, countedLoops, c, symbols, arch);
+      everyCountShown = everyCountShown && requestsShown(counted, lr, raw, countedLoops, c, symbols);
       const double key = accessSeverity(lr.figures);
       if (mixLaunches) {
         // A grid the host code does not fix is the same assumed grid for every launch here:
@@ -220,10 +256,10 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         LaunchContext weighed = c;
         weighed.costGrid.reset();
         weighed.costSymbolValues.clear();
-        const double requests = launchRequests(lr, s.loops, weighed, symbols, arch).requests * launchesOf(c);
+        const double requests = launchRequests(lr, countedLoops, weighed, symbols, arch).requests * launchesOf(c);
         mix.push_back({lr.figures, requests});
         // The requests per launch the cost reads stay the launch's own (its cost grid included).
-        runRequests += launchRequests(lr, s.loops, c, symbols, arch).requests * launchesOf(c);
+        runRequests += counted.requests * launchesOf(c);
         runLaunches += launchesOf(c);
       }
       if (key > worst) {
@@ -238,11 +274,12 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         site.blockReuse = lr.blockReuse;
         site.iterationReuse = lr.iterationReuse;
         site.block = c.block;
-        const LaunchRequests n = launchRequests(lr, s.loops, c, symbols, arch);
-        site.launchRequests = n.requests;
-        site.requestsBasis = n.basis;
+        site.launchRequests = counted.requests;
+        site.requestsBasis = counted.basis;
       }
     }
+    site.requestsShown = everyCountShown;
+    if (merged) site.assumptions.push_back(merged->note);
     const bool anyWeight = std::any_of(mix.begin(), mix.end(), [](const WeightedFigures& w) { return w.weight > 0; });
     if (mixLaunches && anyWeight) {
       site.figures = mixedFigures(mix);
@@ -274,6 +311,7 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
       site.figures.shared.reset();
       site.launchRequests = 0;
       site.requestsBasis.clear();
+      site.requestsShown = false;
     }
     out.accesses.push_back(std::move(site));
     ++kernel.accesses;

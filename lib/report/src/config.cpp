@@ -5,6 +5,7 @@
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Regex.h>
 
+#include "coalesce/model/arch.h"
 #include "coalesce/report/glob.h"
 #include "coalesce/report/rule_registry.h"
 #include "config_checks.h"
@@ -28,6 +29,7 @@ void Options::mergeFrom(const Options& later) {
   take(maxConflictDegree, later.maxConflictDegree);
   take(minCostShare, later.minCostShare);
   take(minProgramShare, later.minProgramShare);
+  take(minWastePerRun, later.minWastePerRun);
   take(headerFilter, later.headerFilter);
   take(systemHeaders, later.systemHeaders);
   take(exclude, later.exclude);
@@ -35,7 +37,7 @@ void Options::mergeFrom(const Options& later) {
 }
 
 bool Options::empty() const {
-  return !checks && !warningsAsErrors && !minEfficiency && !maxConflictDegree && !minCostShare && !minProgramShare && !headerFilter && !systemHeaders &&
+  return !checks && !warningsAsErrors && !minEfficiency && !maxConflictDegree && !minCostShare && !minProgramShare && !minWastePerRun && !headerFilter && !systemHeaders &&
          !exclude && checkOptions.empty();
 }
 
@@ -57,6 +59,10 @@ Options defaultOptions() {
   // The program's share rests on estimated launch counts (host loops whose trip counts the code
   // does not show) and grids, so it demotes only what is clearly negligible: docs/findings.md.
   o.minProgramShare = 0.02;
+  // An absolute floor beside the two shares: a waste that, counted only from what the program
+  // fixes, takes less per run than launching one more kernel (model::Arch::launchSeconds, measured
+  // on the H200) is a demo's or a setup step's, whatever its share (docs/findings.md, "Levels").
+  o.minWastePerRun = model::defaultArch().launchSeconds * 1e6;
   o.headerFilter = ".*";
   o.systemHeaders = false;
   o.exclude = std::vector<std::string>{"third_party/*", "*/third_party/*"};
@@ -73,6 +79,7 @@ std::string firstError(const Options& o) {
   if (auto e = maxConflictDegreeError(*o.maxConflictDegree); !e.empty()) return e;
   if (auto e = minCostShareError(*o.minCostShare); !e.empty()) return e;
   if (auto e = shareError("MinProgramShare", *o.minProgramShare); !e.empty()) return e;
+  if (auto e = microsecondsError("MinWastePerRun", *o.minWastePerRun); !e.empty()) return e;
   return headerFilterError(*o.headerFilter);
 }
 

@@ -57,6 +57,10 @@ std::string shareError(std::string_view key, double value) {
   return value >= 0 && value <= 1 ? "" : fmt::format("{} must be between 0 and 1, not {}", key, value);
 }
 
+std::string microsecondsError(std::string_view key, double value) {
+  return value >= 0 ? "" : fmt::format("{} must be a number of microseconds, 0 or more, not {}", key, value);
+}
+
 std::string minCostShareError(double value) {
   return value >= 0 && value <= 1 ? "" : fmt::format("MinCostShare must be between 0 and 1, not {}", value);
 }

@@ -10,7 +10,7 @@ namespace coalesce::report::detail {
 
 inline const std::vector<std::string>& topLevelKeys() {
   static const std::vector<std::string> keys{"Checks",      "WarningsAsErrors", "MinEfficiency", "MaxConflictDegree", "MinCostShare",
-                                             "MinProgramShare", "HeaderFilter", "SystemHeaders",    "Exclude",       "CheckOptions"};
+                                             "MinProgramShare", "MinWastePerRun", "HeaderFilter", "SystemHeaders",    "Exclude",       "CheckOptions"};
   return keys;
 }
 
@@ -21,6 +21,8 @@ std::string ruleListError(std::string_view key, std::string_view list);
 std::string minEfficiencyError(double value);
 std::string minCostShareError(double value);
 std::string shareError(std::string_view key, double value);
+// A time in microseconds: 0 or more.
+std::string microsecondsError(std::string_view key, double value);
 std::string maxConflictDegreeError(double value);
 std::string noteUpToDegreeError(double value);
 std::string minDivergentShareError(double value);

@@ -40,6 +40,7 @@ std::string dumpConfig(const Config& config) {
   out += fmt::format("MaxConflictDegree: {}\n", *v.maxConflictDegree);
   out += fmt::format("MinCostShare: {}\n", *v.minCostShare);
   out += fmt::format("MinProgramShare: {}\n", *v.minProgramShare);
+  out += fmt::format("MinWastePerRun: {}\n", *v.minWastePerRun);
   out += fmt::format("HeaderFilter: {}\n", quoted(*v.headerFilter));
   out += fmt::format("SystemHeaders: {}\n", *v.systemHeaders ? "true" : "false");
   out += v.exclude->empty() ? "Exclude: []\n" : "Exclude:\n";

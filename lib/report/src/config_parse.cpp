@@ -121,6 +121,11 @@ class ConfigReader {
         out.minProgramShare = number(value, *key);
         if (out.minProgramShare)
           if (auto e = detail::shareError("MinProgramShare", *out.minProgramShare); !e.empty()) return fail(value, e);
+      } else if (*key == "MinWastePerRun") {
+        out.minWastePerRun = number(value, *key);
+        if (out.minWastePerRun)
+          if (auto e = detail::microsecondsError("MinWastePerRun", *out.minWastePerRun); !e.empty())
+            return fail(value, e);
       } else if (*key == "HeaderFilter") {
         out.headerFilter = scalar(value);
         if (out.headerFilter)

@@ -84,6 +84,17 @@ ProgramTime programTime(const AnalysisResult& analysis, const std::map<size_t, K
   return out;
 }
 
+// The finding's waste per run in seconds where every count it rests on is the program's own
+// (Finding::shownWasteSeconds): `levelTime` is what it wastes per launch, in wavefronts.
+void setShownWaste(Finding& f, double levelTime, const AccessSite& a, size_t kernelIndex, const AnalysisResult& analysis,
+                   const model::Arch& arch) {
+  if (!a.requestsShown || kernelIndex >= analysis.kernels.size()) return;
+  const KernelRecord& kernel = analysis.kernels[kernelIndex];
+  if (!kernel.launchesShown || kernel.launchesPerRun <= 0) return;
+  f.shownWasteSeconds = arch.secondsOf(levelTime * kernel.launchesPerRun);
+  f.shownWasteBasis = kernel.name + ": " + kernel.launchesBasis;
+}
+
 // Whether the unit shows the kernel never runs: launch sites it has, each in code the host's
 // values make dead (lib/analysis/src/kernel_analyzer.cpp, setNeverLaunched: no launch, with
 // the sentence saying why; a kernel the unit launches nowhere has no sentence).
@@ -172,6 +183,7 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
       f.costShare = t.sectors > 0 ? *f.costSectors / t.sectors : 0.0;
       f.costBasis = a.requestsBasis;
       f.costTimePerRun = *f.costSectors * arch.sectorCostInWavefronts * launchesOf(kernelOf[i], analysis);
+      setShownWaste(f, *f.costSectors * arch.sectorCostInWavefronts, a, kernelOf[i], analysis, arch);
       continue;
     }
     const std::optional<double> excess = excessPerRequest(a, arch);
@@ -186,6 +198,7 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
       f.costShare = time > 0 ? cost / time : 0.0;
       f.costTimePerRun = cost * launchesOf(kernelOf[i], analysis);
       setProgramShare(f, cost, kernelOf[i], analysis, program);
+      setShownWaste(f, cost, a, kernelOf[i], analysis, arch);
     } else {
       f.costSectors = cost;
       f.costUnitBytes = arch.sectorBytes;
@@ -197,6 +210,7 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
                                    : cost;
       f.costShare = time > 0 ? levelCost * arch.sectorCostInWavefronts / time : 0.0;
       setProgramShare(f, levelCost * arch.sectorCostInWavefronts, kernelOf[i], analysis, program);
+      setShownWaste(f, levelCost * arch.sectorCostInWavefronts, a, kernelOf[i], analysis, arch);
     }
     f.costBasis = a.requestsBasis;
   }

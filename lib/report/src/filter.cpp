@@ -145,6 +145,17 @@ Result<FilterOutcome> filterFindings(std::vector<Finding> candidates, const Filt
               fmt::format("the memory time of the kernels its file launches, per run of the program, under "
                           "MinProgramShare ({}); {}",
                           detail::percent(c.minProgramShare()), f.programBasis));
+    // An absolute floor: what the finding wastes per run of the program, counted only from what
+    // the code fixes (the grid, the loops' trips, the launches per run), is less than launching one
+    // more kernel costs: a demo's single launch over one small image, a setup step. Where any of
+    // those counts is a guess the floor does not apply: the real sizes could be far larger.
+    if (f.severity == Severity::Warning && f.shownWasteSeconds && *f.shownWasteSeconds * 1e6 < c.minWastePerRun()) {
+      f.severity = Severity::Note;
+      f.notes.push_back(fmt::format(
+          "a note, not a warning: it wastes {} of memory time per run of the program, under MinWastePerRun ({} us, "
+          "about what launching one more kernel costs on the H200), counted only from sizes the code fixes ({})",
+          detail::microseconds(*f.shownWasteSeconds), detail::number(c.minWastePerRun()), f.shownWasteBasis));
+    }
     if (f.severity == Severity::Warning && c.warningAsError(f.rule)) f.severity = Severity::Error;
     out.findings.push_back(std::move(f));
   }

@@ -25,6 +25,12 @@ std::string percent(double ratio) {
   return s + "%";
 }
 
+std::string microseconds(double seconds) {
+  const double us = seconds * 1e6;
+  if (us >= 1000) return fmt::format("{:.2g} ms", us / 1000);
+  return fmt::format("{:.2g} us", us);
+}
+
 std::string units(double value, std::string_view unit) {
   return fmt::format("{} {}{}", number(value), unit, number(value) == "1" ? "" : "s");
 }

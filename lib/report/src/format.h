@@ -16,6 +16,9 @@ std::string number(double value);
 // A ratio as a percentage with at most one decimal: 50%, 16.7%; "under 0.1%" for a positive
 // ratio that would round to 0.
 std::string percent(double ratio);
+// A time in seconds as a reader expects it: "0.88 us", "12 us", "3.4 ms" (two significant
+// figures; "us" for microseconds, as the text output stays ASCII).
+std::string microseconds(double seconds);
 // "4 sectors", "1 sector", "0.5 sectors" (unit in the singular: "sector", "wavefront").
 std::string units(double value, std::string_view unit);
 // "4 sectors per request", "1 sector per request" (unit in the singular: "sector", "wavefront").

@@ -95,6 +95,10 @@ std::vector<Finding> mergeByPlace(std::vector<Finding> findings, const AnalysisR
     }
     for (size_t i = 1; i < group.size(); ++i) {
       const Finding& f = group[i];
+      // Known per run only when every member's is (a sum over fields of one record counts the
+      // group's waste once per field: more, never less, than it is).
+      if (f.shownWasteSeconds && merged.shownWasteSeconds) *merged.shownWasteSeconds += *f.shownWasteSeconds;
+      else merged.shownWasteSeconds.reset();
       if (f.costSectors) merged.costSectors = merged.costSectors.value_or(0) + *f.costSectors;
       if (f.costWavefronts) merged.costWavefronts = merged.costWavefronts.value_or(0) + *f.costWavefronts;
       if (f.costTimePerRun) merged.costTimePerRun = merged.costTimePerRun.value_or(0) + *f.costTimePerRun;

@@ -144,6 +144,7 @@ std::vector<Finding> runRules(const AnalysisResult& analysis, const model::Arch&
   detail::capUnlaunchedKernels(merged, analysis);
   detail::capDataGuardedAccesses(merged, analysis);
   detail::capGuessedValueAccesses(merged, analysis);
+  detail::capStepsFixedBeside(merged, analysis);
   detail::capNamedNaiveVariants(merged, analysis);  // last: a more specific reason stays
   return merged;
 }

@@ -2,8 +2,12 @@
 #include "finding_site.h"
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <map>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -25,6 +29,56 @@ bool servedWell(const AccessSite& a, const model::Arch& arch) {
   }
   if (a.figures.shared) return a.figures.shared->aligned.conflictDegree <= 1.0 + 1e-9;
   return false;
+}
+
+// Two programs' folders that hold steps of one series: the same folder, or two folders of one
+// parent whose names differ only in their numbers (`task1`, `task2`; `step_1`, `step_2`).
+bool stepFolders(const std::filesystem::path& a, const std::filesystem::path& b) {
+  if (a == b) return true;
+  if (a.parent_path() != b.parent_path()) return false;
+  const auto withoutNumbers = [](const std::string& name) {
+    std::vector<std::string> words = kernel_names::wordsOf(name);
+    words.erase(std::remove_if(words.begin(), words.end(), kernel_names::isNumber), words.end());
+    return words;
+  };
+  const std::vector<std::string> x = withoutNumbers(a.filename().string());
+  return !x.empty() && x == withoutNumbers(b.filename().string()) && a.filename() != b.filename();
+}
+
+// Whether `later` comes after `earlier` in a series' order: their paths compared with runs of
+// digits as numbers (`task2` before `task10`), the rest as text.
+bool laterStep(const std::string& earlier, const std::string& later) {
+  size_t i = 0, j = 0;
+  while (i < earlier.size() && j < later.size()) {
+    const bool di = std::isdigit(static_cast<unsigned char>(earlier[i])) != 0;
+    const bool dj = std::isdigit(static_cast<unsigned char>(later[j])) != 0;
+    if (di && dj) {
+      size_t ei = i, ej = j;
+      while (ei < earlier.size() && std::isdigit(static_cast<unsigned char>(earlier[ei]))) ++ei;
+      while (ej < later.size() && std::isdigit(static_cast<unsigned char>(later[ej]))) ++ej;
+      const std::string a = earlier.substr(i, ei - i), b = later.substr(j, ej - j);
+      const std::string na = a.substr(std::min(a.find_first_not_of('0'), a.size()));
+      const std::string nb = b.substr(std::min(b.find_first_not_of('0'), b.size()));
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      i = ei;
+      j = ej;
+      continue;
+    }
+    if (earlier[i] != later[j]) return earlier[i] < later[j];
+    ++i;
+    ++j;
+  }
+  return earlier.size() - i < later.size() - j;
+}
+
+// The name a series gives its files: the first word of the file's name that is not a number
+// (`reduce_v1_no_divergence_branch.cu`, `reduce_v2_no_bank_conflict.cu`: reduce;
+// `003_1_transpose-timing.cu`, `003_2_transpose-timing-coalesced.cu`: transpose).
+std::string seriesName(const std::filesystem::path& file) {
+  for (const std::string& w : kernel_names::wordsOf(file.stem().string()))
+    if (!kernel_names::isNumber(w)) return w;
+  return {};
 }
 
 }  // namespace
@@ -96,6 +150,74 @@ void capVariantsFixedInFile(std::vector<Finding>& findings, const AnalysisResult
         "a note, not a warning: kernel {} in the same file performs the same {} '{}' (line {}) without the problem, "
         "a variant kept for comparison; if the program relies on this kernel, that one shows the fix",
         fixed->kernel, toString(fixed->access.kind), fixed->expression, fixed->loc.line);
+  }
+}
+
+void capStepsFixedBeside(std::vector<Finding>& findings, const AnalysisResult& analysis) {
+  namespace fs = std::filesystem;
+  // What a finding is about: the memory space of its access (a global access's rules name one
+  // problem several ways: uncoalesced, inverted axes, misaligned, fields of a record), or its
+  // branch.
+  const auto topic = [&](const Finding& f) -> std::string {
+    if (f.branch) return "branch";
+    const AccessSite* a = accessSiteOf(f, analysis);
+    return a ? std::string(model::toString(a->access.space)) : std::string();
+  };
+  // The kernels some finding of a topic names, by (topic, defining file, name): a step that
+  // has one has a problem of the kind too (whatever its level or rule), so it fixes nothing.
+  std::set<std::tuple<std::string, std::string, std::string>> hasFinding;
+  for (const Finding& f : findings) {
+    const std::string t = topic(f);
+    hasFinding.insert({t, f.loc.file, f.kernel});
+    for (const std::string& k : f.instantiations) hasFinding.insert({t, f.loc.file, k});
+  }
+  const auto programFolder = [](const KernelRecord& k) { return fs::path(k.unit).lexically_normal().parent_path(); };
+  // A later step of the series beside `kernel` that does its job without a finding of `t`.
+  const auto fixedStep = [&](const KernelRecord& kernel, const std::string& t) -> const KernelRecord* {
+    if (!kernel.launchedFromMain || kernel.unit.empty()) return nullptr;
+    for (const KernelRecord& other : analysis.kernels) {
+      if (other.status != Status::Analysed || !other.launchedFromMain || other.unit.empty() || other.unit == kernel.unit)
+        continue;
+      if (other.name != kernel.name && !kernel_names::sameJobName(other.name, kernel.name)) continue;
+      if (!stepFolders(programFolder(kernel), programFolder(other))) continue;
+      // Files named as one series: a folder of unrelated programs (examples, tests) is not one.
+      const std::string series = seriesName(kernel.unit);
+      if (series.empty() || series != seriesName(other.unit)) continue;
+      // A later step, in the order the series numbers its files (`reduce_v0` before `reduce_v1`):
+      // an earlier one that lacks the finding may have a worse problem the next step fixed.
+      if (!laterStep(kernel.unit, other.unit)) continue;
+      if (hasFinding.count({t, other.loc.file, other.name})) continue;
+      return &other;
+    }
+    return nullptr;
+  };
+  for (Finding& f : findings) {
+    if (!f.access && !f.branch) continue;  // a barrier's hazard is no matter of speed
+    if (f.kernel.empty() || (f.severityCap && *f.severityCap <= Severity::Note)) continue;
+    const std::string t = topic(f);
+    if (t.empty()) continue;
+    // Every kernel the place covers (its instantiations) needs a fixed step of its own.
+    const std::vector<std::string> names = f.instantiations.empty() ? std::vector<std::string>{f.kernel} : f.instantiations;
+    const KernelRecord* shown = nullptr;
+    bool all = true;
+    for (const std::string& name : names) {
+      const KernelRecord* step = nullptr;
+      for (const KernelRecord& k : analysis.kernels)
+        if (k.name == name && k.loc.file == f.loc.file && (step = fixedStep(k, t))) break;
+      if (!step) {
+        all = false;
+        break;
+      }
+      if (!shown) shown = step;
+    }
+    if (!all || !shown) continue;
+    f.severityCap = std::min(f.severityCap.value_or(Severity::Note), Severity::Note);
+    f.severityCapReason = fmt::format(
+        "a note, not a warning: {} beside it, a later step of the same series and a program of its own as this file "
+        "is, does the same job ({}) with no finding on its {}: a tutorial's or benchmark's step kept beside its fix; "
+        "if this version is the one in use, the fix below applies",
+        fs::path(shown->unit).filename().string(), shown->name,
+        t == "branch" ? std::string("branches") : t + " accesses");
   }
 }
 

@@ -26,9 +26,12 @@ using namespace coalesce;
 
 namespace {
 
+// The files of findings/ and of its folders (a folder holds several programs that belong together:
+// tutorial_steps/, a series of one program per file).
 std::vector<std::string> findingFiles() {
   std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(fs::path(COALESCE_SOURCE_DIR) / "test" / "analysis" / "golden" / "findings"))
+  for (const auto& e :
+       fs::recursive_directory_iterator(fs::path(COALESCE_SOURCE_DIR) / "test" / "analysis" / "golden" / "findings"))
     if (e.path().extension() == ".cu") files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   return files;

@@ -28,6 +28,17 @@ struct Arch {
   // per SM per cycle) takes 32 / 18.4 = 1.74. It weighs waste in the two spaces into one
   // share of a kernel's memory time (lib/report/src/cost.cpp).
   double sectorCostInWavefronts = 1.74;
+  // The whole device, to turn that unit (one SM's cycle, summed over SMs) into seconds: the
+  // H200's 132 SMs at 1.98 GHz. Other architectures keep these, as they keep the weight above:
+  // they serve one floor (below), not a prediction of time.
+  int smCount = 132;
+  double smClockHz = 1.98e9;
+  // What launching one more kernel costs however little it does: empty kernels launched back
+  // to back on the H200 (bench/launch_cost_h200.sh, bench/launch_cost/h200/). A finding that
+  // wastes less than this per run of the program costs less than the launch of a kernel that
+  // fixes nothing: the default of the report's MinWastePerRun (docs/findings.md, "Levels").
+  double launchSeconds = 4.6e-6;
+  double secondsOf(double wavefronts) const { return wavefronts / (smCount * smClockHz); }
 
   // Occupancy limits of one SM (occupancy.h). Sources: the CUDA C++ Programming Guide's
   // table "Technical Specifications per Compute Capability" (warps, blocks, registers,

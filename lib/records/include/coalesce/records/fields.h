@@ -241,6 +241,7 @@ void describeFields(V& v, R& r) {
   v.field("group", r.group);
   v.field("requests_per_launch", r.launchRequests);
   v.field("requests_basis", r.requestsBasis, kEmptyIsNull);
+  v.field("requests_shown", r.requestsShown);
   v.field("line_text", r.lineText, kInternalField);
   v.field("indirect_row_gather", r.indirectRowGather, kInternalField);
   v.field("data_guards", r.dataGuards, kInternalField);
@@ -347,6 +348,8 @@ void describeFields(V& v, R& r) {
   v.field("occupancy", r.occupancy);
   v.field("launches_per_run", r.launchesPerRun);
   v.field("launches_basis", r.launchesBasis, kEmptyIsNull);
+  v.field("launches_shown", r.launchesShown);
+  v.field("launched_from_main", r.launchedFromMain, kInternalField);
   v.field("unit", r.unit, kInternalField);
   v.field("choice", r.choice, kInternalField);  // read by lib/report/src/alternative_level.cpp
 }

@@ -193,6 +193,12 @@ struct AccessSite {
   // estimate for the cost of a finding; what it rests on, in one sentence.
   double launchRequests = 0;
   std::string requestsBasis;
+  // True when that count rests only on what the program's code fixes: the launch's grid and
+  // block, every loop's trip count, the values its guards read (a guard on loaded data counts
+  // every lane, an upper bound), no run-time size taken at a default or a guess, and the
+  // figures on no guessed spacing. What the absolute floor on a finding's waste per run needs
+  // (lib/report/src/filter.cpp, MinWastePerRun): a count resting on a guess could be far larger.
+  bool requestsShown = false;
   ArrayPadding padding;  // shared accesses to a named array: the padding fix (docs/fixes.md)
   bool operator==(const AccessSite&) const = default;
 };
@@ -381,6 +387,15 @@ struct KernelRecord {
   // What a finding's share of the program rests on (lib/report/src/cost.cpp).
   double launchesPerRun = 0;
   std::string launchesBasis;  // the sentence saying what that count rests on
+  // True when that count is what the unit's code fixes: every launch site reached from `main`
+  // through callers the unit shows, under host loops whose trip counts it shows, no run-time
+  // option taken at its default (launch_repeats.cpp). A function another file calls, or a
+  // loop the code does not count, could run the kernel any number of times.
+  bool launchesShown = false;
+  // Every launch site of it in the unit is reached from the unit's own `main` (whatever the
+  // loops' counts): the unit is a program of its own, not a library another file calls. The
+  // steps of a tutorial are such programs, each beside the next (lib/report/src/variant_level.cpp).
+  bool launchedFromMain = false;
   std::string unit;           // the main file of the translation unit it was analysed in
   RunTimeChoice choice;       // the alternatives the host chooses it among, if any
   bool operator==(const KernelRecord&) const = default;

@@ -31,6 +31,7 @@ struct Options {
   std::optional<double> maxConflictDegree;      // global: degree above this is reported
   std::optional<double> minCostShare;           // global: a finding wasting less of its kernel's traffic is a note
   std::optional<double> minProgramShare;        // global: the same against its program's traffic (cost.cpp)
+  std::optional<double> minWastePerRun;         // global: microseconds a finding must waste per run, where known
   std::optional<std::string> headerFilter;      // regex: headers whose findings are shown
   std::optional<bool> systemHeaders;            // show findings in system headers
   std::optional<std::vector<std::string>> exclude;  // path globs whose findings are hidden
@@ -71,6 +72,9 @@ class Config {
   double noteUpToDegree(std::string_view rule) const;
   double minCostShare() const { return *values_.minCostShare; }
   double minProgramShare() const { return *values_.minProgramShare; }
+  // Microseconds of memory time per run of the program under which a finding whose every count
+  // is the program's own (grid, loop trips, launches per run) is a note (filter.cpp).
+  double minWastePerRun() const { return *values_.minWastePerRun; }
   // No global value: the rule's option, else its default threshold, else 0 (any share).
   double minDivergentShare(std::string_view rule) const;
   // No global values either: the rule's option, else its default threshold.

@@ -84,6 +84,12 @@ struct Finding {
   // where no unit launches the kernel). One scale across spaces, kernels and launch counts:
   // what findings are ranked by (rankByCost, the text writer's order, the summary's top five).
   std::optional<double> costTimePerRun;
+  // The same in seconds, set only where every count it rests on is the program's own: the
+  // access's warp requests per launch (AccessSite::requestsShown) and its kernel's launches per
+  // run (KernelRecord::launchesShown). Compared with MinWastePerRun (filter.cpp); the sentence
+  // says what the launch count rests on.
+  std::optional<double> shownWasteSeconds;
+  std::string shownWasteBasis;
   // Bytes one unit of the cost moves: the Arch's sector, or its shared wavefront (cost.cpp).
   double costUnitBytes = 0;
   // Bytes the cost stands for, for the text.
