@@ -27,7 +27,8 @@ std::optional<int> constantTrips(const SymbolInfo& s, int id, int most) {
 
 }  // namespace
 
-std::optional<CompilerVectorised> compilerVectorised(const SeenAccess& s, const SymbolTable& symbols) {
+std::optional<CompilerVectorised> compilerVectorised(const SeenAccess& s, const SymbolTable& symbols,
+                                                     const LoopVariables& loopVariables) {
   const RawAccess& raw = s.raw;
   if (raw.space != model::Space::Shared || raw.kind == model::AccessKind::Atomic || s.loops.empty()) return std::nullopt;
   if (raw.bytes != 4 && raw.bytes != 8) return std::nullopt;
@@ -38,13 +39,12 @@ std::optional<CompilerVectorised> compilerVectorised(const SeenAccess& s, const 
   }
   const int loop = s.loops.back();
   int id = -1;
-  for (size_t i = 0; i < symbols.size(); ++i) {
-    const SymbolInfo& info = symbols[static_cast<int>(i)];
-    if (info.kind == SymbolInfo::Kind::LoopVar && info.loop == loop && info.tripOf < 0 && info.exitOf < 0) {
-      id = static_cast<int>(i);
-      break;
-    }
-  }
+  if (auto vars = loopVariables.find(loop); vars != loopVariables.end())
+    for (int v : vars->second)
+      if (symbols[v].tripOf < 0 && symbols[v].exitOf < 0) {
+        id = v;
+        break;
+      }
   if (id < 0) return std::nullopt;
   const std::optional<int> trips = constantTrips(symbols[id], id, 4);
   if (!trips || (*trips != 2 && *trips != 4) || *trips * raw.bytes > 16) return std::nullopt;

@@ -6,13 +6,18 @@
 // record_builder.cpp, which judges the merged access instead.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "interpreter_state.h"
 #include "symbolic.h"
 
 namespace coalesce::analysis {
+
+// Each loop's variables by loop id (record_builder.cpp builds it once per kernel).
+using LoopVariables = std::map<int, std::vector<int>>;
 
 struct CompilerVectorised {
   RawAccess raw;    // the merged access: bytes = trips x the element, at the loop's first iteration
@@ -25,6 +30,7 @@ struct CompilerVectorised {
 // array; an `extern` one only where its declared alignment says so), and only where every
 // lane's first word is aligned to the merged width: global pointers' alignment is not known to
 // the compiler, which keeps their loads scalar.
-std::optional<CompilerVectorised> compilerVectorised(const SeenAccess& s, const SymbolTable& symbols);
+std::optional<CompilerVectorised> compilerVectorised(const SeenAccess& s, const SymbolTable& symbols,
+                                                     const LoopVariables& loopVariables);
 
 }  // namespace coalesce::analysis

@@ -127,7 +127,8 @@ Site siteAt(const Event& e, const std::string& kernel, const SourceManager& sm) 
 // guards and its loops' bounds read known. A guard on data each thread loads counts every
 // lane (the figures' own assumption), which only bounds the count from above.
 bool requestsShown(const LaunchRequests& n, const LaneResult& lanes, const RawAccess& raw,
-                   const std::vector<int>& loops, const LaunchContext& launch, const SymbolTable& symbols) {
+                   const std::vector<int>& loops, const LaunchContext& launch, const SymbolTable& symbols,
+                   const LoopVariables& loopVariables) {
   const BlockSource source = launch.block.source;
   if (!n.shown || !lanes.assumedStrideScalars.empty() ||
       (source != BlockSource::Launch && source != BlockSource::Option && source != BlockSource::Annotation))
@@ -135,12 +136,11 @@ bool requestsShown(const LaunchRequests& n, const LaneResult& lanes, const RawAc
   std::set<int> read;
   for (size_t g = 0; g < raw.guards.size(); ++g)
     if (g >= raw.guardTestsData.size() || !raw.guardTestsData[g]) lanes::collectSymbols(raw.guards[g], read);
-  for (size_t id = 0; id < symbols.size(); ++id) {
-    const SymbolInfo& s = symbols[static_cast<int>(id)];
-    if (s.kind != SymbolInfo::Kind::LoopVar || std::find(loops.begin(), loops.end(), s.loop) == loops.end()) continue;
-    for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond})
-      if (e) lanes::collectSymbols(e, read);
-  }
+  for (int loop : loops)
+    if (auto vars = loopVariables.find(loop); vars != loopVariables.end())
+      for (int id : vars->second)
+        for (const ExprRef& e : {symbols[id].loopInit, symbols[id].loopNext, symbols[id].loopCond})
+          if (e) lanes::collectSymbols(e, read);
   return std::all_of(read.begin(), read.end(), [&](int id) {
     const SymbolInfo& s = symbols[id];
     return s.kind == SymbolInfo::Kind::LoopVar || s.value.has_value() || launch.symbolValues.count(id) > 0;
@@ -226,6 +226,12 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
       contexts.size() > 1 &&
       (recordedMix || (std::all_of(contexts.begin(), contexts.end(), [](const LaunchContext& c) { return c.hostRuns.has_value(); }) &&
                        std::any_of(contexts.begin(), contexts.end(), [](const LaunchContext& c) { return *c.hostRuns > 0; })));
+  // Each loop's variables (its counter, a geometric variable), found once for the kernel: the
+  // per-access questions below would otherwise walk every symbol for every access.
+  LoopVariables loopVariables;
+  for (size_t id = 0; id < symbols.size(); ++id)
+    if (symbols[static_cast<int>(id)].kind == SymbolInfo::Kind::LoopVar)
+      loopVariables[symbols[static_cast<int>(id)].loop].push_back(static_cast<int>(id));
   for (const SeenAccess& s : events.accesses) {
     AccessSite site = siteAt<AccessSite>(s, kernel.name, sm);
     site.expression = s.expression;
@@ -239,14 +245,14 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     bool everyCountShown = true;
     // A thread's consecutive shared words in a short unrolled loop are one wide access
     // (compiler_vectorised.h): judged as that access, counted once per pass of the loop.
-    const std::optional<CompilerVectorised> merged = compilerVectorised(s, symbols);
+    const std::optional<CompilerVectorised> merged = compilerVectorised(s, symbols, loopVariables);
     const RawAccess& raw = merged ? merged->raw : s.raw;
     std::vector<int> countedLoops = s.loops;
     if (merged) countedLoops.pop_back();
     for (const LaunchContext& c : contexts) {
       LaneResult lr = evaluateLanes(raw, c, symbols, arch, &guardCache);
       const LaunchRequests counted = launchRequests(lr, countedLoops, c, symbols, arch);
-      everyCountShown = everyCountShown && requestsShown(counted, lr, raw, countedLoops, c, symbols);
+      everyCountShown = everyCountShown && requestsShown(counted, lr, raw, countedLoops, c, symbols, loopVariables);
       const double key = accessSeverity(lr.figures);
       if (mixLaunches) {
         // A grid the host code does not fix is the same assumed grid for every launch here:
