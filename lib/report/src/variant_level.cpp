@@ -31,6 +31,15 @@ bool servedWell(const AccessSite& a, const model::Arch& arch) {
   return false;
 }
 
+// A number written against a letter (`convolution1D`, `conv3d`, `float4`) is part of what the
+// name says, not a step's number (`task1`, `v2_`, `003_1`): such names are no series.
+bool numberAgainstLetter(const std::string& name) {
+  for (size_t i = 0; i + 1 < name.size(); ++i)
+    if (std::isdigit(static_cast<unsigned char>(name[i])) && std::isalpha(static_cast<unsigned char>(name[i + 1])))
+      return true;
+  return false;
+}
+
 // Two programs' folders that hold steps of one series: the same folder, or two folders of one
 // parent whose names differ only in their numbers (`task1`, `task2`; `step_1`, `step_2`).
 bool stepFolders(const std::filesystem::path& a, const std::filesystem::path& b) {
@@ -41,12 +50,14 @@ bool stepFolders(const std::filesystem::path& a, const std::filesystem::path& b)
     words.erase(std::remove_if(words.begin(), words.end(), kernel_names::isNumber), words.end());
     return words;
   };
+  if (numberAgainstLetter(a.filename().string()) || numberAgainstLetter(b.filename().string())) return false;
   const std::vector<std::string> x = withoutNumbers(a.filename().string());
   return !x.empty() && x == withoutNumbers(b.filename().string()) && a.filename() != b.filename();
 }
 
-// Whether `later` comes after `earlier` in a series' order: their paths compared with runs of
-// digits as numbers (`task2` before `task10`), the rest as text.
+// Whether `later` is a later step than `earlier` of a numbered series: the first place their paths
+// differ is a number (`task2` before `task10`, `reduce_v1_*` before `reduce_v2_*`). Names that
+// differ first in a word (`reduction_interleaving`, `reduction_sequential`) have no order.
 bool laterStep(const std::string& earlier, const std::string& later) {
   size_t i = 0, j = 0;
   while (i < earlier.size() && j < later.size()) {
@@ -65,17 +76,18 @@ bool laterStep(const std::string& earlier, const std::string& later) {
       j = ej;
       continue;
     }
-    if (earlier[i] != later[j]) return earlier[i] < later[j];
+    if (earlier[i] != later[j]) return false;
     ++i;
     ++j;
   }
-  return earlier.size() - i < later.size() - j;
+  return false;
 }
 
 // The name a series gives its files: the first word of the file's name that is not a number
 // (`reduce_v1_no_divergence_branch.cu`, `reduce_v2_no_bank_conflict.cu`: reduce;
 // `003_1_transpose-timing.cu`, `003_2_transpose-timing-coalesced.cu`: transpose).
 std::string seriesName(const std::filesystem::path& file) {
+  if (numberAgainstLetter(file.stem().string())) return {};
   for (const std::string& w : kernel_names::wordsOf(file.stem().string()))
     if (!kernel_names::isNumber(w)) return w;
   return {};
