@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "coalesce/model/arch.h"
+
 #include "coalesce/report/rule_registry.h"
 #include "coalesce/report/suppression.h"
 #include "format.h"
@@ -152,9 +154,11 @@ Result<FilterOutcome> filterFindings(std::vector<Finding> candidates, const Filt
     if (f.severity == Severity::Warning && f.shownWasteSeconds && *f.shownWasteSeconds * 1e6 < c.minWastePerRun()) {
       f.severity = Severity::Note;
       f.notes.push_back(fmt::format(
-          "a note, not a warning: it wastes {} of memory time per run of the program, under MinWastePerRun ({} us, "
-          "about what launching one more kernel costs on the H200), counted only from sizes the code fixes ({})",
-          detail::microseconds(*f.shownWasteSeconds), detail::number(c.minWastePerRun()), f.shownWasteBasis));
+          "a note, not a warning: it wastes {} of memory time per run of the program, under MinWastePerRun ({} us; "
+          "the default, {} us, is what launching one more kernel costs on the H200), counted only from sizes the "
+          "code fixes ({})",
+          detail::microseconds(*f.shownWasteSeconds), detail::number(c.minWastePerRun()),
+          detail::number(model::defaultArch().launchSeconds * 1e6), f.shownWasteBasis));
     }
     if (f.severity == Severity::Warning && c.warningAsError(f.rule)) f.severity = Severity::Error;
     out.findings.push_back(std::move(f));
