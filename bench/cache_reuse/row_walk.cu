@@ -13,45 +13,47 @@
 constexpr size_t kRows = size_t(1) << 20;
 // Rows of ROW floats in the same 256 MB as 2^20 rows of 64: short rows are many, so that every
 // walk moves the same bytes and no launch is too short to time.
-template <int ROW>
-__host__ __device__ constexpr size_t rowsOf() { return kRows * 64 / ROW; }
+// T: float, or double for the `rows-middle` rows of doubles (session 15: NPB's solvers keep 5
+// doubles per grid point, u[k][j][i][m], and a thread walks its own point while lanes differ in i).
+template <int ROW, class T = float>
+__host__ __device__ constexpr size_t rowsOf() { return kRows * 64 * sizeof(float) / sizeof(T) / ROW; }
 
-template <int ROW>
-__global__ void rowWalk(const float* __restrict__ in, float* __restrict__ out) {
+template <int ROW, class T = float>
+__global__ void rowWalk(const T* __restrict__ in, T* __restrict__ out) {
   const size_t threads = size_t(gridDim.x) * blockDim.x;
-  for (size_t row = blockIdx.x * blockDim.x + threadIdx.x; row < rowsOf<ROW>(); row += threads) {
-    float s = 0;
+  for (size_t row = blockIdx.x * blockDim.x + threadIdx.x; row < rowsOf<ROW, T>(); row += threads) {
+    T s = 0;
     for (int x = 0; x < ROW; ++x) s += in[row * ROW + x];
     out[row] = s;
   }
 }
 
-template <int ROW>
-__global__ void columnWalk(const float* __restrict__ in, float* __restrict__ out) {
+template <int ROW, class T = float>
+__global__ void columnWalk(const T* __restrict__ in, T* __restrict__ out) {
   const size_t threads = size_t(gridDim.x) * blockDim.x;
-  for (size_t row = blockIdx.x * blockDim.x + threadIdx.x; row < rowsOf<ROW>(); row += threads) {
-    float s = 0;
-    for (int x = 0; x < ROW; ++x) s += in[size_t(x) * rowsOf<ROW>() + row];
+  for (size_t row = blockIdx.x * blockDim.x + threadIdx.x; row < rowsOf<ROW, T>(); row += threads) {
+    T s = 0;
+    for (int x = 0; x < ROW; ++x) s += in[size_t(x) * rowsOf<ROW, T>() + row];
     out[row] = s;
   }
 }
 
 // The same walks as stores: a thread writes its own row, or the rows are written coalesced.
-template <int ROW>
-__global__ void rowStore(const float* __restrict__ in, float* __restrict__ out) {
+template <int ROW, class T = float>
+__global__ void rowStore(const T* __restrict__ in, T* __restrict__ out) {
   const size_t threads = size_t(gridDim.x) * blockDim.x;
-  for (size_t row = blockIdx.x * blockDim.x + threadIdx.x; row < rowsOf<ROW>(); row += threads) {
-    const float v = in[row];
+  for (size_t row = blockIdx.x * blockDim.x + threadIdx.x; row < rowsOf<ROW, T>(); row += threads) {
+    const T v = in[row];
     for (int x = 0; x < ROW; ++x) out[row * ROW + x] = v + x;
   }
 }
 
-template <int ROW>
-__global__ void columnStore(const float* __restrict__ in, float* __restrict__ out) {
+template <int ROW, class T = float>
+__global__ void columnStore(const T* __restrict__ in, T* __restrict__ out) {
   const size_t threads = size_t(gridDim.x) * blockDim.x;
-  for (size_t row = blockIdx.x * blockDim.x + threadIdx.x; row < rowsOf<ROW>(); row += threads) {
-    const float v = in[row];
-    for (int x = 0; x < ROW; ++x) out[size_t(x) * rowsOf<ROW>() + row] = v + x;
+  for (size_t row = blockIdx.x * blockDim.x + threadIdx.x; row < rowsOf<ROW, T>(); row += threads) {
+    const T v = in[row];
+    for (int x = 0; x < ROW; ++x) out[size_t(x) * rowsOf<ROW, T>() + row] = v + x;
   }
 }
 
@@ -128,7 +130,6 @@ __global__ void window5x5(const float* __restrict__ in, float* __restrict__ out)
   }
 }
 
-// T: float, or double for the `rows-middle` rows of doubles.
 template <class K, class T>
 float timeIt(K kernel, int blocks, const T* in, T* out) {
   cudaEvent_t a, b;
@@ -148,68 +149,14 @@ float timeIt(K kernel, int blocks, const T* in, T* out) {
 // (8 sectors per request, twice the ideal) to 64, at 16, 32 and 64 warps per SM: how much a
 // small excess costs when the thread's own next iterations use the rest of each sector (the
 // register blocking `a[depth * tid + i]`, i < depth, of sorts and merges).
-template <int ROW>
-void shortRow(int sms, const float* in, float* out, float* wide) {
+template <int ROW, class T = float>
+void shortRow(int sms, const T* in, T* out, T* wide) {
   for (int warps : {16, 32, 64}) {
     const int blocks = sms * warps / 8;
-    const float r = timeIt(rowWalk<ROW>, blocks, in, out), c = timeIt(columnWalk<ROW>, blocks, in, out);
-    const float rs = timeIt(rowStore<ROW>, blocks, out, wide), cs = timeIt(columnStore<ROW>, blocks, out, wide);
-    std::printf("%d,%d,%d,%.3f,%.3f,%.2f,%.3f,%.3f,%.2f\n", ROW, warps, blocks, r, c, r / c, rs, cs, rs / cs);
-  }
-}
-
-// Rows of ROW doubles (`rows-doubles`, session 15): NPB's solvers keep 5 doubles per grid point
-// (u[k][j][i][m], m < 5) and a thread walks its own point's 40 bytes while lanes differ in i.
-template <int ROW>
-__global__ void rowWalkDoubles(const double* __restrict__ in, double* __restrict__ out) {
-  const size_t threads = size_t(gridDim.x) * blockDim.x;
-  constexpr size_t rows = kRows * 32 / ROW;  // the same 256 MB
-  for (size_t row = blockIdx.x * blockDim.x + threadIdx.x; row < rows; row += threads) {
-    double s = 0;
-    for (int x = 0; x < ROW; ++x) s += in[row * ROW + x];
-    out[row] = s;
-  }
-}
-
-template <int ROW>
-__global__ void columnWalkDoubles(const double* __restrict__ in, double* __restrict__ out) {
-  const size_t threads = size_t(gridDim.x) * blockDim.x;
-  constexpr size_t rows = kRows * 32 / ROW;
-  for (size_t row = blockIdx.x * blockDim.x + threadIdx.x; row < rows; row += threads) {
-    double s = 0;
-    for (int x = 0; x < ROW; ++x) s += in[size_t(x) * rows + row];
-    out[row] = s;
-  }
-}
-
-template <int ROW>
-__global__ void rowStoreDoubles(const double* __restrict__ in, double* __restrict__ out) {
-  const size_t threads = size_t(gridDim.x) * blockDim.x;
-  constexpr size_t rows = kRows * 32 / ROW;
-  for (size_t row = blockIdx.x * blockDim.x + threadIdx.x; row < rows; row += threads) {
-    const double v = in[row];
-    for (int x = 0; x < ROW; ++x) out[row * ROW + x] = v + x;
-  }
-}
-
-template <int ROW>
-__global__ void columnStoreDoubles(const double* __restrict__ in, double* __restrict__ out) {
-  const size_t threads = size_t(gridDim.x) * blockDim.x;
-  constexpr size_t rows = kRows * 32 / ROW;
-  for (size_t row = blockIdx.x * blockDim.x + threadIdx.x; row < rows; row += threads) {
-    const double v = in[row];
-    for (int x = 0; x < ROW; ++x) out[size_t(x) * rows + row] = v + x;
-  }
-}
-
-template <int ROW>
-void shortRowDoubles(int sms, const double* in, double* out, double* wide) {
-  for (int warps : {16, 32, 64}) {
-    const int blocks = sms * warps / 8;
-    const float r = timeIt(rowWalkDoubles<ROW>, blocks, in, out), c = timeIt(columnWalkDoubles<ROW>, blocks, in, out);
-    const float rs = timeIt(rowStoreDoubles<ROW>, blocks, out, wide),
-                cs = timeIt(columnStoreDoubles<ROW>, blocks, out, wide);
-    std::printf("%dd,%d,%d,%.3f,%.3f,%.2f,%.3f,%.3f,%.2f\n", ROW, warps, blocks, r, c, r / c, rs, cs, rs / cs);
+    const float r = timeIt(rowWalk<ROW, T>, blocks, in, out), c = timeIt(columnWalk<ROW, T>, blocks, in, out);
+    const float rs = timeIt(rowStore<ROW, T>, blocks, out, wide), cs = timeIt(columnStore<ROW, T>, blocks, out, wide);
+    std::printf("%d%s,%d,%d,%.3f,%.3f,%.2f,%.3f,%.3f,%.2f\n", ROW, sizeof(T) == 8 ? "d" : "", warps, blocks, r, c, r / c,
+                rs, cs, rs / cs);
   }
 }
 
@@ -284,11 +231,11 @@ int main(int argc, char** argv) {
     std::printf("row_floats,warps_per_sm,blocks,row_ms,column_ms,row_over_column,row_store_ms,column_store_ms,store_row_over_column\n");
     shortRow<10>(sms, in, out, wide);
     shortRow<12>(sms, in, out, wide);
-    shortRowDoubles<5>(sms, reinterpret_cast<const double*>(in), reinterpret_cast<double*>(out),
+    shortRow<5, double>(sms, reinterpret_cast<const double*>(in), reinterpret_cast<double*>(out),
                        reinterpret_cast<double*>(wide));
-    shortRowDoubles<4>(sms, reinterpret_cast<const double*>(in), reinterpret_cast<double*>(out),
+    shortRow<4, double>(sms, reinterpret_cast<const double*>(in), reinterpret_cast<double*>(out),
                        reinterpret_cast<double*>(wide));
-    shortRowDoubles<8>(sms, reinterpret_cast<const double*>(in), reinterpret_cast<double*>(out),
+    shortRow<8, double>(sms, reinterpret_cast<const double*>(in), reinterpret_cast<double*>(out),
                        reinterpret_cast<double*>(wide));
     return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
   }
