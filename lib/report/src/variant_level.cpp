@@ -183,18 +183,27 @@ void capStepsFixedBeside(std::vector<Finding>& findings, const AnalysisResult& a
     hasFinding.insert({t, f.loc.file, f.kernel});
     for (const std::string& k : f.instantiations) hasFinding.insert({t, f.loc.file, k});
   }
-  const auto programFolder = [](const KernelRecord& k) { return fs::path(k.unit).lexically_normal().parent_path(); };
+  // The programs that may be steps (launched from their unit's main), each with its folder and
+  // series name worked out once: the pairs below compare them finding by finding.
+  struct Program {
+    const KernelRecord* kernel;
+    fs::path folder;
+    std::string series;
+  };
+  std::vector<Program> programs;
+  for (const KernelRecord& k : analysis.kernels)
+    if (k.status == Status::Analysed && k.launchedFromMain && !k.unit.empty())
+      programs.push_back({&k, fs::path(k.unit).lexically_normal().parent_path(), seriesName(k.unit)});
   // A later step of the series beside `kernel` that does its job without a finding of `t`.
   const auto fixedStep = [&](const KernelRecord& kernel, const std::string& t) -> const KernelRecord* {
-    if (!kernel.launchedFromMain || kernel.unit.empty()) return nullptr;
-    for (const KernelRecord& other : analysis.kernels) {
-      if (other.status != Status::Analysed || !other.launchedFromMain || other.unit.empty() || other.unit == kernel.unit)
-        continue;
+    const auto self = std::find_if(programs.begin(), programs.end(), [&](const Program& p) { return p.kernel == &kernel; });
+    // Files named as one series: a folder of unrelated programs (examples, tests) is not one.
+    if (self == programs.end() || self->series.empty()) return nullptr;
+    for (const Program& step : programs) {
+      const KernelRecord& other = *step.kernel;
+      if (other.unit == kernel.unit || step.series != self->series) continue;
       if (other.name != kernel.name && !kernel_names::sameJobName(other.name, kernel.name)) continue;
-      if (!stepFolders(programFolder(kernel), programFolder(other))) continue;
-      // Files named as one series: a folder of unrelated programs (examples, tests) is not one.
-      const std::string series = seriesName(kernel.unit);
-      if (series.empty() || series != seriesName(other.unit)) continue;
+      if (!stepFolders(self->folder, step.folder)) continue;
       // A later step, in the order the series numbers its files (`reduce_v0` before `reduce_v1`):
       // an earlier one that lacks the finding may have a worse problem the next step fixed.
       if (!laterStep(kernel.unit, other.unit)) continue;
