@@ -53,10 +53,11 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
     if (!callee || !callee->getDeclName().isIdentifier()) return true;
     if (const auto* ref = dyn_cast<DeclRefExpr>(c->getCallee()->IgnoreParenImpCasts())) directCallees_.insert(ref);
     if (sm_.isInSystemHeader(callee->getLocation())) return true;
-    HostSummary::Call call{caller(), callee->getNameAsString(), {}, {}, 1};
+    HostSummary::Call call{caller(), callee->getNameAsString(), {}, {}, 1, {}};
     const std::vector<const ForStmt*> loops = loopsAround(c);
     for (const ForStmt* loop : loops) call.loops.push_back(describe(loop, loops));
     call.share = shareOfIterations(c);
+    call.site = siteOf(c->getBeginLoc());
     for (const Expr* arg : c->arguments()) call.args.push_back(valueOf(arg, &loops, /*counters=*/true));
     out_.calls.push_back(std::move(call));
     return true;
@@ -128,6 +129,19 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
   std::set<const InitListExpr*> seenLists_;
 
   std::string caller() const { return functions_.empty() ? std::string() : functions_.back()->getNameAsString(); }
+
+  // "path:expansion offset:spelling offset" of `loc` (HostSummary::Call::site): the file by its
+  // absolute path, which every parse of the program's folder names alike.
+  std::string siteOf(SourceLocation loc) const {
+    if (loc.isInvalid()) return {};
+    const auto [file, offset] = sm_.getDecomposedExpansionLoc(loc);
+    const unsigned spelling = sm_.getDecomposedSpellingLoc(loc).second;
+    OptionalFileEntryRef entry = sm_.getFileEntryRefForID(file);
+    if (!entry) return {};
+    StringRef path = entry->getFileEntry().tryGetRealPathName();
+    if (path.empty()) path = entry->getName();
+    return path.str() + ":" + std::to_string(offset) + ":" + std::to_string(spelling);
+  }
 
   static const FieldDecl* memberOf(const Expr* e) {
     const auto* m = dyn_cast<MemberExpr>(e->IgnoreParenImpCasts());

@@ -57,8 +57,10 @@ std::string severalShapes(const std::vector<LaunchContext>& contexts) {
 // sentence that says what the count rests on.
 void setLaunchesPerRun(const LaunchCollector::Runs& r, KernelRecord& kernel) {
   kernel.launchesPerRun = r.runs * (r.unknownLoops ? static_cast<double>(kAssumedLoopTrips) : 1.0);
-  kernel.launchesShown = r.fromMain && !r.unknownLoops && r.optionDefaults.empty() && r.programLoops.empty() && r.sites > 0;
-  kernel.launchedFromMain = r.fromMain && r.sites > 0;
+  // The program's other files' loops count as this file's do (ProgramFacts::callsPerRunAssumed:
+  // an unknown one sets unknownLoops).
+  kernel.launchesShown = r.fromMain && !r.unknownLoops && r.optionDefaults.empty() && r.sites > 0;
+  kernel.launchedFromMain = r.fromMain && !r.throughOtherFiles && r.sites > 0;
   const auto joined = [](const std::vector<std::string>& items) {
     std::string text;
     for (const std::string& i : items) text += (text.empty() ? "" : ", ") + i;

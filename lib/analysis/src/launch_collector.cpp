@@ -215,6 +215,7 @@ void LaunchCollector::resolveLaunches() {
       Runs& total = runs.try_emplace(kernel->getCanonicalDecl(), Runs{0, false, {}, 0, {}, {}, {}, true}).first->second;
       total.runs += here.runs;
       total.fromMain = total.fromMain && here.fromMain && !order.empty();
+      total.throughOtherFiles = total.throughOtherFiles || here.throughOtherFiles;
       total.unknownLoops = total.unknownLoops || here.unknownLoops;
       for (const std::string& l : here.loops)
         if (std::find(total.loops.begin(), total.loops.end(), l) == total.loops.end()) total.loops.push_back(l);

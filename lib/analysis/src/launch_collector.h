@@ -92,10 +92,14 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
     // Arms of `if (i % k == 0)` taken once in k iterations of a loop around them (everyNth):
     // "1 in 10 of the iterations (`step % 10 == 0` at a.cu:88)".
     std::vector<std::string> sampled;
-    // Every path counted starts in this unit's `main` (no caller cut off at kCallerDepth or
-    // kMaxCallSites, no function only the program's other files call): what
+    // Every path counted starts in the program's `main` (no caller cut off at kCallerDepth or
+    // kMaxCallSites, none through a callback or in a program without `main`): what
     // KernelRecord::launchesShown needs with the loops' counts.
     bool fromMain = false;
+    // Some path goes through a function only the program's other files call (their `main`,
+    // a driver .cpp): the unit is part of a program, not one of its own
+    // (KernelRecord::launchedFromMain).
+    bool throughOtherFiles = false;
   };
   std::map<const clang::FunctionDecl*, Runs> runs;
   // Per canonical kernel, its launch sites here that launch nothing: every call of the

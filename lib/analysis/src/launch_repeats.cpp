@@ -154,6 +154,10 @@ LaunchCollector::Runs LaunchCollector::withProgramCalls(Runs out, const Function
   if (!calls || calls->runs <= 0) return out;
   out.runs *= calls->runs;
   out.unknownLoops = out.unknownLoops || calls->unknownLoops;
+  // Reached from the program's `main` in another file (a driver main.cpp beside the kernels'
+  // .cu): as much the program's own as a launch from this file's main.
+  out.fromMain = calls->fromMain;
+  out.throughOtherFiles = true;
   out.programLoops.insert(out.programLoops.end(), calls->loops.begin(), calls->loops.end());
   for (const std::string& d : calls->defaults)
     if (std::find(out.optionDefaults.begin(), out.optionDefaults.end(), d) == out.optionDefaults.end())
@@ -212,6 +216,7 @@ LaunchCollector::Runs LaunchCollector::runsOf(const Stmt* call, const FunctionDe
     const Runs r = runsOf(site.call, site.caller, depth - 1);
     callers.runs += r.runs;
     callers.fromMain = callers.fromMain && r.fromMain;
+    callers.throughOtherFiles = callers.throughOtherFiles || r.throughOtherFiles;
     callers.unknownLoops = callers.unknownLoops || r.unknownLoops;
     callers.loops.insert(callers.loops.end(), r.loops.begin(), r.loops.end());
     callers.optionDefaults.insert(callers.optionDefaults.end(), r.optionDefaults.begin(), r.optionDefaults.end());
@@ -221,6 +226,7 @@ LaunchCollector::Runs LaunchCollector::runsOf(const Stmt* call, const FunctionDe
   if (counted == 0) return out;
   out.runs *= callers.runs;
   out.fromMain = callers.fromMain;
+  out.throughOtherFiles = callers.throughOtherFiles;
   out.unknownLoops = out.unknownLoops || callers.unknownLoops;
   out.loops.insert(out.loops.end(), callers.loops.begin(), callers.loops.end());
   out.optionDefaults.insert(out.optionDefaults.end(), callers.optionDefaults.begin(), callers.optionDefaults.end());

@@ -59,7 +59,18 @@ std::optional<double> additiveTrips(SummaryLoop::Compare compare, int64_t a, int
 }  // namespace
 
 void ProgramFacts::add(const HostSummary& s) {
-  calls_.insert(calls_.end(), s.calls.begin(), s.calls.end());
+  // A call an earlier summary holds already is the same call read again: Rodinia's myocyte
+  // compiles main.cu, which includes work.cu, which includes kernel.cu; analysed alone,
+  // kernel.cu's own summary and main.cu's (its sibling's) both hold kernel.cu's launches, and
+  // counting them twice would double every run count. Calls of one summary at one site
+  // (instantiations of one template) all count, as they always did.
+  std::set<std::string> added;
+  for (const HostSummary::Call& c : s.calls) {
+    if (!c.site.empty() && sites_.count(c.site)) continue;
+    calls_.push_back(c);
+    if (!c.site.empty()) added.insert(c.site);
+  }
+  sites_.insert(added.begin(), added.end());
   writes_.insert(writes_.end(), s.writes.begin(), s.writes.end());
   defined_.insert(s.defined.begin(), s.defined.end());
   roots_.insert(s.roots.begin(), s.roots.end());
@@ -214,7 +225,11 @@ std::optional<ProgramFacts::AssumedRuns> ProgramFacts::callsPerRunAssumed(const 
 // parameter the program's calls fix is counted.
 std::optional<ProgramFacts::AssumedRuns> ProgramFacts::callsPerRunAssumed(const std::string& function,
                                                                            std::set<std::string>& open) const {
-  if (function == "main") return AssumedRuns{};
+  if (function == "main") {
+    AssumedRuns fromMain;
+    fromMain.fromMain = true;
+    return fromMain;
+  }
   if (open.size() > kMaxParameterChain || !open.insert(function).second) return std::nullopt;  // recursion
   const auto tripsOf = [&](const SummaryLoop& loop) -> std::optional<double> {
     std::set<std::pair<std::string, int>> none;
@@ -235,6 +250,7 @@ std::optional<ProgramFacts::AssumedRuns> ProgramFacts::callsPerRunAssumed(const 
   const std::set<std::string>& live = reachable();
   AssumedRuns total;
   total.runs = 0;
+  total.fromMain = true;
   bool any = false;
   for (const HostSummary::Call& c : calls_) {
     if (c.callee != function || c.caller == function || (!live.empty() && !live.count(c.caller))) continue;
@@ -252,6 +268,7 @@ std::optional<ProgramFacts::AssumedRuns> ProgramFacts::callsPerRunAssumed(const 
     }
     total.runs += outer->runs * trips * c.share;
     total.unknownLoops = total.unknownLoops || unknown || outer->unknownLoops;
+    total.fromMain = total.fromMain && outer->fromMain;
     std::string here = "`" + function + "` in " + (c.caller.empty() ? std::string("a global's initialiser") : c.caller + "()");
     if (c.share < 1) {  // an `if (i % k == 0)` arm: 1 in k of the loops' iterations
       char percent[32];

@@ -56,6 +56,9 @@ struct HostSummary {
     // The share of those loops' iterations that make the call: 1 / k under `if (i % k == 0)`
     // with i stepped by one of them (host_writes.h, everyNthArm); 1 else.
     double share = 1;
+    // Where the call is written ("path:expansion offset:spelling offset"), so that a call one
+    // parse reads through an `#include` of another's file counts once (ProgramFacts::add).
+    std::string site;
   };
   // `x.f = v`, `p->f = v`, a constructor's member initialiser, braces: the member by its record's name.
   struct MemberWrite {
@@ -98,6 +101,10 @@ class ProgramFacts {
     bool unknownLoops = false;
     std::vector<std::string> loops;  // "`kmeansCuda` in kmeans_clustering()": a loop around that call
     std::vector<std::string> defaults;  // "`nloops` 1": option defaults taken
+    // Every chain of calls reaches `main` (none through a function only named elsewhere, a
+    // callback, nor in a program without `main`): with no unknown loop and no default taken,
+    // the runs are the program's own (KernelRecord::launchesShown).
+    bool fromMain = false;
   };
   std::optional<AssumedRuns> callsPerRunAssumed(const std::string& function) const;
   // For a finding's cost only: the one value every call gives parameter `index`, run-time
@@ -115,6 +122,7 @@ class ProgramFacts {
 
  private:
   std::vector<HostSummary::Call> calls_;
+  std::set<std::string> sites_;  // the calls' sites of the summaries added so far
   std::map<std::string, int64_t> constants_;
   std::vector<HostSummary::MemberWrite> writes_;
   std::set<std::string> defined_, roots_;

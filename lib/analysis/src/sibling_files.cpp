@@ -7,6 +7,7 @@
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Tooling/Tooling.h>
@@ -155,6 +156,25 @@ std::set<std::string> linkedDefinitions(clang::ASTContext& ctx) {
   return out;
 }
 
+// The source files of `file`'s folder that the parse behind `sm` read besides `file` itself
+// (SiblingCheck::included), absolute and lexically normal as SiblingTexts names siblings.
+std::vector<std::string> includedSiblings(const clang::SourceManager& sm, const std::string& file,
+                                          const std::string& directory) {
+  const fs::path folder = fs::path(file).parent_path().lexically_normal();
+  const std::string self = fs::path(file).lexically_normal().string();
+  std::vector<std::string> out;
+  for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
+    fs::path p(it->first.getName().str());
+    if (p.is_relative()) p = fs::path(directory) / p;
+    p = p.lexically_normal();
+    if (p.parent_path() != folder || p.string() == self) continue;
+    out.push_back(p.string());
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 }  // namespace
 
 ProgramFacts programFactsFor(clang::ASTContext& ctx, const std::vector<std::string>& arguments,
@@ -170,6 +190,7 @@ ProgramFacts programFactsFor(clang::ASTContext& ctx, const std::vector<std::stri
   check.fileDefinesMain = facts.defines("main");
   const std::set<std::string> mine = linkedDefinitions(ctx);
   check.linked.assign(mine.begin(), mine.end());
+  check.included = includedSiblings(ctx.getSourceManager(), check.file, directory);
   // Which siblings are the program's, read as text (sibling_text.h); the result cache checks
   // the same choice again before it reuses this file's result.
   SiblingTexts texts;

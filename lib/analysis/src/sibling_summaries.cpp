@@ -22,7 +22,7 @@ namespace json = llvm::json;
 
 namespace {
 
-constexpr const char* kFormat = "sibling-summary-4";  // 2: loops around calls, constants; 3: option defaults; 4: share of iterations
+constexpr const char* kFormat = "sibling-summary-5";  // 2: loops around calls, constants; 3: option defaults; 4: share of iterations; 5: call sites
 
 json::Value valueToJson(const SummaryValue& v) {
   return json::Array{static_cast<int64_t>(v.kind), v.constant, v.function, v.parameter};
@@ -106,7 +106,7 @@ std::string SiblingSummaries::toText(const SiblingSummary& s) {
     for (const SummaryValue& v : c.args) args.push_back(valueToJson(v));
     json::Array loops;
     for (const SummaryLoop& l : c.loops) loops.push_back(loopToJson(l));
-    calls.push_back(json::Array{c.caller, c.callee, std::move(args), std::move(loops), c.share});
+    calls.push_back(json::Array{c.caller, c.callee, std::move(args), std::move(loops), c.share, c.site});
   }
   json::Object constants;
   for (const auto& [name, value] : s.summary.constants) constants[name] = value;
@@ -142,13 +142,14 @@ std::optional<SiblingSummary> SiblingSummaries::fromText(const std::string& text
   if (!calls || !writes) return std::nullopt;
   for (const json::Value& c : *calls) {
     const json::Array* a = c.getAsArray();
-    if (!a || a->size() != 5) return std::nullopt;
+    if (!a || a->size() != 6) return std::nullopt;
     auto caller = (*a)[0].getAsString();
     auto callee = (*a)[1].getAsString();
     const json::Array* args = (*a)[2].getAsArray();
     const json::Array* loops = (*a)[3].getAsArray();
     if (!caller || !callee || !args || !loops) return std::nullopt;
-    HostSummary::Call call{caller->str(), callee->str(), {}, {}, (*a)[4].getAsNumber().value_or(1.0)};
+    HostSummary::Call call{caller->str(), callee->str(), {}, {}, (*a)[4].getAsNumber().value_or(1.0), {}};
+    if (auto site = (*a)[5].getAsString()) call.site = site->str();
     for (const json::Value& v : *args) {
       SummaryValue value;
       if (!valueFromJson(&v, value)) return std::nullopt;

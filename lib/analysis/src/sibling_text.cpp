@@ -137,8 +137,15 @@ void SiblingTexts::choose(SiblingCheck& check) {
   // A sibling that defines a function this file defines is another version of it that the
   // build links instead (gardenia's bfs/ keeps a dozen `BFSSolver`s beside one main.cc): it
   // is not part of this program, and parsing it would only cost time.
+  // A sibling the file includes (Rodinia's myocyte: main.cu includes work.cu, which includes
+  // kernel.cu and seven more) is in the file's own summary already: parsing it again would cost
+  // a parse per sibling and add nothing.
+  const auto included = [&](const std::string& s) {
+    const std::string normal = fs::path(s).lexically_normal().string();
+    return std::find(check.included.begin(), check.included.end(), normal) != check.included.end();
+  };
   for (const std::string& s : siblings)
-    if (!definesAnyOf(s, check.linked)) check.read.push_back(s);
+    if (!included(s) && !definesAnyOf(s, check.linked)) check.read.push_back(s);
 }
 
 bool SiblingTexts::holds(const SiblingCheck& check) {

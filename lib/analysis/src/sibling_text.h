@@ -22,6 +22,9 @@ struct SiblingCheck {
   std::string file;                  // the analysed file (absolute)
   bool fileDefinesMain = false;      // from the file's own parse
   std::vector<std::string> linked;   // the file's own linked definitions (sibling_files.cpp)
+  // Source files of the file's folder that its own parse read (`#include "kernel.cu"`,
+  // absolute): their code is in its AST already, so they are not read again.
+  std::vector<std::string> included;
   bool oneProgram = false;           // exactly one `main` among the file and its siblings
   std::vector<std::string> read;     // the siblings taken as the program's, in order (none unless oneProgram)
 };
@@ -38,7 +41,7 @@ class SiblingTexts {
   // Whether `path` defines one of `names` (its text).
   bool definesAnyOf(const std::string& path, const std::vector<std::string>& names);
 
-  // Fills `check`'s oneProgram and read for its file, fileDefinesMain and linked.
+  // Fills `check`'s oneProgram and read for its file, fileDefinesMain, linked and included.
   void choose(SiblingCheck& check);
   // Whether the folder still gives `check`'s choice.
   bool holds(const SiblingCheck& check);

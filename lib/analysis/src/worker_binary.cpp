@@ -207,6 +207,7 @@ void outcomeMembers(V& v, O& o) {
   v.field("siblings_file", o.siblings.file);
   v.field("siblings_file_defines_main", o.siblings.fileDefinesMain);
   v.field("siblings_linked", o.siblings.linked);
+  v.field("siblings_included", o.siblings.included);
   v.field("siblings_one_program", o.siblings.oneProgram);
   v.field("siblings_read", o.siblings.read);
   v.field("siblings_kept", o.siblingsKept);

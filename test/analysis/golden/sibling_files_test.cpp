@@ -664,3 +664,37 @@ int main(int argc, char** argv) {
   CHECK(a.requestsBasis.find("128 blocks") != std::string::npos);
   CHECK(a.requestsBasis.find("`workload` taken as 4096") != std::string::npos);
 }
+
+// Rodinia's unity builds: main.cu includes the files the program is made of (myocyte's main.cu
+// includes work.cu, which includes kernel.cu and seven more). Here main.cu includes the driver
+// whose loop calls the wrapper; analysing the kernels' file, both the driver and main.cu are
+// its siblings, and the driver's calls that main.cu holds through the include are the same
+// calls, counted once: 10 launches a run, not 20 (program_facts.cpp, ProgramFacts::add).
+// Analysing main.cu, the driver is in its own parse and not read again
+// (test/analysis/sibling_text_test.cpp).
+TEST_CASE("sibling files: the calls of a file a sibling includes count once") {
+  test::TempDir dir;
+  dir.write("kernels.cu", R"(
+__global__ void scaleK(float* p) { p[threadIdx.x * 2] *= 2.0f; }
+void scaleAll(float* p) { scaleK<<<64, 32>>>(p); }
+)");
+  dir.write("driver.cu", R"(
+void scaleAll(float* p);
+void run() {
+  for (int i = 0; i < 10; ++i) scaleAll(0);
+}
+)");
+  dir.write("main.cu", R"(
+#include "driver.cu"
+int main() {
+  run();
+  return 0;
+}
+)");
+  analysis::AnalysisRequest request;
+  request.inputs = {dir.str("kernels.cu")};
+  request.jobs = 1;
+  request.readSiblingFiles = true;
+  const AnalysisResult r = analysis::analyze(request);
+  CHECK(kernelNamed(r, "scaleK").launchesPerRun == Approx(10));
+}

@@ -387,10 +387,11 @@ struct KernelRecord {
   // What a finding's share of the program rests on (lib/report/src/cost.cpp).
   double launchesPerRun = 0;
   std::string launchesBasis;  // the sentence saying what that count rests on
-  // True when that count is what the unit's code fixes: every launch site reached from `main`
-  // through callers the unit shows, under host loops whose trip counts it shows, no run-time
-  // option taken at its default (launch_repeats.cpp). A function another file calls, or a
-  // loop the code does not count, could run the kernel any number of times.
+  // True when that count is what the program's code fixes: every launch site reached from
+  // `main` (the unit's, or another file's of its program through the calls that file shows:
+  // session 16) under host loops whose trip counts the code shows, no run-time option taken at
+  // its default (launch_repeats.cpp). A function called from nowhere the program shows, a
+  // callback, or a loop the code does not count could run the kernel any number of times.
   bool launchesShown = false;
   // Every launch site of it in the unit is reached from the unit's own `main` (whatever the
   // loops' counts): the unit is a program of its own, not a library another file calls. The
