@@ -15,6 +15,17 @@ def _(tmp):
     expect_summary(r, 2)
 
 
+@case("bad-input: a file whose kernels are in a file it includes gets no 'no kernel' note")
+def _(tmp):
+    # Rodinia's unity builds (srad.cu includes srad_kernel.cu): the kernels are the unit's.
+    write(tmp, "good.cu", GOOD)
+    write(tmp, "unity.cu", '#include "good.cu"\nint main() { return 0; }\n')
+    r = lint("unity.cu", cwd=tmp)
+    check(not any("no kernel" in line for line in r.err_lines()), "a 'no kernel' note for unity.cu", r)
+    expect_good_reported(r)
+    expect_clean_stderr(r)
+
+
 @case("bad-input: binary file")
 def _(tmp):
     data = bytes((i * 131 + 7) % 256 for i in range(8192)) + b"\0\0\xff\xfe" * 256

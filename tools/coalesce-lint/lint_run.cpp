@@ -62,15 +62,20 @@ std::string canonicalPath(const std::string& path) {
 }
 
 // Nothing is skipped silently: an analysed file with errors outside its kernels (a missing
-// header, broken host code) gets a warning, and a file named on the command line that
-// defines no kernel gets a note. One line each; neither changes the exit code.
+// header, broken host code) gets a warning, and a file named on the command line whose
+// translation unit has no kernel gets a note (a unity build's main file that includes its
+// kernels' file, Rodinia's srad.cu, has them: KernelRecord::unit). One line each; neither
+// changes the exit code.
 void printFileNotes(const AnalysisResult& r, const std::vector<std::string>& inputs) {
   std::set<std::string> named, withKernels;
   for (const auto& in : inputs) {
     std::error_code ec;
     if (!std::filesystem::is_directory(in, ec)) named.insert(canonicalPath(in));
   }
-  for (const auto& k : r.kernels) withKernels.insert(canonicalPath(k.loc.file));
+  for (const auto& k : r.kernels) {
+    withKernels.insert(canonicalPath(k.loc.file));
+    if (!k.unit.empty()) withKernels.insert(canonicalPath(k.unit));
+  }
   for (const auto& f : r.files) {
     if (f.status != Status::Analysed) continue;
     if (f.hostErrors > 0) {
@@ -78,7 +83,7 @@ void printFileNotes(const AnalysisResult& r, const std::vector<std::string>& inp
                  f.hostErrors, f.hostErrors == 1 ? "" : "s", f.diagnostics.empty() ? "" : ", first: ",
                  f.diagnostics.empty() ? "" : f.diagnostics.front());
     } else if (named.count(canonicalPath(f.path)) && !withKernels.count(canonicalPath(f.path))) {
-      fmt::print(stderr, "coalesce-lint: note: {}: no kernel (__global__ function) defined in this file\n", f.path);
+      fmt::print(stderr, "coalesce-lint: note: {}: no kernel (__global__ function) in this file or the files it includes\n", f.path);
     }
   }
 }
