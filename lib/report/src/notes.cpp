@@ -52,7 +52,7 @@ std::string trafficNote(const model::GlobalFigures& f, const model::Arch& arch) 
 }
 
 std::string sharedCostNote(const model::SharedFigures& f) {
-  return fmt::format("cost: {} wavefronts per request instead of {}: the access takes {}x the shared-memory time",
+  return fmt::format("time: {} wavefronts per request instead of {}: the access takes {}x the shared-memory time",
                      number(f.wavefronts), number(f.idealWavefronts), number(f.conflictDegree));
 }
 
