@@ -33,3 +33,39 @@ TEST_CASE("sibling text: a sibling the file includes is not read again, the othe
   without.read = {dir.str("kernels.cu"), dir.str("util.c")};
   CHECK_FALSE(analysis::SiblingTexts().holds(without));
 }
+
+TEST_CASE("sibling text: a sibling another sibling includes is read through that one") {
+  test::TempDir dir;
+  // myocyte's shape: main.cu includes work.cu, which includes the kernels' files.
+  dir.write("main.cu", "#include \"work.cu\"\nint main() { run(); return 0; }\n");
+  dir.write("work.cu", "#include \"k1.cu\"\n  # include \"k2.cu\"\n#include <cstdio>\nvoid run() {}\n");
+  dir.write("k1.cu", "__global__ void k1(float* p) { p[threadIdx.x] = 0; }\n");
+  dir.write("k2.cu", "__global__ void k2(float* p) { p[threadIdx.x] = 1; }\n");
+  dir.write("util.c", "int helper(int x) { return x + 1; }\n");
+  // Two files that include each other and that nothing else includes both stay.
+  dir.write("ping.cu", "#include \"pong.cu\"\n");
+  dir.write("pong.cu", "#include \"ping.cu\"\n");
+
+  analysis::SiblingCheck check;
+  check.asked = true;
+  check.file = dir.str("k1.cu");
+  analysis::SiblingTexts texts;
+  texts.choose(check);
+  CHECK(check.oneProgram);
+  CHECK(check.read == std::vector<std::string>{dir.str("main.cu"), dir.str("ping.cu"), dir.str("pong.cu"), dir.str("util.c")});
+  CHECK(analysis::SiblingTexts().holds(check));
+
+  // work.cu stops including k2.cu: k2.cu is read on its own again, and the earlier choice
+  // no longer holds (a cached result that rests on it is not reused).
+  dir.write("work.cu", "#include \"k1.cu\"\nvoid run() {}\n");
+  CHECK_FALSE(analysis::SiblingTexts().holds(check));
+  analysis::SiblingTexts fresh;
+  fresh.choose(check);
+  CHECK(check.read == std::vector<std::string>{dir.str("k2.cu"), dir.str("main.cu"), dir.str("ping.cu"), dir.str("pong.cu"),
+                                               dir.str("util.c")});
+}
+
+TEST_CASE("sibling text: the quoted includes of a text") {
+  CHECK(analysis::quotedIncludes("#include \"a.cu\"\n  #  include \"sub/b.h\" // x\n#include <c.h>\n// #include \"d.cu\"\n") ==
+        std::vector<std::string>{"a.cu", "sub/b.h"});
+}

@@ -33,6 +33,20 @@ bool identifierByte(char c) { return std::isalnum(static_cast<unsigned char>(c))
 
 }  // namespace
 
+// The names of a text's `#include "name"` lines (not `<name>`), as written.
+std::vector<std::string> quotedIncludes(const std::string& text) {
+  static const std::regex include(R"re(^[ \t]*#[ \t]*include[ \t]*"([^"]+)")re");
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.find("include") != std::string::npos) {
+      std::smatch m;
+      if (std::regex_search(line, m, include)) out.push_back(m[1].str());
+    }
+  return out;
+}
+
 // Whether a file's text defines `main` (`int main(int argc, char** argv)`, `int main(void) {`,
 // a K&R `main(argc, argv)`): read as text, so that a folder of programs costs no parse.
 bool textDefinesMain(const std::string& text) {
@@ -146,6 +160,36 @@ void SiblingTexts::choose(SiblingCheck& check) {
   };
   for (const std::string& s : siblings)
     if (!included(s) && !definesAnyOf(s, check.linked)) check.read.push_back(s);
+  // Likewise a sibling another one of them includes (myocyte's work.cu includes kernel_ecc.cu
+  // and six more: analysing kernel.cu alone parsed main.cu, work.cu and each of those): that
+  // one's parse reads it, in the context it is written for (kernel_ecc.cu alone does not even
+  // know its `fp` type). Only what a sibling that no other includes reaches is left out, so
+  // files that include each other and nothing else stay.
+  const std::set<std::string> chosen(check.read.begin(), check.read.end());
+  std::map<std::string, std::vector<std::string>> includes;
+  std::set<std::string> includedByOther;
+  for (const std::string& s : check.read)
+    for (const std::string& name : quotedIncludes(textOf(s))) {
+      const std::string target = (fs::path(s).parent_path() / name).lexically_normal().string();
+      if (target != s && chosen.count(target)) {
+        includes[s].push_back(target);
+        includedByOther.insert(target);
+      }
+    }
+  std::set<std::string> reached;
+  std::vector<std::string> todo;
+  for (const std::string& s : check.read)
+    if (!includedByOther.count(s))
+      for (const std::string& t : includes[s]) todo.push_back(t);
+  while (!todo.empty()) {
+    const std::string t = std::move(todo.back());
+    todo.pop_back();
+    if (!reached.insert(t).second) continue;
+    for (const std::string& u : includes[t]) todo.push_back(u);
+  }
+  check.read.erase(std::remove_if(check.read.begin(), check.read.end(),
+                                  [&](const std::string& s) { return reached.count(s) && includedByOther.count(s); }),
+                   check.read.end());
 }
 
 bool SiblingTexts::holds(const SiblingCheck& check) {

@@ -60,5 +60,6 @@ class SiblingTexts {
 // The text tests themselves (exposed for the tests).
 bool textDefinesMain(const std::string& text);
 bool textDefinesFunction(const std::string& text, const std::string& name);
+std::vector<std::string> quotedIncludes(const std::string& text);
 
 }  // namespace coalesce::analysis
