@@ -141,10 +141,25 @@ bool requestsShown(const LaunchRequests& n, const LaneResult& lanes, const RawAc
       for (int id : vars->second)
         for (const ExprRef& e : {symbols[id].loopInit, symbols[id].loopNext, symbols[id].loopCond})
           if (e) lanes::collectSymbols(e, read);
-  return std::all_of(read.begin(), read.end(), [&](int id) {
+  // A loop's trip count or a geometric variable's value at its loop's end (a Blelloch scan's
+  // down-sweep starts from the offset its up-sweep ended with: loop_summary.cpp) is shown when
+  // what that loop's start, step and condition read is.
+  std::vector<int> todo(read.begin(), read.end());
+  std::set<int> seen;
+  while (!todo.empty()) {
+    const int id = todo.back();
+    todo.pop_back();
+    if (!seen.insert(id).second) continue;
     const SymbolInfo& s = symbols[id];
-    return s.kind == SymbolInfo::Kind::LoopVar || s.value.has_value() || launch.symbolValues.count(id) > 0;
-  });
+    if (s.kind == SymbolInfo::Kind::LoopVar || s.value.has_value() || launch.symbolValues.count(id) > 0) continue;
+    const int loopVariable = s.exitOf >= 0 ? s.exitOf : s.tripOf;
+    if (loopVariable < 0) return false;
+    std::set<int> bounds;
+    for (const ExprRef& e : {symbols[loopVariable].loopInit, symbols[loopVariable].loopNext, symbols[loopVariable].loopCond})
+      if (e) lanes::collectSymbols(e, bounds);
+    todo.insert(todo.end(), bounds.begin(), bounds.end());
+  }
+  return true;
 }
 
 }  // namespace
