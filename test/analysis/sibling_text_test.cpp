@@ -1,6 +1,7 @@
 // Which siblings are the program's (lib/analysis/src/sibling_text.h): a sibling the file's own
-// parse included is not read again (Rodinia's myocyte: main.cu includes work.cu, which includes
-// kernel.cu and seven more; analysed alone, main.cu parsed every one of them a second time).
+// parse included, or that another chosen sibling includes, is not read again (Rodinia's
+// myocyte: main.cu includes work.cu, which includes kernel.cu and seven more; analysed alone,
+// main.cu parsed every one of them a second time).
 #include <catch2/catch.hpp>
 
 #include "sibling_text.h"
@@ -8,16 +9,26 @@
 
 using namespace coalesce;
 
+namespace {
+
+// The question the analysis of `file` asks of its folder (sibling_files.cpp).
+analysis::SiblingCheck askedBy(const std::string& file, bool definesMain) {
+  analysis::SiblingCheck check;
+  check.asked = true;
+  check.file = file;
+  check.fileDefinesMain = definesMain;
+  return check;
+}
+
+}  // namespace
+
 TEST_CASE("sibling text: a sibling the file includes is not read again, the others are") {
   test::TempDir dir;
   dir.write("main.cu", "#include \"kernels.cu\"\nint main() { scaleAll(0); return 0; }\n");
   dir.write("kernels.cu", "__global__ void scaleK(float* p) { p[threadIdx.x] = 0; }\nvoid scaleAll(float* p) {}\n");
   dir.write("util.c", "int helper(int x) { return x + 1; }\n");
 
-  analysis::SiblingCheck check;
-  check.asked = true;
-  check.file = dir.str("main.cu");
-  check.fileDefinesMain = true;
+  analysis::SiblingCheck check = askedBy(dir.str("main.cu"), true);
   analysis::SiblingTexts texts;
   texts.choose(check);
   CHECK(check.oneProgram);
@@ -46,9 +57,7 @@ TEST_CASE("sibling text: a sibling another sibling includes is read through that
   dir.write("ping.cu", "#include \"pong.cu\"\n");
   dir.write("pong.cu", "#include \"ping.cu\"\n");
 
-  analysis::SiblingCheck check;
-  check.asked = true;
-  check.file = dir.str("k1.cu");
+  analysis::SiblingCheck check = askedBy(dir.str("k1.cu"), false);
   analysis::SiblingTexts texts;
   texts.choose(check);
   CHECK(check.oneProgram);

@@ -187,8 +187,7 @@ void SiblingTexts::choose(SiblingCheck& check) {
     if (!reached.insert(t).second) continue;
     for (const std::string& u : includes[t]) todo.push_back(u);
   }
-  check.read.erase(std::remove_if(check.read.begin(), check.read.end(),
-                                  [&](const std::string& s) { return reached.count(s) && includedByOther.count(s); }),
+  check.read.erase(std::remove_if(check.read.begin(), check.read.end(), [&](const std::string& s) { return reached.count(s) > 0; }),
                    check.read.end());
 }
 
