@@ -36,7 +36,8 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           ("panel13", "panel13-findings.json", "panel13-judgments.json"),
           ("panel14", "panel14-findings.json", "panel14-judgments.json"),
           ("panel15", "panel15-findings.json", "panel15-judgments.json"),
-          ("panel16", "panel16-findings.json", "panel16-judgments.json")]
+          ("panel16", "panel16-findings.json", "panel16-judgments.json"),
+          ("panel17", "panel17-findings.json", "panel17-judgments.json")]
 
 
 def load_panels(folder):

@@ -126,9 +126,14 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
   // interpreter and records. Built again, the same, by a later reader that asks.
   ctx.getParentMapContext().clear();
 
+  const std::optional<LaunchCollector::RepeatedWork> repeatedWork = collector.repeatedLibraryWork();
   for (const clang::FunctionDecl* fn : collector.kernels) {
     KernelRecord kernel = kernelRecord(fn, ctx);
     if (auto main = sm.getFileEntryRefForID(sm.getMainFileID())) kernel.unit = std::string(main->getName());
+    if (repeatedWork) {
+      kernel.repeatedWork = repeatedWork->sentence;
+      kernel.repeatedWorkRuns = repeatedWork->runs;
+    }
     if (auto r = collector.runs.find(fn->getCanonicalDecl()); r != collector.runs.end() && r->second.runs > 0)
       setLaunchesPerRun(r->second, kernel);
     else if (auto dead = collector.deadSites.find(fn->getCanonicalDecl()); dead != collector.deadSites.end())

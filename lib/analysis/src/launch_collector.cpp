@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "analysis_policy.h"
+#include "library_work.h"
 
 namespace coalesce::analysis {
 
@@ -48,6 +49,15 @@ bool LaunchCollector::VisitCallExpr(CallExpr* call) {
   const FunctionDecl* callee = call->getDirectCallee();
   if (!callee) return true;
   callsOf_[callee->getCanonicalDecl()].push_back({call, functions_.back().fn});
+  if (!functions_.back().fn->hasAttr<CUDAGlobalAttr>() && !functions_.back().fn->hasAttr<CUDADeviceAttr>()) {
+    const std::string name = callee->getQualifiedNameAsString();
+    // Thrust runs on the host for host data: device vectors, pointers or policies say otherwise.
+    const bool deviceArgument = std::any_of(call->arg_begin(), call->arg_end(), [](const Expr* a) {
+      const std::string type = a->getType().getCanonicalType().getAsString();
+      return type.find("device") != std::string::npos || type.find("cuda") != std::string::npos;
+    });
+    if (isLibraryWork(name, deviceArgument)) libraryCalls_.push_back({call, functions_.back().fn, name});
+  }
   if (callee->getDeclName().isIdentifier() && call->getNumArgs() >= 3 && !call->isValueDependent() &&
       (callee->getName() == "cudaLaunchKernel" || callee->getName() == "cudaLaunchCooperativeKernel"))
     pendingLaunches_.push_back({call, call->getArg(0), call->getArg(1), call->getArg(2), {},

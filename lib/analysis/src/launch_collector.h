@@ -119,6 +119,14 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
     std::vector<Arm> others;
   };
   std::map<const clang::FunctionDecl*, Alternatives> alternatives;
+  // After the walk: the GPU library work (library_work.h) that one run of the program repeats
+  // most, counted as launches are (runsOf), when some is made at least twice per run: what
+  // tells a kernel launched once beside it a setup kernel (KernelRecord::repeatedWork).
+  struct RepeatedWork {
+    std::string sentence;  // "`cublasDgemm` (a.cu:140), in the host loop at a.cu:287"
+    double runs = 0;       // per run of the program, loops the code does not count at kAssumedLoopTrips
+  };
+  std::optional<RepeatedWork> repeatedLibraryWork();
 
  private:
   clang::SourceManager& sm_;
@@ -151,6 +159,12 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
     const clang::FunctionDecl* caller;
   };
   std::map<const clang::FunctionDecl*, std::vector<CallSite>> callsOf_;
+  struct LibraryCall {
+    const clang::CallExpr* call;
+    const clang::FunctionDecl* holder;
+    std::string name;
+  };
+  std::vector<LibraryCall> libraryCalls_;  // library_work.h, in the user's host code
   std::function<const ProgramFacts*()> programFacts_;
   std::deque<HostEnv> envs_;  // stable addresses: environments point at their callers'
   std::map<std::pair<const clang::FunctionDecl*, int>, std::vector<const HostEnv*>> envsOf_;  // environmentsOf, once

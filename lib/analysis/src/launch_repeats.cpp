@@ -235,4 +235,35 @@ LaunchCollector::Runs LaunchCollector::runsOf(const Stmt* call, const FunctionDe
   return out;
 }
 
+// The library call one run of the program makes most often, counted as a launch is (runsOf:
+// the loops around it and around the calls of the functions holding it), when that is at least
+// twice: the program's repeated work that the analysis has no traffic for. The Parallel
+// Research Kernels' dgemm drivers launch their `init` kernel once and call `cublasDgemm` in
+// the timed loop (session 17's blind panel: every `init` finding noise, "a setup kernel").
+std::optional<LaunchCollector::RepeatedWork> LaunchCollector::repeatedLibraryWork() {
+  std::optional<RepeatedWork> best;
+  // A file of hundreds of library calls (a BLAS wrapper) needs only one made twice: the first
+  // kMaxLibraryCalls are counted, so that the cost stays bounded.
+  constexpr size_t kMaxLibraryCalls = 256;
+  for (size_t i = 0; i < libraryCalls_.size() && i < kMaxLibraryCalls; ++i) {
+    const LibraryCall& c = libraryCalls_[i];
+    const Runs r = runsOf(c.call, c.holder, kCallerDepth);
+    const double made = r.runs * (r.unknownLoops ? static_cast<double>(kAssumedLoopTrips) : 1.0);
+    if (made < 2 || (best && best->runs >= made)) continue;
+    std::string loops, around;
+    for (const std::string& l : r.loops) loops += (loops.empty() ? "" : ", ") + l;
+    for (const std::string& l : r.programLoops) around += (around.empty() ? "" : ", ") + l;
+    best = RepeatedWork{"`" + c.name + "` (" + locationText(c.call->getBeginLoc()) + ")" +
+                            (loops.empty() ? std::string()
+                                           : (r.loops.size() == 1 ? ", in the host loop at " : ", in the host loops at ") + loops) +
+                            (around.empty() ? std::string()
+                                            : ", called in host loops of the program's other files (around " + around + ")") +
+                            (r.unknownLoops ? " (trip counts the code does not show taken as " +
+                                                  std::to_string(kAssumedLoopTrips) + " iterations together)"
+                                            : std::string()),
+                        made};
+  }
+  return best;
+}
+
 }  // namespace coalesce::analysis

@@ -1,5 +1,6 @@
 #include "record_builder.h"
 
+#include <clang/AST/Attr.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
 #include <clang/Basic/SourceManager.h>
@@ -26,10 +27,31 @@ using namespace clang;
 
 namespace {
 
+// Whether another kernel of the unit has the same name: an overload (`init(int, double*)`
+// beside `init(int, double*, double*, double*)`, the Parallel Research Kernels' setup kernels).
+bool overloadedKernel(const FunctionDecl* fn) {
+  if (!fn->getDeclName().isIdentifier() || fn->getTemplateSpecializationArgs()) return false;
+  for (const NamedDecl* d : fn->getDeclContext()->lookup(fn->getDeclName())) {
+    const auto* other = dyn_cast<FunctionDecl>(d);
+    if (other && other->getCanonicalDecl() != fn->getCanonicalDecl() && other->hasAttr<CUDAGlobalAttr>()) return true;
+  }
+  return false;
+}
+
 std::string kernelName(const FunctionDecl* fn, const ASTContext& ctx) {
   std::string out;
   llvm::raw_string_ostream os(out);
   fn->getNameForDiagnostic(os, ctx.getPrintingPolicy(), /*Qualified=*/true);
+  // Every later stage tells kernels apart by name (a finding's kernel, its cost, whether it is
+  // launched: lib/report/src/launch_level.cpp), so overloads carry their parameter types, as a
+  // demangled name (and the profiler) shows them. Until session 17 the overload nobody
+  // launched took the launched one's block and launch count.
+  if (overloadedKernel(fn)) {
+    os << '(';
+    for (unsigned i = 0; i < fn->getNumParams(); ++i)
+      os << (i ? ", " : "") << fn->getParamDecl(i)->getType().getAsString(ctx.getPrintingPolicy());
+    os << ')';
+  }
   return os.str();
 }
 

@@ -31,20 +31,6 @@ bool isGather(const AccessSite& a) {
 // The kernel each access belongs to, as an index into analysis.kernels: a kernel's accesses
 // follow each other in the kernels' order (KernelRecord::accesses counts them). Two
 // translation units may define kernels of the same name, so the name alone is not enough.
-std::vector<size_t> kernelOfAccesses(const AnalysisResult& analysis) {
-  std::vector<size_t> out(analysis.accesses.size(), SIZE_MAX);
-  size_t next = 0;
-  for (size_t k = 0; k < analysis.kernels.size(); ++k)
-    for (int i = 0; i < analysis.kernels[k].accesses && next < out.size(); ++i) out[next++] = k;
-  // Any access the walk did not place (records assembled by hand): by name.
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (out[i] != SIZE_MAX && analysis.kernels[out[i]].name == analysis.accesses[i].kernel) continue;
-    out[i] = SIZE_MAX;
-    for (size_t k = 0; k < analysis.kernels.size(); ++k)
-      if (analysis.kernels[k].name == analysis.accesses[i].kernel) out[i] = k;
-  }
-  return out;
-}
 
 // Excess sectors (global) or wavefronts (shared) per warp request the finding is about.
 std::optional<double> excessPerRequest(const AccessSite& a, const model::Arch& arch) {
@@ -137,6 +123,21 @@ void setProgramShare(Finding& f, double levelTime, size_t kernelIndex, const Ana
 
 }  // namespace
 
+std::vector<size_t> kernelOfAccesses(const AnalysisResult& analysis) {
+  std::vector<size_t> out(analysis.accesses.size(), SIZE_MAX);
+  size_t next = 0;
+  for (size_t k = 0; k < analysis.kernels.size(); ++k)
+    for (int i = 0; i < analysis.kernels[k].accesses && next < out.size(); ++i) out[next++] = k;
+  // Any access the walk did not place (records assembled by hand): by name.
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] != SIZE_MAX && analysis.kernels[out[i]].name == analysis.accesses[i].kernel) continue;
+    out[i] = SIZE_MAX;
+    for (size_t k = 0; k < analysis.kernels.size(); ++k)
+      if (analysis.kernels[k].name == analysis.accesses[i].kernel) out[i] = k;
+  }
+  return out;
+}
+
 std::string byteSize(double bytes) {
   const char* units[] = {"B", "KB", "MB", "GB", "TB"};
   int u = 0;
@@ -145,6 +146,22 @@ std::string byteSize(double bytes) {
     ++u;
   }
   return fmt::format("{} {}", u == 0 ? number(bytes) : fmt::format("{:.3g}", bytes), units[u]);
+}
+
+std::vector<const KernelRecord*> kernelsCovered(const Finding& f, const AnalysisResult& analysis,
+                                                const std::vector<size_t>& kernelOf) {
+  const auto named = [&](const std::string& name) {
+    return name == f.kernel || std::find(f.instantiations.begin(), f.instantiations.end(), name) != f.instantiations.end();
+  };
+  const AccessSite* site = accessSiteOf(f, analysis);
+  const size_t index = site ? static_cast<size_t>(site - analysis.accesses.data()) : SIZE_MAX;
+  const KernelRecord* own = index < kernelOf.size() && kernelOf[index] < analysis.kernels.size()
+                                ? &analysis.kernels[kernelOf[index]]
+                                : nullptr;
+  std::vector<const KernelRecord*> out;
+  for (const KernelRecord& k : analysis.kernels)
+    if (named(k.name) && (!own || (k.loc.file == own->loc.file && k.loc.line == own->loc.line))) out.push_back(&k);
+  return out;
 }
 
 void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, const model::Arch& arch) {

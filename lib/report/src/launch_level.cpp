@@ -1,11 +1,12 @@
 #include "launch_level.h"
 
 #include <algorithm>
-#include <map>
 #include <set>
 #include <string>
 
 #include <fmt/format.h>
+
+#include "finding_site.h"
 
 namespace coalesce::report::detail {
 
@@ -24,30 +25,25 @@ void capUnlaunchedKernels(std::vector<Finding>& findings, const AnalysisResult& 
   std::set<std::string> launchingFiles;
   for (const KernelRecord& k : analysis.kernels)
     if (k.status == Status::Analysed && !launchedNowhere(k)) launchingFiles.insert(k.loc.file);
-  // A kernel name counts as unlaunched only when every record of it is (a name two files
-  // define, or a template whose instantiations differ, needs all of them unlaunched).
-  std::map<std::string, bool> unlaunched;
-  std::map<std::string, std::string> fileOf;
-  for (const KernelRecord& k : analysis.kernels) {
-    if (k.status != Status::Analysed) continue;
-    const bool here = launchedNowhere(k) && launchingFiles.count(k.loc.file) > 0;
-    auto [it, inserted] = unlaunched.try_emplace(k.name, here);
-    if (!inserted) it->second = it->second && here;
-    fileOf.try_emplace(k.name, k.loc.file);
-  }
-  const auto isUnlaunched = [&](const std::string& name) {
-    auto it = unlaunched.find(name);
-    return it != unlaunched.end() && it->second;
+  // Unlaunched only when every record the finding covers is (a kernel a header gives two units,
+  // a template whose instantiations differ, needs all of them unlaunched); records of the same
+  // name defined elsewhere are other kernels (finding_site.h, kernelsCovered: the overload
+  // `init(int, const int, double *)` that one driver of a tree launches and another does not).
+  const std::vector<size_t> kernelOf = kernelOfAccesses(analysis);
+  const auto unlaunched = [&](const KernelRecord* k) {
+    return launchedNowhere(*k) && launchingFiles.count(k->loc.file) > 0;
   };
   for (Finding& f : findings) {
     if (!f.access && !f.branch) continue;
-    if (f.kernel.empty() || !isUnlaunched(f.kernel)) continue;
-    if (!std::all_of(f.instantiations.begin(), f.instantiations.end(), isUnlaunched)) continue;
+    if (f.kernel.empty()) continue;
+    std::vector<const KernelRecord*> covered = kernelsCovered(f, analysis, kernelOf);
+    std::erase_if(covered, [](const KernelRecord* k) { return k->status != Status::Analysed; });  // no say
+    if (covered.empty() || !std::all_of(covered.begin(), covered.end(), unlaunched)) continue;
     f.severityCap = std::min(f.severityCap.value_or(Severity::Note), Severity::Note);
     f.severityCapReason = fmt::format(
         "a note, not a warning: {} is never launched in {}, which launches other kernels (if another file "
         "launches it, give its block with --block-dim or a `coalesce-lint: block=` comment)",
-        f.kernel, fileOf[f.kernel]);
+        f.kernel, covered.front()->loc.file);
   }
 }
 

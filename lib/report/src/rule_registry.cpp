@@ -8,6 +8,7 @@
 #include "guessed_value_level.h"
 #include "iteration_reuse_note.h"
 #include "launch_level.h"
+#include "setup_level.h"
 #include "orientation_level.h"
 #include "alternative_level.h"
 #include "variant_level.h"
@@ -142,6 +143,7 @@ std::vector<Finding> runRules(const AnalysisResult& analysis, const model::Arch&
   detail::capVariantsFixedInFile(merged, analysis, arch);
   detail::capAlternativesDoneBetter(merged, analysis);
   detail::capUnlaunchedKernels(merged, analysis);
+  detail::capSetupKernels(merged, analysis);
   detail::capDataGuardedAccesses(merged, analysis);
   detail::capGuessedValueAccesses(merged, analysis);
   detail::capStepsFixedBeside(merged, analysis);

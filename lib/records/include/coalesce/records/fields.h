@@ -351,6 +351,8 @@ void describeFields(V& v, R& r) {
   v.field("launches_shown", r.launchesShown);
   v.field("launched_from_main", r.launchedFromMain, kInternalField);
   v.field("unit", r.unit, kInternalField);
+  v.field("repeated_work", r.repeatedWork, kInternalField);  // read by lib/report/src/setup_level.cpp
+  v.field("repeated_work_runs", r.repeatedWorkRuns, kInternalField);
   v.field("choice", r.choice, kInternalField);  // read by lib/report/src/alternative_level.cpp
 }
 

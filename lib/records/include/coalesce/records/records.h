@@ -398,6 +398,12 @@ struct KernelRecord {
   // steps of a tutorial are such programs, each beside the next (lib/report/src/variant_level.cpp).
   bool launchedFromMain = false;
   std::string unit;           // the main file of the translation unit it was analysed in
+  // GPU work of a library (cuBLAS, cuFFT, ...: lib/analysis/src/library_work.h) that one run of
+  // the unit's program repeats, the call made most often, when made at least twice per run
+  // (LaunchCollector::repeatedLibraryWork): its traffic is unseen, its repetition counted. A
+  // kernel launched once beside it is a setup kernel (lib/report/src/setup_level.cpp). Empty: none.
+  std::string repeatedWork;
+  double repeatedWorkRuns = 0;  // how often one run makes that call
   RunTimeChoice choice;       // the alternatives the host chooses it among, if any
   bool operator==(const KernelRecord&) const = default;
 };

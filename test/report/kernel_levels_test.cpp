@@ -1,0 +1,87 @@
+// Levels that read a finding's kernel records (lib/report/src/launch_level.cpp,
+// setup_level.cpp): the records are the finding's own kernel's, told apart by where the kernel
+// is defined, not by its name alone (finding_site.h, kernelsCovered).
+#include <catch2/catch.hpp>
+
+#include "coalesce/records/block_detail.h"
+#include "report_test_util.h"
+
+using namespace coalesce;
+using namespace coalesce::test;
+
+namespace {
+
+// A strided load in kernel `kernel` of `file` (an uncoalesced-global-access finding).
+AccessSite stridedLoad(const std::string& kernel, const std::string& file, int id) {
+  AccessSite s = makeSite(affine(Space::Global, 4, 128), {256, 1, 1}, "a[i * 32]", "float", file, 10 + id);
+  s.id = id;
+  s.kernel = kernel;
+  return s;
+}
+
+KernelRecord kernelAt(const std::string& name, const std::string& file, bool launched) {
+  KernelRecord k;
+  k.name = name;
+  k.loc = {file, 5, 17};
+  k.accesses = 1;
+  k.block.dim = {256, 1, 1};
+  k.block.source = launched ? BlockSource::Launch : BlockSource::Assumed;
+  k.block.detail = launched ? "block 256x1x1 from the launch at " + file + ":40"
+                            : std::string(kNoLaunchFound) + ": assumes a 256x1x1 block";
+  k.launchesPerRun = launched ? 1 : 0;
+  k.launchesBasis = launched ? "1 launch site, outside host loops" : "";
+  k.unit = file;
+  return k;
+}
+
+const report::Finding* findingIn(const std::vector<report::Finding>& findings, const std::string& file) {
+  for (const report::Finding& f : findings)
+    if (f.loc.file == file && f.rule == "uncoalesced-global-access") return &f;
+  return nullptr;
+}
+
+bool isNote(const report::Finding& f) { return f.severityCap && *f.severityCap == report::Severity::Note; }
+
+}  // namespace
+
+TEST_CASE("an overload one program launches and another does not is judged in each program") {
+  // Two drivers of one tree define `init(int, double *)`; a.cu launches its own, b.cu launches
+  // another kernel and not its `init`.
+  AnalysisResult r;
+  r.kernels = {kernelAt("init(int, double *)", "a.cu", true), kernelAt("init(int, double *)", "b.cu", false),
+               kernelAt("step", "b.cu", true)};
+  r.accesses = {stridedLoad("init(int, double *)", "a.cu", 0), stridedLoad("init(int, double *)", "b.cu", 1),
+                stridedLoad("step", "b.cu", 2)};
+  r.accesses[2].loc.line = 30;
+  const std::vector<report::Finding> findings = report::runRules(r, defaultArch());
+  const report::Finding* launched = findingIn(findings, "a.cu");
+  REQUIRE(launched);
+  CHECK_FALSE(isNote(*launched));
+  const report::Finding* unlaunched = nullptr;
+  for (const report::Finding& f : findings)
+    if (f.loc.file == "b.cu" && f.kernel == "init(int, double *)") unlaunched = &f;
+  REQUIRE(unlaunched);
+  CHECK(isNote(*unlaunched));
+  CHECK(contains(unlaunched->severityCapReason, "is never launched in b.cu"));
+}
+
+TEST_CASE("a kernel launched once beside a library's work repeated per run is a setup kernel") {
+  const auto levelOf = [](double launches, double libraryRuns) {
+    AnalysisResult r;
+    KernelRecord k = kernelAt("init", "a.cu", true);
+    k.launchesPerRun = launches;
+    k.repeatedWork = "`cublasDgemm_v2` (a.cu:130), in the host loop at a.cu:287";
+    k.repeatedWorkRuns = libraryRuns;
+    r.kernels = {k};
+    r.accesses = {stridedLoad("init", "a.cu", 0)};
+    const std::vector<report::Finding> findings = report::runRules(r, defaultArch());
+    REQUIRE(findingIn(findings, "a.cu"));
+    return *findingIn(findings, "a.cu");
+  };
+  const report::Finding setup = levelOf(1, 64);
+  CHECK(isNote(setup));
+  CHECK(contains(setup.severityCapReason, "a setup kernel"));
+  CHECK(contains(setup.severityCapReason, "`cublasDgemm_v2` (a.cu:130)"));
+  CHECK_FALSE(isNote(levelOf(1, 1)));   // the library's work made once, as the kernel is
+  CHECK_FALSE(isNote(levelOf(64, 64)));  // the kernel in the loop too: nothing says which weighs more
+}
