@@ -44,7 +44,43 @@ void varsIn(const Stmt* e, std::vector<const VarDecl*>& out) {
   for (const Stmt* c : e->children()) varsIn(c, out);
 }
 
+// Whether `s` calls cudaSetDevice with an argument that reads one of `vars`, directly or
+// through a function it calls so (`prk::CUDA::set_device(i)`, whose body calls
+// cudaSetDevice with its parameter), `depth` calls deep.
+bool setsDeviceFrom(const Stmt* s, const std::vector<const VarDecl*>& vars, int depth) {
+  if (!s) return false;
+  if (const auto* call = dyn_cast<CallExpr>(s)) {
+    const FunctionDecl* fn = call->getDirectCallee();
+    for (unsigned i = 0; fn && i < call->getNumArgs(); ++i) {
+      std::vector<const VarDecl*> read;
+      varsIn(call->getArg(i), read);
+      if (std::none_of(read.begin(), read.end(),
+                       [&](const VarDecl* v) { return std::find(vars.begin(), vars.end(), v) != vars.end(); }))
+        continue;
+      if (fn->getDeclName().isIdentifier() && fn->getName() == "cudaSetDevice") return true;
+      if (depth > 0 && i < fn->getNumParams() && fn->getBody()) {
+        const std::vector<const VarDecl*> param = {fn->getParamDecl(i)};
+        if (setsDeviceFrom(fn->getBody(), param, depth - 1)) return true;
+      }
+    }
+  }
+  return std::any_of(s->child_begin(), s->child_end(), [&](const Stmt* c) { return setsDeviceFrom(c, vars, depth); });
+}
+
 }  // namespace
+
+// A `for` loop over the GPUs: its body selects the device by its counter
+// (`for (i = 0; i < ngpus; ++i) { cudaSetDevice(i); init<<<...>>>(...); }`). Each iteration's
+// launches run on another GPU, so the loop repeats nothing on one device: the counts, the
+// cost's and the levels', are per device (the Parallel Research Kernels' multi-GPU dgemm
+// launches its `init` once per GPU, not once per iteration of a loop of unknown count).
+bool LaunchCollector::loopOverDevices(const Stmt* loop) {
+  const auto* f = dyn_cast<ForStmt>(loop);
+  if (!f || !f->getInc()) return false;
+  std::vector<const VarDecl*> counters;
+  varsIn(f->getInc(), counters);
+  return !counters.empty() && setsDeviceFrom(f->getBody(), counters, 1);
+}
 
 std::string LaunchCollector::sourceText(const Expr* e) const {
   const CharSourceRange range = CharSourceRange::getTokenRange(sm_.getExpansionRange(e->getSourceRange()).getAsRange());
@@ -183,6 +219,10 @@ LaunchCollector::Runs LaunchCollector::runsOf(const Stmt* call, const FunctionDe
     else if (const auto* d = dyn_cast<DoStmt>(parent)) body = d->getBody();
     else if (const auto* r = dyn_cast<CXXForRangeStmt>(parent)) body = r->getBody();
     if (!body || child != body) continue;
+    if (loopOverDevices(parent)) {
+      out.loops.push_back(locationText(parent->getBeginLoc()) + " (over the GPUs: once per device)");
+      continue;
+    }
     if (auto trips = hostTripCount(parent)) out.runs *= static_cast<double>(*trips);
     else out.unknownLoops = true;
     out.loops.push_back(locationText(parent->getBeginLoc()));
