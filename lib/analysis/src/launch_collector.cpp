@@ -50,13 +50,18 @@ bool LaunchCollector::VisitCallExpr(CallExpr* call) {
   if (!callee) return true;
   callsOf_[callee->getCanonicalDecl()].push_back({call, functions_.back().fn});
   if (!functions_.back().fn->hasAttr<CUDAGlobalAttr>() && !functions_.back().fn->hasAttr<CUDADeviceAttr>()) {
-    const std::string name = callee->getQualifiedNameAsString();
+    std::string name = callee->getQualifiedNameAsString();
+    const LibraryWork kind = libraryWorkOf(name);
     // Thrust runs on the host for host data: device vectors, pointers or policies say otherwise.
-    const bool deviceArgument = std::any_of(call->arg_begin(), call->arg_end(), [](const Expr* a) {
-      const std::string type = a->getType().getCanonicalType().getAsString();
-      return type.find("device") != std::string::npos || type.find("cuda") != std::string::npos;
-    });
-    if (isLibraryWork(name, deviceArgument)) libraryCalls_.push_back({call, functions_.back().fn, name});
+    // The arguments' types are spelled only for such a call, not for every call of the host code.
+    const auto deviceArgument = [&] {
+      return std::any_of(call->arg_begin(), call->arg_end(), [](const Expr* a) {
+        const std::string type = a->getType().getCanonicalType().getAsString();
+        return type.find("device") != std::string::npos || type.find("cuda") != std::string::npos;
+      });
+    };
+    if (kind == LibraryWork::Always || (kind == LibraryWork::OnDeviceData && deviceArgument()))
+      libraryCalls_.push_back({call, functions_.back().fn, std::move(name)});
   }
   if (callee->getDeclName().isIdentifier() && call->getNumArgs() >= 3 && !call->isValueDependent() &&
       (callee->getName() == "cudaLaunchKernel" || callee->getName() == "cudaLaunchCooperativeKernel"))

@@ -184,6 +184,7 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
   Runs withProgramCalls(Runs out, const clang::FunctionDecl* holder);
   std::optional<int64_t> hostTripCount(const clang::Stmt* loop);
   bool loopOverDevices(const clang::Stmt* loop);  // a `for` whose body selects the GPU by its counter
+  std::map<const clang::Stmt*, bool> deviceLoops_;  // loopOverDevices, once per loop
   struct EveryNth {
     double share = 1;                               // of the loop's iterations that take the arm
     std::vector<const clang::VarDecl*> dividend;    // i of `i % k`: a loop writing one of them

@@ -51,14 +51,17 @@ bool setsDeviceFrom(const Stmt* s, const std::vector<const VarDecl*>& vars, int 
   if (!s) return false;
   if (const auto* call = dyn_cast<CallExpr>(s)) {
     const FunctionDecl* fn = call->getDirectCallee();
+    const bool setsDevice = fn && fn->getDeclName().isIdentifier() && fn->getName() == "cudaSetDevice";
+    // Only cudaSetDevice, or a function whose body may call it, is worth reading the arguments of.
+    if (!setsDevice && !(fn && depth > 0 && fn->getBody())) fn = nullptr;
     for (unsigned i = 0; fn && i < call->getNumArgs(); ++i) {
       std::vector<const VarDecl*> read;
       varsIn(call->getArg(i), read);
       if (std::none_of(read.begin(), read.end(),
                        [&](const VarDecl* v) { return std::find(vars.begin(), vars.end(), v) != vars.end(); }))
         continue;
-      if (fn->getDeclName().isIdentifier() && fn->getName() == "cudaSetDevice") return true;
-      if (depth > 0 && i < fn->getNumParams() && fn->getBody()) {
+      if (setsDevice) return true;
+      if (i < fn->getNumParams()) {
         const std::vector<const VarDecl*> param = {fn->getParamDecl(i)};
         if (setsDeviceFrom(fn->getBody(), param, depth - 1)) return true;
       }
@@ -74,12 +77,17 @@ bool setsDeviceFrom(const Stmt* s, const std::vector<const VarDecl*>& vars, int 
 // launches run on another GPU, so the loop repeats nothing on one device: the counts, the
 // cost's and the levels', are per device (the Parallel Research Kernels' multi-GPU dgemm
 // launches its `init` once per GPU, not once per iteration of a loop of unknown count).
+// Asked for every loop around every launch and library call, on every path runsOf walks: each
+// loop's body is read once.
 bool LaunchCollector::loopOverDevices(const Stmt* loop) {
   const auto* f = dyn_cast<ForStmt>(loop);
   if (!f || !f->getInc()) return false;
+  auto [known, inserted] = deviceLoops_.try_emplace(loop, false);
+  if (!inserted) return known->second;
   std::vector<const VarDecl*> counters;
   varsIn(f->getInc(), counters);
-  return !counters.empty() && setsDeviceFrom(f->getBody(), counters, 1);
+  known->second = !counters.empty() && setsDeviceFrom(f->getBody(), counters, 1);
+  return known->second;
 }
 
 std::string LaunchCollector::sourceText(const Expr* e) const {
@@ -281,29 +289,34 @@ LaunchCollector::Runs LaunchCollector::runsOf(const Stmt* call, const FunctionDe
 // Research Kernels' dgemm drivers launch their `init` kernel once and call `cublasDgemm` in
 // the timed loop (session 17's blind panel: every `init` finding noise, "a setup kernel").
 std::optional<LaunchCollector::RepeatedWork> LaunchCollector::repeatedLibraryWork() {
-  std::optional<RepeatedWork> best;
   // A file of hundreds of library calls (a BLAS wrapper) needs only one made twice: the first
   // kMaxLibraryCalls are counted, so that the cost stays bounded.
   constexpr size_t kMaxLibraryCalls = 256;
+  const LibraryCall* most = nullptr;
+  Runs mostRuns;
+  double made = 0;
   for (size_t i = 0; i < libraryCalls_.size() && i < kMaxLibraryCalls; ++i) {
-    const LibraryCall& c = libraryCalls_[i];
-    const Runs r = runsOf(c.call, c.holder, kCallerDepth);
-    const double made = r.runs * (r.unknownLoops ? static_cast<double>(kAssumedLoopTrips) : 1.0);
-    if (made < 2 || (best && best->runs >= made)) continue;
-    std::string loops, around;
-    for (const std::string& l : r.loops) loops += (loops.empty() ? "" : ", ") + l;
-    for (const std::string& l : r.programLoops) around += (around.empty() ? "" : ", ") + l;
-    best = RepeatedWork{"`" + c.name + "` (" + locationText(c.call->getBeginLoc()) + ")" +
-                            (loops.empty() ? std::string()
-                                           : (r.loops.size() == 1 ? ", in the host loop at " : ", in the host loops at ") + loops) +
-                            (around.empty() ? std::string()
-                                            : ", called in host loops of the program's other files (around " + around + ")") +
-                            (r.unknownLoops ? " (trip counts the code does not show taken as " +
-                                                  std::to_string(kAssumedLoopTrips) + " iterations together)"
-                                            : std::string()),
-                        made};
+    const Runs r = runsOf(libraryCalls_[i].call, libraryCalls_[i].holder, kCallerDepth);
+    const double count = r.runs * (r.unknownLoops ? static_cast<double>(kAssumedLoopTrips) : 1.0);
+    if (count <= made) continue;
+    most = &libraryCalls_[i];
+    mostRuns = r;
+    made = count;
   }
-  return best;
+  if (!most || made < 2) return std::nullopt;
+  std::string loops, around;
+  for (const std::string& l : mostRuns.loops) loops += (loops.empty() ? "" : ", ") + l;
+  for (const std::string& l : mostRuns.programLoops) around += (around.empty() ? "" : ", ") + l;
+  return RepeatedWork{
+      "`" + most->name + "` (" + locationText(most->call->getBeginLoc()) + ")" +
+          (loops.empty() ? std::string()
+                         : (mostRuns.loops.size() == 1 ? ", in the host loop at " : ", in the host loops at ") + loops) +
+          (around.empty() ? std::string()
+                          : ", called in host loops of the program's other files (around " + around + ")") +
+          (mostRuns.unknownLoops ? " (trip counts the code does not show taken as " +
+                                       std::to_string(kAssumedLoopTrips) + " iterations together)"
+                                 : std::string()),
+      made};
 }
 
 }  // namespace coalesce::analysis

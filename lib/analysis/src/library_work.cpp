@@ -23,27 +23,27 @@ bool preparesOrAsks(std::string_view name) {
 
 }  // namespace
 
-bool isLibraryWork(std::string_view name, bool deviceArgument) {
+LibraryWork libraryWorkOf(std::string_view name) {
   // cuFFT and cuRAND name their work with one verb each.
-  if (startsWith(name, "cufftExec") || startsWith(name, "cufftXtExec")) return true;
-  if (startsWith(name, "curandGenerate")) return true;
+  if (startsWith(name, "cufftExec") || startsWith(name, "cufftXtExec")) return LibraryWork::Always;
+  if (startsWith(name, "curandGenerate")) return LibraryWork::Always;
   // NCCL: the collectives and point-to-point calls.
   if (startsWith(name, "nccl")) {
     constexpr std::array<std::string_view, 7> ops = {"ncclAllReduce", "ncclBroadcast", "ncclReduce", "ncclAllGather",
                                                      "ncclReduceScatter", "ncclSend", "ncclRecv"};
     for (std::string_view op : ops)
-      if (name == op) return true;
-    return false;
+      if (name == op) return LibraryWork::Always;
+    return LibraryWork::None;
   }
   // The routines of the dense, sparse, solver, DNN and tensor libraries, less their set-up.
   for (std::string_view prefix : {"cublas", "cusparse", "cusolver", "cudnn", "cutensor"})
-    if (startsWith(name, prefix)) return name.size() > prefix.size() && !preparesOrAsks(name);
+    if (startsWith(name, prefix))
+      return name.size() > prefix.size() && !preparesOrAsks(name) ? LibraryWork::Always : LibraryWork::None;
   // CUB's device-wide algorithms (cub::DeviceReduce::Sum, cub::DeviceRadixSort::SortPairs):
   // their first call with a null buffer only asks for the temporary size, the second runs;
   // both sit together, so counting the calls counts the runs twice at most.
-  if (startsWith(name, "cub::Device")) return true;
+  if (startsWith(name, "cub::Device")) return LibraryWork::Always;
   if (startsWith(name, "thrust::")) {
-    if (!deviceArgument) return false;
     constexpr std::array<std::string_view, 20> algorithms = {
         "sort",          "sort_by_key",  "stable_sort",    "stable_sort_by_key", "reduce",
         "reduce_by_key", "transform",    "transform_reduce", "inclusive_scan",   "exclusive_scan",
@@ -51,9 +51,9 @@ bool isLibraryWork(std::string_view name, bool deviceArgument) {
         "min_element",   "max_element",  "gather",         "scatter",            "inner_product"};
     const std::string_view last = name.substr(name.rfind("::") + 2);
     for (std::string_view a : algorithms)
-      if (last == a) return true;
+      if (last == a) return LibraryWork::OnDeviceData;
   }
-  return false;
+  return LibraryWork::None;
 }
 
 }  // namespace coalesce::analysis

@@ -15,8 +15,15 @@ namespace coalesce::analysis {
 // "cub::DeviceRadixSort::SortKeys") runs library work on the GPU. Handles, plans,
 // descriptors, settings and workspace queries (`cublasCreate`, `cufftPlan2d`,
 // `cusparseSpMV_bufferSize`, `cudnnSetTensor4dDescriptor`) are not work. A Thrust algorithm
-// counts only when `deviceArgument` says one of its arguments is device data or a device
-// execution policy (on host vectors it runs on the CPU).
-bool isLibraryWork(std::string_view qualifiedName, bool deviceArgument);
+// is work only on device data or under a device execution policy (on host vectors it runs on
+// the CPU): the name alone says OnDeviceData, and the caller looks at the arguments only then.
+enum class LibraryWork { None, Always, OnDeviceData };
+LibraryWork libraryWorkOf(std::string_view qualifiedName);
+
+// The same, with what the call's arguments say already known.
+inline bool isLibraryWork(std::string_view qualifiedName, bool deviceArgument) {
+  const LibraryWork kind = libraryWorkOf(qualifiedName);
+  return kind == LibraryWork::Always || (kind == LibraryWork::OnDeviceData && deviceArgument);
+}
 
 }  // namespace coalesce::analysis
