@@ -247,7 +247,7 @@ bool isBlockBarrier(const CallExpr* call) {
 // in registers; a barrier in the user's code is an event of its own.
 void Interpreter::synchronisation(const CallExpr* call, const std::string& name) {
   const bool barrier = isBlockBarrier(call);
-  if (barrier || name == "__syncwarp" || name.rfind("__threadfence", 0) == 0) state_.available.clear();
+  if (barrier || name == "__syncwarp" || name.rfind("__threadfence", 0) == 0) memoryMayChange();
   if (barrier && userCode(call))
     events_.barriers.push_back(SeenBarrier{currentGuards(), text(call->getSourceRange()),
                                            state_.stack.back()->getNameAsString(),

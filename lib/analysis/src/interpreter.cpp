@@ -52,6 +52,10 @@ void Interpreter::run(const FunctionDecl* fn) {
   state_.stack.push_back(fn);
   walk(fn->getBody());
   state_.stack.pop_back();
+  // Stores nvcc drops (overwritten by the same thread before anything may read them,
+  // register_forwarding.h) make no instruction: they leave the events before anything
+  // (records, fixes) numbers them.
+  std::erase_if(events_.accesses, [](const SeenAccess& s) { return s.dead; });
   // The walk's state (its variables, the values kept in registers) is not read after it, and
   // the events' lists grew by doubling: both let go of before the records are built beside
   // them (65,536 loads: about 25 MiB of list capacity; docs/analysis-speed.md, "Memory").

@@ -71,7 +71,7 @@ class Interpreter {
   std::optional<MemLoc> location(const clang::Expr* e);
   Value loaded(const MemLoc& loc);
   void stored(const MemLoc& loc, const Value& v);
-  bool inRegister(const MemLoc& loc, int64_t bytes) const;
+  void memoryMayChange();
   // `placedAt`: where the instruction lands when it starts on another line than `site` (a
   // whole-record copy's stores, on its source value's line: interpreter_calls.cpp).
   void record(model::AccessKind kind, const MemLoc& loc, const clang::Expr* site,
@@ -131,6 +131,7 @@ class Interpreter {
   void compound(const clang::CompoundStmt* c);
   void returnStmt(const clang::ReturnStmt* r);
   void switchStmt(const clang::SwitchStmt* sw);
+  void asmStatement(const clang::GCCAsmStmt* a);
   void declare(const clang::VarDecl* var);
   void mergeEnvs(const ExprRef& cond, const Env& thenEnv, const Env& elseEnv);
   // Returns the condition, for the enclosing block's early-exit guards.
@@ -140,6 +141,7 @@ class Interpreter {
   void loop(const clang::Stmt* init, const clang::Expr* cond, const clang::Expr* inc, const clang::Stmt* body,
             const clang::Stmt* whole, bool testAfter = false);
   std::string loopHeaderText(const clang::Stmt* s);
+  void loadsMayReadAgain(size_t firstEvent);
 };
 
 }  // namespace coalesce::analysis

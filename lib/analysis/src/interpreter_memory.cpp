@@ -15,21 +15,6 @@ using namespace clang;
 
 namespace {
 
-// Larger address expressions are not compared (the comparison would cost more than it saves).
-constexpr uint64_t kMaxComparedSize = 256;
-
-bool sameExpr(const ExprRef& a, const ExprRef& b) {
-  if (a == b) return true;
-  if (!a || !b || a->op != b->op || a->value != b->value || a->symbolId != b->symbolId ||
-      a->args.size() != b->args.size() || a->size > kMaxComparedSize)
-    return false;
-  // Each of these stands for a value of its own (loaded, or not followable).
-  if (a->op == Op::UniformLoad || a->op == Op::LaneLoad || a->op == Op::Varying) return false;
-  for (size_t i = 0; i < a->args.size(); ++i)
-    if (!sameExpr(a->args[i], b->args[i])) return false;
-  return true;
-}
-
 // The largest table of constants whose values a load is given (each entry is a select in
 // the address expression of every access that uses it).
 constexpr uint64_t kMaxTableEntries = 64;
@@ -167,33 +152,35 @@ Value Interpreter::loaded(const MemLoc& loc) {
   return intValue(loc.root->indirect ? leaf(Op::LaneLoad) : unary(Op::LaneLoad, loc.offset));
 }
 
-// ---- values the compiler keeps in registers --------------------------------------------
-// nvcc does not load again what this thread has just loaded or stored at the same address
-// (`float& r = a[i]; r += 1.0f; ... + r`, `x[i] * x[i]`), so the analysis does not count
-// such a load either. Conservatively: same root, same address expression, same guards,
-// and nothing in between that may change memory (any store, an atomic, a barrier or a
-// fence); never for volatile locations.
-bool Interpreter::inRegister(const MemLoc& loc, int64_t bytes) const {
-  return state_.available.any(loc.root, bytes, state_.guards, loc.offset, [&](const AvailableValue& v) {
-    return v.root == loc.root && v.bytes == bytes && v.guards.size() == state_.guards.size() &&
-           std::equal(v.guards.begin(), v.guards.end(), state_.guards.begin()) && sameExpr(v.offset, loc.offset);
-  });
-}
-
 void Interpreter::record(model::AccessKind kind, const MemLoc& loc, const Expr* site, const Expr* placedAt) {
-  if (!state_.recording || state_.stack.empty()) return;
+  if (state_.stack.empty()) return;
+  QualType t = loc.type.getCanonicalType().getUnqualifiedType();
+  const int64_t size = sizeOf(t);
+  const bool isVolatile = loc.type.isVolatileQualified();
+  const bool load = kind == model::AccessKind::Load;
+  // What nvcc keeps in registers (register_forwarding.h), followed in every walk of a loop's
+  // body (loop_summary.cpp carries it across iterations): a load of what this thread has just
+  // loaded or stored at the same address makes no instruction; never for volatile locations.
+  if (load && !isVolatile && state_.available.has(loc.root, size, state_.guards, loc.offset)) return;
+  if (kind == model::AccessKind::Atomic) memoryMayChange();
+  else if (!load) state_.available.written(loc.root);
+  if (kind != model::AccessKind::Atomic && !isVolatile) state_.available.add(loc.root, loc.offset, state_.guards, size);
+  if (!state_.recording) return;
+  if (load) state_.pendingStores.read(*loc.root);
   clang::SourceLocation at = sm_.getExpansionLoc(site->getBeginLoc());
   if (placedAt)
     if (const clang::SourceLocation p = sm_.getExpansionLoc(placedAt->getBeginLoc());
         p.isValid() && at.isValid() && sm_.getExpansionLineNumber(p) != sm_.getExpansionLineNumber(at))
       at = p;
-  if (at.isInvalid() || sm_.isInSystemHeader(at)) return;
-  QualType t = loc.type.getCanonicalType().getUnqualifiedType();
-  const int64_t size = sizeOf(t);
-  const bool isVolatile = loc.type.isVolatileQualified();
-  if (kind == model::AccessKind::Load && !isVolatile && inRegister(loc, size)) return;
-  if (kind != model::AccessKind::Load) state_.available.clear();
-  if (kind != model::AccessKind::Atomic && !isVolatile) state_.available.add({loc.root, loc.offset, state_.guards, size});
+  const size_t firstEvent = events_.accesses.size();
+  // A store this thread overwrites before anything may read it is dropped by nvcc: mark it.
+  auto killOverwritten = [&] {
+    if (kind != model::AccessKind::Store || isVolatile) return;
+    for (auto [first, last] : state_.pendingStores.overwrite(loc.root, loc.offset, state_.guards, size,
+                                                             {firstEvent, events_.accesses.size()}))
+      for (size_t i = first; i < last; ++i) events_.accesses[i].dead = true;
+  };
+  if (at.isInvalid() || sm_.isInSystemHeader(at)) return killOverwritten();
   // Records copied whole: the compiler moves them in pieces of their alignment.
   int64_t piece = size;
   if (t->isRecordType()) piece = std::min<int64_t>({alignOf(t), 16, size});
@@ -237,6 +224,15 @@ void Interpreter::record(model::AccessKind kind, const MemLoc& loc, const Expr* 
     s.variable = loc.root->var;
     events_.accesses.push_back(std::move(s));
   }
+  killOverwritten();
+}
+
+// Memory other threads or unseen code may have read or written (a barrier, a fence, an
+// atomic, a "memory" clobber, a call not followed): nothing stays in registers, and every
+// store made so far is needed.
+void Interpreter::memoryMayChange() {
+  state_.available.clear();
+  state_.pendingStores.clear();
 }
 
 RawAccess Interpreter::currentGuards() const {

@@ -22,23 +22,12 @@
 #include "coalesce/model/access_model.h"
 #include "coalesce/records/records.h"
 #include "lane_function.h"
+#include "memory_root.h"
+#include "register_forwarding.h"
 #include "symbolic.h"
 
 namespace coalesce::analysis {
 
-// What a pointer points into: a kernel parameter, a __shared__/__constant__/__device__
-// array, a local array, or a pointer loaded from memory.
-struct Root {
-  std::string name;
-  int param = -1;  // the kernel's pointer parameter it is, or -1
-  model::Space space = model::Space::Global;
-  int64_t alignment = 256;
-  bool indirect = false;  // the pointer was loaded per lane
-  ExprRef loadAddress;    // indirect: where it was loaded from (warp-uniform under some launches)
-  bool separateAllocations = false;  // "a or b" chosen per lane
-  const clang::VarDecl* var = nullptr;  // the memory variable (a __shared__ array...), or none
-};
-using RootRef = std::shared_ptr<const Root>;
 
 struct StructValue;
 using ObjectRef = std::shared_ptr<const StructValue>;
@@ -85,48 +74,6 @@ struct Frame {
   bool returnsReference = false;
 };
 
-// A value this thread has just loaded or stored: nvcc keeps it in a register
-// (interpreter_memory.cpp, "values the compiler keeps in registers").
-struct AvailableValue {
-  RootRef root;
-  ExprRef offset;
-  std::vector<ExprRef> guards;
-  int64_t bytes;
-};
-
-// The values available since the last store, indexed by a hash of (root, bytes, guards,
-// the offset's structural hash), so that each load is compared with the few values that can
-// match rather than with every load before it (a macro-unrolled body of N loads: N^2).
-class AvailableValues {
- public:
-  void clear() {
-    values_.clear();
-    byHash_.clear();
-  }
-  void add(AvailableValue v) {
-    byHash_.emplace(hashOf(v.root.get(), v.bytes, v.guards, v.offset), values_.size());
-    values_.push_back(std::move(v));
-  }
-  // Whether a value `same` accepts is available among those of the same hash.
-  template <class Same>
-  bool any(const RootRef& root, int64_t bytes, const std::vector<ExprRef>& guards, const ExprRef& offset,
-           Same same) const {
-    auto [first, last] = byHash_.equal_range(hashOf(root.get(), bytes, guards, offset));
-    for (auto it = first; it != last; ++it)
-      if (same(values_[it->second])) return true;
-    return false;
-  }
-
- private:
-  static uint64_t hashOf(const Root* root, int64_t bytes, const std::vector<ExprRef>& guards, const ExprRef& offset) {
-    uint64_t h = std::hash<const void*>{}(root) ^ (static_cast<uint64_t>(bytes) * 0x9e3779b97f4a7c15ULL);
-    for (const ExprRef& g : guards) h = h * 31 + std::hash<const void*>{}(g.get());
-    return h * 31 + (offset ? offset->hash : 0);
-  }
-  std::vector<AvailableValue> values_;
-  std::unordered_multimap<uint64_t, size_t> byHash_;
-};
-
 // Everything the walk carries from statement to statement.
 struct InterpreterState {
   Env env;                                        // register variables
@@ -149,7 +96,8 @@ struct InterpreterState {
   bool recording = true;  // false while a loop's body is walked to learn its updates
   std::vector<int> loops;  // the loops being walked (ids), innermost last
   int nextLoopId = 0;
-  AvailableValues available;
+  AvailableValues available;     // loads nvcc need not make (register_forwarding.h)
+  PendingStores pendingStores;   // stores a later one of this thread may overwrite unread
   // Thread-private arrays (local memory) given a lane-varying value: each thread reads back its
   // own, so their loads are per-thread data however uniform the index (a merge's `myKey[0]`).
   std::set<const Root*> varyingLocals;
@@ -166,6 +114,7 @@ struct SeenAccess {
   std::string record, field;  // the record and field touched ("Particle", "x"; field empty: whole)
   std::vector<int> loops;     // enclosing loops, innermost last
   const clang::VarDecl* variable = nullptr;  // the memory variable indexed (a __shared__ array), or none
+  bool dead = false;      // a store overwritten before anything may read it (dropped after the walk)
 };
 
 struct SeenBranch {

@@ -69,6 +69,7 @@ void Interpreter::walk(const Stmt* s) {
   if (const auto* w = dyn_cast<WhileStmt>(s)) return loop(nullptr, w->getCond(), nullptr, w->getBody(), s);
   if (const auto* dw = dyn_cast<DoStmt>(s)) return loop(nullptr, dw->getCond(), nullptr, dw->getBody(), s, true);
   if (const auto* sw = dyn_cast<SwitchStmt>(s)) return switchStmt(sw);
+  if (const auto* gcc = dyn_cast<GCCAsmStmt>(s)) return asmStatement(gcc);
   if (const auto* e = dyn_cast<Expr>(s)) {
     eval(e);
     return;
@@ -129,6 +130,33 @@ void Interpreter::switchStmt(const SwitchStmt* sw) {
   state_.guardTestsData.back() = testsPerThreadData(cond);  // the case taken is the value's, not the stand-in's
   walk(sw->getBody());
   popGuard();
+}
+
+// Inline PTX: what it computes is not followed, but its operands are. Inputs are read
+// (memory operands recorded as loads); each output gets an unknown value, the same in every
+// lane only when every input is and the text reads no special register (`%%laneid`,
+// `%%clock`: lane- or time-varying). A local array written through outputs ("=r"(key[k]))
+// holds per-thread data from then on (ccminer's neoscrypt derives its shared-memory index
+// from such a key: docs/precision.md, panel 18). A "memory" clobber ends what the compiler
+// may keep in registers.
+void Interpreter::asmStatement(const GCCAsmStmt* a) {
+  std::vector<ExprRef> inputs;
+  for (unsigned i = 0; i < a->getNumInputs(); ++i) inputs.push_back(asInt(eval(a->getInputExpr(i))));
+  for (unsigned i = 0; i < a->getNumOutputs(); ++i)
+    if (a->isOutputPlusConstraint(i)) inputs.push_back(asInt(eval(a->getOutputExpr(i))));
+  const bool readsSpecialRegister = a->getAsmString() && a->getAsmString()->getString().contains("%%");
+  const ExprRef result = readsSpecialRegister ? leaf(Op::Varying) : opaqueLike(inputs, "inline asm output");
+  for (unsigned i = 0; i < a->getNumOutputs(); ++i) {
+    const Expr* out = a->getOutputExpr(i);
+    if (auto loc = location(out)) {
+      record(model::AccessKind::Store, *loc, out);
+      stored(*loc, intValue(result));
+      continue;
+    }
+    if (!assignRegister(out, intValue(result))) eval(out);
+  }
+  for (unsigned i = 0; i < a->getNumClobbers(); ++i)
+    if (a->getClobber(i) == "memory") memoryMayChange();
 }
 
 void Interpreter::declare(const VarDecl* var) {

@@ -4,6 +4,7 @@
 // lists per launch), geometric ones (s *= 2, s >>= 1) as a loop symbol with its update,
 // and the loop's exits (condition, break, return) as the counter's condition.
 #include <set>
+#include <utility>
 
 #include "interpreter.h"
 
@@ -81,6 +82,11 @@ void Interpreter::loop(const Stmt* init, const Expr* cond, const Expr* inc, cons
   }
   const bool wasRecording = state_.recording;
   state_.recording = false;
+  // The values in registers before the loop that one walk of the body leaves in registers
+  // on every path are there at the start of every iteration and after the loop
+  // (register_forwarding.h): a hash's `b[i] ^= t[i + 8 * j]` chain over j reloads nothing.
+  const AvailableValues beforeLoop = state_.available;
+  const std::vector<ExprRef> entryGuards = state_.guards;
   state_.loopExits.emplace_back();
   if (cond && !testAfter) eval(cond);
   walk(body);
@@ -90,6 +96,9 @@ void Interpreter::loop(const Stmt* init, const Expr* cond, const Expr* inc, cons
   state_.recording = wasRecording;
   const Env afterOne = state_.env;
   state_.env = entry;
+  const AvailableValues carried = beforeLoop.survivingLoop(state_.available, entryGuards);
+  state_.available = carried;
+  const size_t firstEvent = events_.accesses.size();
 
   SymbolInfo counterInfo;
   counterInfo.name = "iteration";
@@ -179,6 +188,8 @@ void Interpreter::loop(const Stmt* init, const Expr* cond, const Expr* inc, cons
   }
   if (inc) eval(inc);
   if (cond && !testAfter) popGuard();
+  state_.available = carried;
+  if (state_.recording) loadsMayReadAgain(firstEvent);
   std::set<int> loopSymbols(geometricIds.begin(), geometricIds.end());
   loopSymbols.insert(counter);
   for (const auto& [v, id] : placeholder) loopSymbols.insert(id);
@@ -228,6 +239,22 @@ void Interpreter::loop(const Stmt* init, const Expr* cond, const Expr* inc, cons
     }
     if (it->second.object || it->second.builtin) continue;
     it->second = intValue(it->second.v && isUniform(it->second.v) ? opaque(v->getNameAsString()) : leaf(Op::Varying));
+  }
+}
+
+// The loads recorded since `firstEvent` (a loop's body) run again in the next iteration,
+// after the body's stores: those stores may be read, so none of them is dead.
+void Interpreter::loadsMayReadAgain(size_t firstEvent) {
+  std::set<std::pair<const VarDecl*, model::Space>> readFrom;
+  for (size_t i = firstEvent; i < events_.accesses.size(); ++i) {
+    const SeenAccess& s = events_.accesses[i];
+    if (s.raw.kind == model::AccessKind::Load && !s.dead) readFrom.insert({s.variable, s.raw.space});
+  }
+  for (const auto& [var, space] : readFrom) {
+    Root r;
+    r.var = var;
+    r.space = space;
+    state_.pendingStores.read(r);
   }
 }
 
