@@ -503,8 +503,12 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   // under these guards, and counted for every access whose guards name the block index (until
   // session 13 only where block 1 runs nothing: kmeans' `point_id < npoints` ran in 1 of 1,024
   // blocks over a 2D block index and in all 1,024 over a 1D one).
+  // Only an access with requests in some block measures it: one of a space without figures
+  // (a thread-private array, a __constant__ load) has none in any block, and its fraction, kept
+  // for the guards it shares with the accesses of memory around it, counted their requests in
+  // one block of the grid (ccminer's hash stores after a finalisation on local arrays).
   double blockFraction = 1;
-  if (partialGrid || guardsNameBlock) {
+  if ((partialGrid || guardsNameBlock) && anyRequest(result)) {
     if (cache && cache->blockFraction.count(key)) {
       blockFraction = cache->blockFraction.at(key);
     } else {

@@ -328,6 +328,17 @@ TEST_CASE("findings/: the sizes of one program share one default, and a per-row 
     }
 }
 
+TEST_CASE("findings/: a store beside a thread-private array counts every block that runs it") {
+  const AccessSite* store = nullptr;
+  for (const AccessSite& a : analysed().analysis.accesses)
+    if (a.loc.file.find("cost_beside_private_arrays.cu") != std::string::npos && a.expression == "hash[0]") store = &a;
+  REQUIRE(store);
+  // 8 warps per block x all 16 blocks of 4096 threads: the private array's loads, with the same
+  // guards and no requests anywhere, had it counted in 1 of the 16.
+  CHECK(store->launchRequests == Approx(8.0 * 16));
+  CHECK(store->requestsBasis.find("of the 16 blocks") == std::string::npos);
+}
+
 TEST_CASE("findings/: every access counts the blocks that run it, and addresses not followed") {
   const Analysed& r = analysed();
   std::map<std::string, const AccessSite*> first;  // by kernel: its first access
