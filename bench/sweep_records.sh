@@ -44,7 +44,7 @@ n=0
 while IFS= read -r -d '' f; do
   n=$((n + 1))
   printf '%04d\t%s\n' "$n" "$f" >> "$out/files.tsv"
-done < <(find "$tree" -name '*.cu' -type f -print0 | sort -z)
+done < <(find "$tree" -name '*.cu' -xtype f -print0 | sort -z)  # a link to a source is a unit too (warp-ctc)
 
 analyse_one() {  # NUMBER FILE
   local d extra=()
@@ -63,3 +63,18 @@ analyse_wrapped() { IFS=' ' read -r -a includes <<< "$includes_flat"; analyse_on
 export -f analyse_wrapped
 cut -f1,2 "$out/files.tsv" | tr '\t' '\n' | xargs -d '\n' -n 2 -P "$jobs" bash -c 'analyse_wrapped "$0" "$1"'
 echo "records: $(ls "$out/records" | grep -c '\.coalesce-lint\.json$') of $n files; failed: $(cat "$out/failed.txt" 2>/dev/null | wc -l)"
+# The launcher writes a record, and exits 0, for a file it could not analyse too (a parse error, the
+# per-file time limit): each record's files say which.
+python3 - "$out/records" <<'PY'
+import glob, json, os, sys
+status = {}
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.coalesce-lint.json"))):
+    for line in open(path):
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        for f in record.get("files", []) if isinstance(record, dict) else []:
+            status[f.get("status")] = status.get(f.get("status"), 0) + 1
+print("files by status inside the records:", ", ".join(f"{k} {v}" for k, v in sorted(status.items(), key=str)))
+PY
