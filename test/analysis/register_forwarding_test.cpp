@@ -23,7 +23,7 @@ const auto* kLocal = reinterpret_cast<const clang::VarDecl*>(0x30);
 
 }  // namespace
 
-TEST_CASE("stores through a pointer may reach any memory but a local array; variables never overlap") {
+TEST_CASE("stores through a pointer may reach any memory but a local array, and variables never overlap") {
   const RootRef in = rootOf(Space::Global, nullptr, "in"), out = rootOf(Space::Global, nullptr, "out");
   const RootRef tile = rootOf(Space::Shared, kShared, "tile"), other = rootOf(Space::Shared, kOtherShared, "other");
   const RootRef local = rootOf(Space::Local, kLocal, "chain"), table = rootOf(Space::Constant, nullptr, "table");
@@ -67,7 +67,7 @@ TEST_CASE("a loop carries the values its body leaves in registers on every path"
   CHECK_FALSE(carried.has(c, 4, {}, i));  // the store through b may have changed c[i]
 }
 
-TEST_CASE("a store overwritten before any read is dead; a read in between keeps it") {
+TEST_CASE("a store overwritten before any read is dead, and a read in between keeps it") {
   const RootRef b = rootOf(Space::Global, nullptr, "b"), chain = rootOf(Space::Local, kLocal, "chain");
   const ExprRef i = symbol(1), guard = symbol(2);
   PendingStores pending;
