@@ -28,7 +28,6 @@
 
 namespace coalesce::analysis {
 
-
 struct StructValue;
 using ObjectRef = std::shared_ptr<const StructValue>;
 

@@ -96,7 +96,7 @@ void Interpreter::loop(const Stmt* init, const Expr* cond, const Expr* inc, cons
   state_.recording = wasRecording;
   const Env afterOne = state_.env;
   state_.env = entry;
-  const AvailableValues carried = beforeLoop.survivingLoop(state_.available, entryGuards);
+  AvailableValues carried = beforeLoop.survivingLoop(state_.available, entryGuards);
   state_.available = carried;
   const size_t firstEvent = events_.accesses.size();
 
@@ -188,7 +188,7 @@ void Interpreter::loop(const Stmt* init, const Expr* cond, const Expr* inc, cons
   }
   if (inc) eval(inc);
   if (cond && !testAfter) popGuard();
-  state_.available = carried;
+  state_.available = std::move(carried);  // pass 2's own values are the iteration's, not the loop's
   if (state_.recording) loadsMayReadAgain(firstEvent);
   std::set<int> loopSymbols(geometricIds.begin(), geometricIds.end());
   loopSymbols.insert(counter);

@@ -52,6 +52,8 @@ bool mayAlias(const Root& written, const Root& read) {
   return !variable || variable->space != model::Space::Local;
 }
 
+// Not symbolic.h's sameStructure: two lane-varying leaves that are not the same node are two
+// values here, and expressions above kMaxComparedSize are not compared.
 bool sameAddress(const ExprRef& a, const ExprRef& b) {
   if (a == b) return true;
   if (!a || !b || a->op != b->op || a->value != b->value || a->symbolId != b->symbolId ||
