@@ -39,7 +39,8 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           ("panel16", "panel16-findings.json", "panel16-judgments.json"),
           ("panel17", "panel17-findings.json", "panel17-judgments.json"),
           ("panel18", "panel18-findings.json", "panel18-judgments.json"),
-          ("panel19", "panel19-findings.json", "panel19-judgments.json")]
+          ("panel19", "panel19-findings.json", "panel19-judgments.json"),
+          ("panel20", "panel20-findings.json", "panel20-judgments.json")]
 
 
 def load_panels(folder):

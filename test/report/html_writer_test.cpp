@@ -136,7 +136,7 @@ TEST_CASE("html report: hostile file names, kernel names and source text are esc
   s.lineText = "  x = a[i]; // </script><!-- \"quoted\" & 'single'";
   AnalysisResult a;
   a.files.push_back({path, Status::Failed, "error with </script> in it", 0, {}});
-  a.kernels.push_back({s.kernel, s.loc, Status::Analysed, "", 1, s.block, {}, 0, "", false, false, "", "", 0, {}});
+  a.kernels.push_back({s.kernel, s.loc, Status::Analysed, "", 1, s.block, {}, 0, "", false, false, "", "", 0, {}, 0, 0, ""});
   a.accesses.push_back(s);
   const report::Report r = reportOf(a);
   REQUIRE(r.findings.size() == 1);

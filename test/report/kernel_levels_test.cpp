@@ -85,3 +85,78 @@ TEST_CASE("a kernel launched once beside a library's work repeated per run is a 
   CHECK_FALSE(isNote(levelOf(1, 1)));   // the library's work made once, as the kernel is
   CHECK_FALSE(isNote(levelOf(64, 64)));  // the kernel in the loop too: nothing says which weighs more
 }
+
+TEST_CASE("a kernel's arithmetic floor: waste it covers saves no time, and a merge keeps the largest share") {
+  // One strided load per kernel: 32 sectors per request where 4 carry its bytes.
+  const auto sharesOf = [](double cyclesPerWarp) {
+    AnalysisResult r;
+    KernelRecord k = kernelAt("hash", "a.cu", true);
+    k.arithmeticCyclesPerWarp = cyclesPerWarp;
+    k.warpsPerLaunch = 8;
+    k.arithmeticBasis = "at least 9,000 operations per thread";
+    r.kernels = {k};
+    r.accesses = {stridedLoad("hash", "a.cu", 0)};
+    r.accesses[0].launchRequests = 8;
+    const std::vector<report::Finding> findings = report::runRules(r, defaultArch());
+    REQUIRE(findingIn(findings, "a.cu"));
+    return *findingIn(findings, "a.cu");
+  };
+  // Memory: 8 requests x 32 sectors x 1.74 = 445 cycles, 389 of them waste.
+  const report::Finding none = sharesOf(0);
+  REQUIRE(none.costShare);
+  REQUIRE(none.timeShare);
+  CHECK(*none.timeShare == Approx(*none.costShare));
+  CHECK(none.timeBasis.empty());
+  // Arithmetic of 100 cycles per warp over 8 warps (800) outlasts the whole memory time.
+  const report::Finding covered = sharesOf(100);
+  CHECK(*covered.timeShare == Approx(0));
+  CHECK(contains(covered.timeBasis, "at least 9,000 operations per thread"));
+  // 20 cycles per warp (160) covers part of the waste: (445 - 160) / 445 of the time is saved.
+  const report::Finding partly = sharesOf(20);
+  CHECK(*partly.timeShare == Approx((8 * 32 * 1.74 - 160) / (8 * 32 * 1.74)).epsilon(0.01));
+  CHECK(*partly.timeShare < *partly.costShare);
+
+  // A gather beside the load, counted at its least (4 sectors a request) in the memory time and
+  // at up to 32: an arithmetic floor above the least but below the most keeps the warning.
+  {
+    AnalysisResult g;
+    KernelRecord k = kernelAt("hash", "c.cu", true);
+    k.arithmeticCyclesPerWarp = 100;  // 800 over 8 warps
+    k.warpsPerLaunch = 8;
+    k.arithmeticBasis = "at least 9,000 operations per thread";
+    k.accesses = 2;
+    g.kernels = {k};
+    AccessSite gather = makeSite(indirect(Space::Global, 4), {256, 1, 1}, "a[idx[i]]", "float", "c.cu", 20);
+    gather.kernel = "hash";
+    gather.id = 1;
+    gather.figures.sectorRange = std::make_pair(4.0, 32.0);
+    gather.launchRequests = 64;  // 256 sectors (445 cycles) at the least, 2,048 (3,564) at the most
+    g.accesses = {stridedLoad("hash", "c.cu", 0), gather};
+    g.accesses[0].launchRequests = 8;
+    const std::vector<report::Finding> found = report::runRules(g, defaultArch());
+    const report::Finding* load = findingIn(found, "c.cu");
+    REQUIRE(load);
+    REQUIRE(load->timeShare);
+    CHECK(*load->timeShare < *load->costShare);  // the floor covers part of the least memory time
+    CHECK(load->timeBasis.empty());               // but not the most: no note
+  }
+
+  // Two kernels with one place (a helper both call): the merged place keeps the larger share,
+  // the memory-bound kernel's.
+  AnalysisResult r;
+  KernelRecord bound = kernelAt("rounds", "b.cu", true), light = kernelAt("copy", "b.cu", true);
+  bound.arithmeticCyclesPerWarp = 100;
+  bound.warpsPerLaunch = 8;
+  bound.arithmeticBasis = "at least 9,000 operations per thread";
+  light.loc.line = 7;
+  r.kernels = {bound, light};
+  r.accesses = {stridedLoad("rounds", "b.cu", 0), stridedLoad("copy", "b.cu", 1)};
+  r.accesses[1].loc = r.accesses[0].loc;
+  for (AccessSite& a : r.accesses) a.launchRequests = 8;
+  const std::vector<report::Finding> merged = report::runRules(r, defaultArch());
+  const report::Finding* place = findingIn(merged, "b.cu");
+  REQUIRE(place);
+  CHECK(place->instantiations.size() == 2);
+  REQUIRE(place->timeShare);
+  CHECK(*place->timeShare == Approx(*place->costShare));
+}

@@ -10,11 +10,13 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "analysis_policy.h"
+#include "arithmetic_estimate.h"
 #include "block_shape.h"
 #include "fix_edits.h"
 #include "interpreter.h"
@@ -110,6 +112,21 @@ RunTimeChoice runTimeChoice(const LaunchCollector::Alternatives& a, const clang:
   return c;
 }
 
+// The kernel's arithmetic floor (arithmetic_estimate.h), and the warps of one launch under the
+// grid its accesses' costs count: the fewest over its launches, so that the floor stays one.
+void setArithmetic(const ArithmeticEstimate& estimate, const std::vector<LaunchContext>& contexts,
+                   const model::Arch& arch, KernelRecord& kernel) {
+  kernel.arithmeticCyclesPerWarp = estimate.cyclesPerWarp;
+  kernel.arithmeticBasis = estimate.cyclesPerWarp > 0 ? estimate.basis() : std::string();
+  double fewest = -1;
+  for (const LaunchContext& c : contexts) {
+    const double threads = static_cast<double>(c.block.dim.volume());
+    const double warps = std::ceil(threads / arch.warpSize) * static_cast<double>(costGridOf(c).volume());
+    if (fewest < 0 || warps < fewest) fewest = warps;
+  }
+  kernel.warpsPerLaunch = std::max(0.0, fewest);
+}
+
 }  // namespace
 
 TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const TranslationUnitOptions& options) {
@@ -173,6 +190,7 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
     kernel.block = contexts.front().block;
     kernel.block.detail += severalShapes(contexts);
     kernel.occupancy = kernelOccupancy(kernelResources(fn, ctx), contexts, options.arch);
+    setArithmetic(estimateArithmetic(fn, ctx, options.arch), contexts, options.arch, kernel);
     attachFixEdits(fn, interpreter.events(), ctx, options.arch, result, firstAccess, firstParam);  // docs/fixes.md
     result.kernels.push_back(kernel);
   }

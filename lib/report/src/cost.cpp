@@ -19,6 +19,13 @@ struct KernelTraffic {
   double sectors = 0;
   double wavefronts = 0;
   double time(const model::Arch& arch) const { return sectors * arch.sectorCostInWavefronts + wavefronts; }
+  // The same with gathers and data-dependent shared accesses at the most their ranges allow:
+  // what the arithmetic floor must outlast before it makes a finding a note (setTimeShare).
+  double sectorsAtMost = 0;
+  double wavefrontsAtMost = 0;
+  double timeAtMost(const model::Arch& arch) const {
+    return sectorsAtMost * arch.sectorCostInWavefronts + wavefrontsAtMost;
+  }
 };
 
 // What a gather costs at least: its active lanes' bytes in consecutive sectors.
@@ -121,6 +128,32 @@ void setProgramShare(Finding& f, double levelTime, size_t kernelIndex, const Ana
                                kernel.launchesPerRun == 1 ? "time" : "times", kernel.launchesBasis);
 }
 
+// The finding's share of its kernel's time where that time has the kernel's arithmetic as a
+// floor: T = max(A, M) before a fix, max(A, M - W) after it (A the arithmetic, a lower bound
+// of it; M the memory time; W the waste, all in wavefronts), so a fix gains nothing the
+// arithmetic still covers. Without arithmetic it is W / M, the memory share. On the H200 the
+// max of the two was within 1.5 % of the measured time of a kernel reading a per-thread state
+// around integer rounds, and above it in single precision (bench/compute_bound/README.md).
+// The arithmetic and the memory time are both lower bounds where gathers count at their least:
+// the floor makes a finding a note (timeBasis set) only when it outlasts the memory time at its
+// most, `memoryAtMost`, less the waste.
+void setTimeShare(Finding& f, double waste, double memoryTime, double memoryAtMost, size_t kernelIndex,
+                  const AnalysisResult& analysis, const model::Arch& arch) {
+  if (kernelIndex >= analysis.kernels.size() || memoryTime <= 0) return;
+  const KernelRecord& kernel = analysis.kernels[kernelIndex];
+  const double floor = kernel.arithmeticCyclesPerWarp * kernel.warpsPerLaunch;
+  const double before = std::max(floor, memoryTime);
+  const double after = std::max(floor, memoryTime - std::min(waste, memoryTime));
+  f.timeShare = (before - after) / before;
+  if (floor <= std::max(memoryTime, memoryAtMost) - std::min(waste, memoryTime)) return;
+  f.timeBasis = fmt::format(
+      "the kernel's arithmetic ({}; {} warps per launch) takes at least {} per launch, against {} of memory time "
+      "of which this access wastes {}",
+      kernel.arithmeticBasis, number(kernel.warpsPerLaunch), microseconds(arch.secondsOf(floor)),
+      microseconds(arch.secondsOf(memoryTime)),
+      microseconds(arch.secondsOf(std::min(waste, memoryTime))));
+}
+
 }  // namespace
 
 std::vector<size_t> kernelOfAccesses(const AnalysisResult& analysis) {
@@ -176,6 +209,7 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
     // 13 it counted nothing, and a kernel of such loads weighed only its shared accesses
     // (simpleAttributes' one-off `atomicExch(&hit, 0)` was 19 % of a kernel whose every loop
     // pass reads and writes global memory twice).
+    const double before = t.sectors, wavefrontsBefore = t.wavefronts;
     if (a.figures.global) t.sectors += a.figures.global->aligned.sectorsPerRequest * a.launchRequests;
     else if (a.figures.sectorRange) t.sectors += idealOfGather(a, arch) * a.launchRequests;
     // A texture fetch at its least too: its active lanes' bytes in consecutive sectors. The
@@ -186,6 +220,11 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
     // A data-dependent shared access (histogram bins, atomics on loaded indices) at its least,
     // for the same reason.
     else if (a.figures.wavefrontRange) t.wavefronts += a.figures.wavefrontRange->first * a.launchRequests;
+    t.sectorsAtMost += !a.figures.global && a.figures.sectorRange ? a.figures.sectorRange->second * a.launchRequests
+                                                                  : t.sectors - before;
+    t.wavefrontsAtMost += !a.figures.shared && a.figures.wavefrontRange
+                              ? a.figures.wavefrontRange->second * a.launchRequests
+                              : t.wavefronts - wavefrontsBefore;
   }
   const ProgramTime program = programTime(analysis, traffic, arch);
   for (Finding& f : findings) {
@@ -213,6 +252,7 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
       f.costWavefronts = cost;
       f.costUnitBytes = arch.sharedWavefrontBytes();
       f.costShare = time > 0 ? cost / time : 0.0;
+      setTimeShare(f, cost, time, traffic[kernelOf[i]].timeAtMost(arch), kernelOf[i], analysis, arch);
       f.costTimePerRun = cost * launchesOf(kernelOf[i], analysis);
       setProgramShare(f, cost, kernelOf[i], analysis, program);
       setShownWaste(f, cost, a, kernelOf[i], analysis, arch);
@@ -226,6 +266,8 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
                                    ? std::max(0.0, a.group.sectorsPerRequest - a.group.idealSectors) * a.launchRequests
                                    : cost;
       f.costShare = time > 0 ? levelCost * arch.sectorCostInWavefronts / time : 0.0;
+      setTimeShare(f, levelCost * arch.sectorCostInWavefronts, time, traffic[kernelOf[i]].timeAtMost(arch),
+                   kernelOf[i], analysis, arch);
       setProgramShare(f, levelCost * arch.sectorCostInWavefronts, kernelOf[i], analysis, program);
       setShownWaste(f, levelCost * arch.sectorCostInWavefronts, a, kernelOf[i], analysis, arch);
     }

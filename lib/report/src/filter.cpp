@@ -140,6 +140,17 @@ Result<FilterOutcome> filterFindings(std::vector<Finding> candidates, const Filt
     };
     noteUnder(f.costShare, c.minCostShare(),
               fmt::format("the kernel's memory time, under MinCostShare ({})", detail::percent(c.minCostShare())));
+    // A kernel whose arithmetic outlasts its memory traffic: the waste may be a large part of
+    // the memory time and none of the kernel's (lib/report/src/cost.cpp, `setTimeShare`).
+    if (f.severity == Severity::Warning && f.timeShare && !f.timeBasis.empty() && *f.timeShare < c.minCostShare()) {
+      f.severity = Severity::Note;
+      const std::string gain = *f.timeShare <= 0 ? std::string("a fix would not shorten the kernel")
+                                                  : fmt::format("a fix would shorten the kernel by {} at most, under "
+                                                                "MinCostShare ({})",
+                                                                detail::percent(*f.timeShare),
+                                                                detail::percent(c.minCostShare()));
+      f.notes.push_back(fmt::format("a note, not a warning: {}: {}", gain, f.timeBasis));
+    }
     // The same next to the program: a one-off setup kernel, a merge pass over a few partial
     // results, a single-block step beside kernels the host launches over the whole data or
     // in a loop (lib/report/src/cost.cpp, `setProgramShare`).

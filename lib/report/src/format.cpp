@@ -27,8 +27,10 @@ std::string percent(double ratio) {
 
 std::string microseconds(double seconds) {
   const double us = seconds * 1e6;
-  if (us >= 1000) return fmt::format("{:.2g} ms", us / 1000);
-  return fmt::format("{:.2g} us", us);
+  // Two significant digits, never an exponent a reader must decode ("550 us", not "5.5e+02 us").
+  const auto digits = [](double v) { return v >= 100 ? fmt::format("{:.0f}", v) : fmt::format("{:.2g}", v); };
+  if (us >= 1000) return digits(us / 1000) + " ms";
+  return digits(us) + " us";
 }
 
 std::string units(double value, std::string_view unit) {

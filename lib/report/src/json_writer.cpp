@@ -197,6 +197,7 @@ void writeJson(std::ostream& out, const Report& report) {
           j.attribute("cost_time_per_run", orNull(f.costTimePerRun));
           j.attribute("waste_us_per_run", f.shownWasteSeconds ? json::Value(*f.shownWasteSeconds * 1e6) : json::Value(nullptr));
           j.attribute("program_share", orNull(f.programShare));
+          j.attribute("time_share", orNull(f.timeShare));
           j.attribute("rank", f.rank > 0 ? json::Value(static_cast<int64_t>(f.rank)) : json::Value(nullptr));
         });
     });

@@ -103,6 +103,13 @@ std::vector<Finding> mergeByPlace(std::vector<Finding> findings, const AnalysisR
       if (f.costWavefronts) merged.costWavefronts = merged.costWavefronts.value_or(0) + *f.costWavefronts;
       if (f.costTimePerRun) merged.costTimePerRun = merged.costTimePerRun.value_or(0) + *f.costTimePerRun;
       if (f.costShare) merged.costShare = std::max(merged.costShare.value_or(0), *f.costShare);
+      // A kernel with no arithmetic floor shortens by its whole share of the memory time.
+      if (f.timeShare || merged.timeShare) {
+        const double own = f.timeShare.value_or(f.costShare.value_or(0));
+        const double kept = merged.timeShare.value_or(group.front().costShare.value_or(0));
+        if (own > kept) merged.timeBasis = f.timeShare ? f.timeBasis : std::string();
+        merged.timeShare = std::max(own, kept);
+      }
     }
     merged.fields = fields;
     if (group.size() > 1) {

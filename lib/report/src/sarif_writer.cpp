@@ -181,6 +181,7 @@ void writeSarif(std::ostream& out, const Report& report, const SarifOptions& opt
                   if (f.costSectors) j.attribute("cost_sectors", *f.costSectors);
                   if (f.costWavefronts) j.attribute("cost_wavefronts", *f.costWavefronts);
                   j.attribute("cost_share", f.costShare.value_or(0));
+                  if (f.timeShare) j.attribute("time_share", *f.timeShare);
                   j.attribute("rank", static_cast<int64_t>(f.rank));
                 });
               }

@@ -405,3 +405,30 @@ TEST_CASE("findings/: alternatives chosen at run time are recorded with their se
   }
   CHECK(named == 4);  // row_sums_kernel1's load, transposeNaive's store, copy_rows_naive's load and store
 }
+
+TEST_CASE("findings/: the kernel's arithmetic floor counts what the source fixes, and nothing a few threads run") {
+  const Analysed& r = analysed();
+  std::map<std::string, const KernelRecord*> kernels;
+  for (const KernelRecord& k : r.analysis.kernels)
+    if (k.loc.file.find("arithmetic_counts.cu") != std::string::npos ||
+        k.loc.file.find("compute_bound_rounds.cu") != std::string::npos)
+      kernels[k.name] = &k;
+  REQUIRE(kernels.count("stepForms"));
+  const KernelRecord& steps = *kernels.at("stepForms");
+  INFO(steps.arithmeticBasis);
+  // arithmetic_counts.cu: 16 + 16 + 10 + 2 + 1 + 1 + 2 unsigned operators (a third of an
+  // instruction each, half an SM cycle per instruction) and 2 PTX instructions (one each).
+  CHECK(steps.arithmeticBasis.find("51 operations per thread (49 on unsigned 32-bit integers, 2 inline PTX") !=
+        std::string::npos);
+  CHECK(steps.arithmeticBasis.find("1 loop whose trips the source does not fix counted once") != std::string::npos);
+  CHECK(steps.arithmeticCyclesPerWarp == Approx(49.0 / 6 + 1));
+  CHECK(steps.warpsPerLaunch == Approx(16 * 8));
+  // compute_bound_rounds.cu: 96 rounds of the same mixing against one, and rounds whose count
+  // the source does not fix counted once.
+  for (const char* name : {"manyRounds", "oneRound", "roundsAtRunTime"}) REQUIRE(kernels.count(name));
+  const double one = kernels.at("oneRound")->arithmeticCyclesPerWarp;
+  CHECK(one > 0);
+  CHECK(kernels.at("manyRounds")->arithmeticCyclesPerWarp > 90 * one);
+  CHECK(kernels.at("roundsAtRunTime")->arithmeticCyclesPerWarp < 2 * one);
+  CHECK(kernels.at("manyRounds")->warpsPerLaunch == Approx((1 << 20) / 32));
+}

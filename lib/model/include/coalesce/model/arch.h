@@ -39,6 +39,17 @@ struct Arch {
   // fixes nothing: the default of the report's MinWastePerRun (docs/findings.md, "Levels").
   double launchSeconds = 4.6e-6;
   double secondsOf(double wavefronts) const { return wavefronts / (smCount * smClockHz); }
+  // What one SM's arithmetic issues per cycle, in lanes, by kind: the floor a kernel's
+  // arithmetic puts under its time, in the same unit (lib/analysis/src/arithmetic_estimate.h,
+  // lib/report/src/cost.cpp). The CUDA C++ Programming Guide's "Throughput of Native Arithmetic
+  // Instructions", compute capability 9.0: 32-bit floating add/multiply/FMA 128, 64-bit 64,
+  // 32-bit integer add/logic/shift/compare 64, reciprocal/square root/exp2/log2/sine 16. No
+  // older architecture issues more of any kind (sm_70 and sm_80: 64 single, sm_75/86/89: 2
+  // double), so the floor these give stays a floor there.
+  int fp32LanesPerCycle = 128;
+  int fp64LanesPerCycle = 64;
+  int int32LanesPerCycle = 64;
+  int specialLanesPerCycle = 16;
 
   // Occupancy limits of one SM (occupancy.h). Sources: the CUDA C++ Programming Guide's
   // table "Technical Specifications per Compute Capability" (warps, blocks, registers,

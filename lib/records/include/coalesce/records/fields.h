@@ -354,6 +354,9 @@ void describeFields(V& v, R& r) {
   v.field("repeated_work", r.repeatedWork, kInternalField);  // read by lib/report/src/setup_level.cpp
   v.field("repeated_work_runs", r.repeatedWorkRuns, kInternalField);
   v.field("choice", r.choice, kInternalField);  // read by lib/report/src/alternative_level.cpp
+  v.field("arithmetic_cycles_per_warp", r.arithmeticCyclesPerWarp);
+  v.field("warps_per_launch", r.warpsPerLaunch);
+  v.field("arithmetic_basis", r.arithmeticBasis, kEmptyIsNull);
 }
 
 template <class V, RecordOf<FileRecord> R>

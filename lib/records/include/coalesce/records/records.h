@@ -405,6 +405,13 @@ struct KernelRecord {
   std::string repeatedWork;
   double repeatedWorkRuns = 0;  // how often one run makes that call
   RunTimeChoice choice;       // the alternatives the host chooses it among, if any
+  // The least time its arithmetic takes (lib/analysis/src/arithmetic_estimate.h): one SM's issue
+  // cycles per warp, counted from the source as a lower bound; the warps one launch runs under
+  // the grid and block its accesses' costs count (AccessSite::launchRequests); the sentence
+  // saying what the count rests on. The report sets it beside the kernel's memory time.
+  double arithmeticCyclesPerWarp = 0;
+  double warpsPerLaunch = 0;
+  std::string arithmeticBasis;
   bool operator==(const KernelRecord&) const = default;
 };
 

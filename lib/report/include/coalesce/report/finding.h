@@ -78,6 +78,13 @@ struct Finding {
   // the kernel nowhere or launches no other kernel; programBasis says what it rests on.
   std::optional<double> programShare;
   std::string programBasis;
+  // Its share of the kernel's time where the kernel's arithmetic is a floor under that time
+  // (KernelRecord::arithmeticCyclesPerWarp; lib/report/src/cost.cpp, `roofline`): what a fix
+  // would shorten the kernel by, at most. Below costShare only when the arithmetic outlasts
+  // part of the memory time; timeBasis says what the floor rests on. Unset for findings whose
+  // rule prices them itself and for those with no cost.
+  std::optional<double> timeShare;
+  std::string timeBasis;
   // What it wastes per run of the program, in the memory time of shared-memory wavefronts
   // (a sector weighs Arch::sectorCostInWavefronts, as in the kernel's time, cost.cpp): the
   // cost per launch times its kernel's launches per run (KernelRecord::launchesPerRun; one

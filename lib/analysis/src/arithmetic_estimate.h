@@ -1,0 +1,37 @@
+// The least time a kernel's arithmetic takes, per warp: a floor under the kernel's time that
+// the report sets beside its memory time (lib/report/src/cost.cpp, "roofline"). A kernel whose
+// arithmetic outlasts its memory traffic gains nothing from a smaller memory time: the hash
+// state a mining kernel loads once per thread around thousands of rounds of 64-bit mixing
+// wastes sectors that cost it no time (docs/findings.md, "Levels"; bench/compute_bound/).
+//
+// Counted from the source, as a lower bound: every operator the thread evaluates on floating
+// or unsigned or 64-bit values (signed `int` arithmetic is mostly indices that unrolling and
+// address modes fold, and is left out), the bodies of the functions it calls, inline PTX
+// instructions, loops of constant trips as often as they run and other loops once, an `if`
+// without `else` as its body, one with `else` as its cheaper arm, an arm entered only on an
+// equality (`tid == 0`) not at all, a `switch` not at all.
+#pragma once
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+
+#include <string>
+
+#include "coalesce/model/arch.h"
+
+namespace coalesce::analysis {
+
+struct ArithmeticEstimate {
+  // One SM's issue cycles one warp's arithmetic takes at least (Arch's lanes per cycle).
+  double cyclesPerWarp = 0;
+  // Operators counted per thread, by kind.
+  double floatOps = 0, doubleOps = 0, int32Ops = 0, int64Ops = 0, specialOps = 0, asmInstructions = 0;
+  int loopsCountedOnce = 0;  // loops whose trip count the source does not fix
+  // "about 4,600 operators per thread (4,100 on 64-bit integers, ...)": what the floor rests on.
+  std::string basis() const;
+};
+
+ArithmeticEstimate estimateArithmetic(const clang::FunctionDecl* kernel, clang::ASTContext& ctx,
+                                      const model::Arch& arch);
+
+}  // namespace coalesce::analysis
