@@ -12,10 +12,7 @@ namespace coalesce::analysis::lanes {
 std::vector<int> loopGroup(int id, const SymbolTable& symbols) {
   const SymbolInfo& s = symbols[id];
   std::vector<int> group;
-  for (size_t other = 0; other < symbols.size(); ++other) {
-    const SymbolInfo& o = symbols[static_cast<int>(other)];
-    if (o.kind == SymbolInfo::Kind::LoopVar && s.loopCond && o.loopCond == s.loopCond) group.push_back(static_cast<int>(other));
-  }
+  if (s.loopCond) group = symbols.loopVarsOf(s.loopCond.get());
   if (group.empty()) group.push_back(id);
   return group;
 }

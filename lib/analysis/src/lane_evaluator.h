@@ -261,11 +261,9 @@ struct Evaluator {
     for (const auto& [id, v] : launch.symbolValues) b.symbols[id] = v;
     // Values chosen so that an idle access runs bound its loops too (liveValues).
     for (const auto& [id, v] : liveValues) b.symbols.emplace(id, v);
-    for (size_t id = 0; id < symbols.size(); ++id)
-      if (symbols[static_cast<int>(id)].value) b.symbols[static_cast<int>(id)] = *symbols[static_cast<int>(id)].value;
-    for (size_t id = 0; id < symbols.size(); ++id)
-      if (symbols[static_cast<int>(id)].exitOf >= 0)
-        if (auto v = exitValue(static_cast<int>(id))) b.symbols[static_cast<int>(id)] = *v;
+    for (const int id : symbols.withValue()) b.symbols[id] = *symbols[id].value;
+    for (const int id : symbols.loopExits())
+      if (auto v = exitValue(id)) b.symbols[id] = *v;
     return b;
   }
 

@@ -81,14 +81,53 @@ class SymbolTable {
  public:
   int add(SymbolInfo info) {
     symbols_.push_back(std::move(info));
+    indexed_ = false;
     return static_cast<int>(symbols_.size()) - 1;
   }
-  SymbolInfo& operator[](int id) { return symbols_[static_cast<size_t>(id)]; }
+  // Writable access forgets the index below (a value or a loop field may change). A reference
+  // kept and written after the index is next built is not seen: the interpreter writes its
+  // symbols before the evaluation reads the index, and the evaluation writes none.
+  SymbolInfo& operator[](int id) {
+    indexed_ = false;
+    return symbols_[static_cast<size_t>(id)];
+  }
   const SymbolInfo& operator[](int id) const { return symbols_[static_cast<size_t>(id)]; }
   size_t size() const { return symbols_.size(); }
 
+  // What every evaluation of a launch asks of the whole table, indexed once the interpreter
+  // is done adding to it instead of walked per access (lane_evaluator.h, launchBindings and
+  // loopGroup: 25 % of a 20,000-symbol kernel's time, docs/analysis-speed.md). In id order.
+  const std::vector<int>& withValue() const { return index().withValue; }   // `value` set
+  const std::vector<int>& loopExits() const { return index().loopExits; }   // `exitOf` >= 0
+  // The loop variables whose loop continues while `cond` holds (one loop's counter and
+  // geometric variables); empty for none.
+  const std::vector<int>& loopVarsOf(const SymExpr* cond) const {
+    static const std::vector<int> none;
+    const auto it = index().loopVars.find(cond);
+    return it == index_.loopVars.end() ? none : it->second;
+  }
+
  private:
+  struct Index {
+    std::vector<int> withValue, loopExits;
+    std::map<const SymExpr*, std::vector<int>> loopVars;
+  };
+  const Index& index() const {
+    if (indexed_) return index_;
+    index_ = Index{};
+    for (size_t i = 0; i < symbols_.size(); ++i) {
+      const SymbolInfo& s = symbols_[i];
+      const int id = static_cast<int>(i);
+      if (s.value) index_.withValue.push_back(id);
+      if (s.exitOf >= 0) index_.loopExits.push_back(id);
+      if (s.kind == SymbolInfo::Kind::LoopVar && s.loopCond) index_.loopVars[s.loopCond.get()].push_back(id);
+    }
+    indexed_ = true;
+    return index_;
+  }
   std::vector<SymbolInfo> symbols_;
+  mutable Index index_;
+  mutable bool indexed_ = false;
 };
 
 // Builders fold constants and simple identities so affine forms stay small.

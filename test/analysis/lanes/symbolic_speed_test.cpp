@@ -142,3 +142,31 @@ TEST_CASE("lanes: substituteLeaves rebuilds what substitute rebuilds, and a shar
   const ExprRef noSymbols = binary(Op::Mul, leaf(Op::ThreadIdx, 0), constant(4));
   CHECK(substituteLeaves(noSymbols, replace, opBit(Op::Symbol)) == noSymbols);
 }
+
+TEST_CASE("the symbol table's index lists what a walk over every symbol finds, and follows changes") {
+  SymbolTable t;
+  SymbolInfo param;
+  param.kind = SymbolInfo::Kind::Param;
+  const int p = t.add(param);
+  const ExprRef cond = binary(Op::Lt, symbol(0), constant(8));
+  SymbolInfo counter;
+  counter.kind = SymbolInfo::Kind::LoopVar;
+  counter.loopCond = cond;
+  const int k = t.add(counter);
+  SymbolInfo geometric = counter;  // the same loop's geometric variable
+  const int s = t.add(geometric);
+  SymbolInfo exit;
+  exit.exitOf = s;
+  const int e = t.add(exit);
+  CHECK(t.withValue().empty());
+  CHECK(t.loopExits() == std::vector<int>{e});
+  CHECK(t.loopVarsOf(cond.get()) == std::vector<int>{k, s});
+  CHECK(t.loopVarsOf(constant(1).get()).empty());
+  // A value set through the writable access, and a symbol added later, are seen.
+  t[p].value = 64;
+  CHECK(t.withValue() == std::vector<int>{p});
+  SymbolInfo assumed;
+  assumed.value = 4096;
+  const int a = t.add(assumed);
+  CHECK(t.withValue() == std::vector<int>{p, a});
+}
