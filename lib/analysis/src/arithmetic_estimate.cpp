@@ -21,39 +21,14 @@ using namespace clang;
 
 namespace {
 
-// Operators by kind, per thread, and the issue cycles they take.
-struct Tally {
-  double cycles = 0;
-  double f32 = 0, f64 = 0, i32 = 0, i64 = 0, special = 0, ptx = 0;
-  Tally& operator+=(const Tally& o) {
-    cycles += o.cycles;
-    f32 += o.f32;
-    f64 += o.f64;
-    i32 += o.i32;
-    i64 += o.i64;
-    special += o.special;
-    ptx += o.ptx;
-    return *this;
-  }
-  Tally times(double k) const {
-    Tally t = *this;
-    t.cycles *= k;
-    t.f32 *= k;
-    t.f64 *= k;
-    t.i32 *= k;
-    t.i64 *= k;
-    t.special *= k;
-    t.ptx *= k;
-    return t;
-  }
-};
-
-const Tally& cheaper(const Tally& a, const Tally& b) { return a.cycles <= b.cycles ? a : b; }
+const OperationCounts& cheaper(const OperationCounts& a, const OperationCounts& b) {
+  return a.cyclesPerWarp <= b.cyclesPerWarp ? a : b;
+}
 
 // A value and whether it is a constant the compiler folds (literals, enumerators, constexpr
 // variables, template arguments, and operators on them), which costs nothing at run time.
 struct Counted {
-  Tally tally;
+  OperationCounts tally;
   bool constant = false;
 };
 
@@ -233,12 +208,12 @@ class Counter {
  public:
   Counter(ASTContext& ctx, const model::Arch& arch) : ctx_(ctx), arch_(arch) {}
 
-  Tally function(const FunctionDecl* fn) {
+  OperationCounts function(const FunctionDecl* fn) {
     const FunctionDecl* def = nullptr;
     if (!fn || !fn->hasBody(def) || !def) return {};
     if (auto it = memo_.find(def); it != memo_.end()) return it->second;
     if (active_.size() >= 32 || !active_.insert(def).second) return {};  // recursion: once
-    const Tally t = statement(def->getBody());
+    const OperationCounts t = statement(def->getBody());
     active_.erase(def);
     memo_[def] = t;
     return t;
@@ -251,28 +226,28 @@ class Counter {
 
   // `weight` operators on values of `type` (`instruction`: `weight` machine instructions, an
   // intrinsic's, not operators that may fuse).
-  Tally op(QualType type, double weight = 1, bool instruction = false) const {
-    Tally t;
+  OperationCounts op(QualType type, double weight = 1, bool instruction = false) const {
+    OperationCounts t;
     if (type.isNull()) return t;
     type = type.getCanonicalType();
     if (const auto* v = type->getAs<VectorType>()) type = v->getElementType().getCanonicalType();
     if (type->isRealFloatingType()) {
       const double instructions = weight * (instruction ? 1.0 : kInstructionsPerFloatOperator);
       if (ctx_.getTypeSize(type) > 32) {
-        t.f64 = weight;
-        t.cycles = instructions * cyclesOf(arch_.fp64LanesPerCycle);
+        t.doubleOps = weight;
+        t.cyclesPerWarp = instructions * cyclesOf(arch_.fp64LanesPerCycle);
       } else {
-        t.f32 = weight;
-        t.cycles = instructions * cyclesOf(arch_.fp32LanesPerCycle);
+        t.floatOps = weight;
+        t.cyclesPerWarp = instructions * cyclesOf(arch_.fp32LanesPerCycle);
       }
     } else if (type->isIntegerType() && !type->isBooleanType()) {
       const uint64_t bits = ctx_.getTypeSize(type);
       if (bits > 32) {
-        t.i64 = weight;
-        t.cycles = weight * (instruction ? 1.0 : kInstructionsPerInt64Operator) * cyclesOf(arch_.int32LanesPerCycle);
+        t.int64Ops = weight;
+        t.cyclesPerWarp = weight * (instruction ? 1.0 : kInstructionsPerInt64Operator) * cyclesOf(arch_.int32LanesPerCycle);
       } else if (type->isUnsignedIntegerType() || instruction) {
-        t.i32 = weight;
-        t.cycles = weight * (instruction ? 1.0 : kInstructionsPerInt32Operator) * cyclesOf(arch_.int32LanesPerCycle);
+        t.int32Ops = weight;
+        t.cyclesPerWarp = weight * (instruction ? 1.0 : kInstructionsPerInt32Operator) * cyclesOf(arch_.int32LanesPerCycle);
       }
       // Signed 32-bit operators and narrower: indices and counters, which unrolling and address
       // modes mostly fold. Not counted.
@@ -280,11 +255,11 @@ class Counter {
     return t;
   }
 
-  Tally statement(const Stmt* s) {
+  OperationCounts statement(const Stmt* s) {
     if (!s) return {};
     if (const auto* e = dyn_cast<Expr>(s)) return expr(e).tally;
     if (const auto* d = dyn_cast<DeclStmt>(s)) {
-      Tally t;
+      OperationCounts t;
       for (const Decl* decl : d->decls())
         if (const auto* var = dyn_cast<VarDecl>(decl); var && var->getInit() && var->isLocalVarDecl() &&
                                                         !var->isStaticLocal() && !var->hasAttr<CUDASharedAttr>())
@@ -292,7 +267,7 @@ class Counter {
       return t;
     }
     if (const auto* i = dyn_cast<IfStmt>(s)) {
-      Tally t = statement(i->getInit());
+      OperationCounts t = statement(i->getInit());
       if (i->getConditionVariableDeclStmt()) t += statement(i->getConditionVariableDeclStmt());
       const Counted cond = expr(i->getCond());
       t += cond.tally;
@@ -312,8 +287,8 @@ class Counter {
       return t;
     }
     if (const auto* f = dyn_cast<ForStmt>(s)) {
-      Tally t = statement(f->getInit());
-      Tally pass = statement(f->getBody());
+      OperationCounts t = statement(f->getInit());
+      OperationCounts pass = statement(f->getBody());
       if (f->getCond()) pass += expr(f->getCond()).tally;
       if (f->getInc()) pass += expr(f->getInc()).tally;
       const std::optional<int64_t> trips = constantTrips(*f, ctx_);
@@ -323,20 +298,20 @@ class Counter {
     }
     if (isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s)) {
       ++loopsCountedOnce;
-      Tally t;
+      OperationCounts t;
       for (const Stmt* child : s->children()) t += statement(child);
       return t;
     }
     if (const auto* sw = dyn_cast<SwitchStmt>(s)) return expr(sw->getCond()).tally;  // which case: unknown
     if (const auto* a = dyn_cast<GCCAsmStmt>(s)) {
-      Tally t;
+      OperationCounts t;
       for (const Expr* in : a->inputs()) t += expr(in).tally;
       const double n = ptxInstructions(*a);
-      t.ptx += n;
-      t.cycles += n * cyclesOf(arch_.int32LanesPerCycle);
+      t.asmInstructions += n;
+      t.cyclesPerWarp += n * cyclesOf(arch_.int32LanesPerCycle);
       return t;
     }
-    Tally t;
+    OperationCounts t;
     for (const Stmt* child : s->children()) t += statement(child);
     return t;
   }
@@ -451,8 +426,8 @@ class Counter {
     if (!id) return out;
     const std::string_view name = id->getName();
     if (isSpecialFunction(name)) {
-      out.tally.special += 1;
-      out.tally.cycles += cyclesOf(arch_.specialLanesPerCycle);
+      out.tally.specialOps += 1;
+      out.tally.cyclesPerWarp += cyclesOf(arch_.specialLanesPerCycle);
     } else if (isOneInstructionIntrinsic(name) && c.getNumArgs() > 0) {
       out.tally += op(c.getType().isNull() || c.getType()->isVoidType() ? c.getArg(0)->getType() : c.getType(), 1, true);
     }
@@ -461,7 +436,7 @@ class Counter {
 
   ASTContext& ctx_;
   const model::Arch& arch_;
-  std::map<const FunctionDecl*, Tally> memo_;
+  std::map<const FunctionDecl*, OperationCounts> memo_;
   std::set<const FunctionDecl*> active_;
 };
 
@@ -478,21 +453,45 @@ std::string grouped(double v) {
 
 }  // namespace
 
+OperationCounts& OperationCounts::operator+=(const OperationCounts& o) {
+  cyclesPerWarp += o.cyclesPerWarp;
+  floatOps += o.floatOps;
+  doubleOps += o.doubleOps;
+  int32Ops += o.int32Ops;
+  int64Ops += o.int64Ops;
+  specialOps += o.specialOps;
+  asmInstructions += o.asmInstructions;
+  return *this;
+}
+
+OperationCounts OperationCounts::times(double k) const {
+  OperationCounts t;
+  t.cyclesPerWarp = cyclesPerWarp * k;
+  t.floatOps = floatOps * k;
+  t.doubleOps = doubleOps * k;
+  t.int32Ops = int32Ops * k;
+  t.int64Ops = int64Ops * k;
+  t.specialOps = specialOps * k;
+  t.asmInstructions = asmInstructions * k;
+  return t;
+}
+
 std::string ArithmeticEstimate::basis() const {
+  const OperationCounts& o = operations;
   std::string parts;
   const auto add = [&](double n, const char* what) {
     if (n < 0.5) return;
     parts += (parts.empty() ? "" : ", ") + grouped(n) + " " + what;
   };
-  add(int64Ops, "on 64-bit integers");
-  add(int32Ops, "on unsigned 32-bit integers");
-  add(floatOps, "in single precision");
-  add(doubleOps, "in double precision");
-  add(specialOps, "special functions");
-  add(asmInstructions, "inline PTX instructions");
-  const double total = floatOps + doubleOps + int32Ops + int64Ops + specialOps + asmInstructions;
+  add(o.int64Ops, "on 64-bit integers");
+  add(o.int32Ops, "on unsigned 32-bit integers");
+  add(o.floatOps, "in single precision");
+  add(o.doubleOps, "in double precision");
+  add(o.specialOps, "special functions");
+  add(o.asmInstructions, "inline PTX instructions");
+  const double total = o.floatOps + o.doubleOps + o.int32Ops + o.int64Ops + o.specialOps + o.asmInstructions;
   std::string text = "at least " + grouped(total) + " operations per thread (" + parts + "), " +
-                     grouped(cyclesPerWarp) + " cycles of one SM per warp";
+                     grouped(o.cyclesPerWarp) + " cycles of one SM per warp";
   if (loopsCountedOnce > 0)
     text += "; " + std::to_string(loopsCountedOnce) + (loopsCountedOnce == 1 ? " loop" : " loops") +
             " whose trips the source does not fix counted once";
@@ -501,15 +500,8 @@ std::string ArithmeticEstimate::basis() const {
 
 ArithmeticEstimate estimateArithmetic(const FunctionDecl* kernel, ASTContext& ctx, const model::Arch& arch) {
   Counter counter(ctx, arch);
-  const Tally t = counter.function(kernel);
   ArithmeticEstimate out;
-  out.cyclesPerWarp = t.cycles;
-  out.floatOps = t.f32;
-  out.doubleOps = t.f64;
-  out.int32Ops = t.i32;
-  out.int64Ops = t.i64;
-  out.specialOps = t.special;
-  out.asmInstructions = t.ptx;
+  out.operations = counter.function(kernel);
   out.loopsCountedOnce = counter.loopsCountedOnce;
   return out;
 }

@@ -21,13 +21,19 @@
 
 namespace coalesce::analysis {
 
-struct ArithmeticEstimate {
-  // One SM's issue cycles one warp's arithmetic takes at least (Arch's lanes per cycle).
+// Operators counted per thread, by kind, and one SM's issue cycles one warp's share of them
+// takes at least (Arch's lanes per cycle).
+struct OperationCounts {
   double cyclesPerWarp = 0;
-  // Operators counted per thread, by kind.
   double floatOps = 0, doubleOps = 0, int32Ops = 0, int64Ops = 0, specialOps = 0, asmInstructions = 0;
+  OperationCounts& operator+=(const OperationCounts& o);
+  OperationCounts times(double k) const;  // every count and the cycles, k times
+};
+
+struct ArithmeticEstimate {
+  OperationCounts operations;
   int loopsCountedOnce = 0;  // loops whose trip count the source does not fix
-  // "about 4,600 operators per thread (4,100 on 64-bit integers, ...)": what the floor rests on.
+  // "at least 4,600 operations per thread (4,100 on 64-bit integers, ...)": what the floor rests on.
   std::string basis() const;
 };
 

@@ -116,8 +116,8 @@ RunTimeChoice runTimeChoice(const LaunchCollector::Alternatives& a, const clang:
 // grid its accesses' costs count: the fewest over its launches, so that the floor stays one.
 void setArithmetic(const ArithmeticEstimate& estimate, const std::vector<LaunchContext>& contexts,
                    const model::Arch& arch, KernelRecord& kernel) {
-  kernel.arithmeticCyclesPerWarp = estimate.cyclesPerWarp;
-  kernel.arithmeticBasis = estimate.cyclesPerWarp > 0 ? estimate.basis() : std::string();
+  kernel.arithmeticCyclesPerWarp = estimate.operations.cyclesPerWarp;
+  kernel.arithmeticBasis = estimate.operations.cyclesPerWarp > 0 ? estimate.basis() : std::string();
   double fewest = -1;
   for (const LaunchContext& c : contexts) {
     const double threads = static_cast<double>(c.block.dim.volume());

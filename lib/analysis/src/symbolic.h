@@ -103,8 +103,9 @@ class SymbolTable {
   // geometric variables); empty for none.
   const std::vector<int>& loopVarsOf(const SymExpr* cond) const {
     static const std::vector<int> none;
-    const auto it = index().loopVars.find(cond);
-    return it == index_.loopVars.end() ? none : it->second;
+    const auto& loopVars = index().loopVars;
+    const auto it = loopVars.find(cond);
+    return it == loopVars.end() ? none : it->second;
   }
 
  private:

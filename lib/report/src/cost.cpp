@@ -142,16 +142,16 @@ void setTimeShare(Finding& f, double waste, double memoryTime, double memoryAtMo
   if (kernelIndex >= analysis.kernels.size() || memoryTime <= 0) return;
   const KernelRecord& kernel = analysis.kernels[kernelIndex];
   const double floor = kernel.arithmeticCyclesPerWarp * kernel.warpsPerLaunch;
+  const double saved = std::min(waste, memoryTime);
   const double before = std::max(floor, memoryTime);
-  const double after = std::max(floor, memoryTime - std::min(waste, memoryTime));
+  const double after = std::max(floor, memoryTime - saved);
   f.timeShare = (before - after) / before;
-  if (floor <= std::max(memoryTime, memoryAtMost) - std::min(waste, memoryTime)) return;
+  if (floor <= std::max(memoryTime, memoryAtMost) - saved) return;
   f.timeBasis = fmt::format(
       "the kernel's arithmetic ({}; {} warps per launch) takes at least {} per launch, against {} of memory time "
       "of which this access wastes {}",
       kernel.arithmeticBasis, number(kernel.warpsPerLaunch), microseconds(arch.secondsOf(floor)),
-      microseconds(arch.secondsOf(memoryTime)),
-      microseconds(arch.secondsOf(std::min(waste, memoryTime))));
+      microseconds(arch.secondsOf(memoryTime)), microseconds(arch.secondsOf(saved)));
 }
 
 }  // namespace
@@ -209,22 +209,31 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
     // 13 it counted nothing, and a kernel of such loads weighed only its shared accesses
     // (simpleAttributes' one-off `atomicExch(&hit, 0)` was 19 % of a kernel whose every loop
     // pass reads and writes global memory twice).
-    const double before = t.sectors, wavefrontsBefore = t.wavefronts;
-    if (a.figures.global) t.sectors += a.figures.global->aligned.sectorsPerRequest * a.launchRequests;
-    else if (a.figures.sectorRange) t.sectors += idealOfGather(a, arch) * a.launchRequests;
-    // A texture fetch at its least too: its active lanes' bytes in consecutive sectors. The
-    // texture cache moves sectors of 32 bytes as L1 does; where its layout spreads a warp's
-    // texels further, the kernel's time is larger still, and the other findings' shares smaller.
-    else if (a.access.space == model::Space::Texture) t.sectors += coalescedSectors(a, arch) * a.launchRequests;
-    if (a.figures.shared) t.wavefronts += a.figures.shared->aligned.wavefronts * a.launchRequests;
-    // A data-dependent shared access (histogram bins, atomics on loaded indices) at its least,
-    // for the same reason.
-    else if (a.figures.wavefrontRange) t.wavefronts += a.figures.wavefrontRange->first * a.launchRequests;
-    t.sectorsAtMost += !a.figures.global && a.figures.sectorRange ? a.figures.sectorRange->second * a.launchRequests
-                                                                  : t.sectors - before;
-    t.wavefrontsAtMost += !a.figures.shared && a.figures.wavefrontRange
-                              ? a.figures.wavefrontRange->second * a.launchRequests
-                              : t.wavefronts - wavefrontsBefore;
+    // Per request, at least and at most (a gather's range; other accesses have one figure).
+    double sectors = 0, sectorsAtMost = 0, wavefronts = 0, wavefrontsAtMost = 0;
+    if (a.figures.global) {
+      sectors = sectorsAtMost = a.figures.global->aligned.sectorsPerRequest;
+    } else if (a.figures.sectorRange) {
+      sectors = idealOfGather(a, arch);
+      sectorsAtMost = a.figures.sectorRange->second;
+    } else if (a.access.space == model::Space::Texture) {
+      // A texture fetch at its least too: its active lanes' bytes in consecutive sectors. The
+      // texture cache moves sectors of 32 bytes as L1 does; where its layout spreads a warp's
+      // texels further, the kernel's time is larger still, and the other findings' shares smaller.
+      sectors = sectorsAtMost = coalescedSectors(a, arch);
+    }
+    if (a.figures.shared) {
+      wavefronts = wavefrontsAtMost = a.figures.shared->aligned.wavefronts;
+    } else if (a.figures.wavefrontRange) {
+      // A data-dependent shared access (histogram bins, atomics on loaded indices) at its least,
+      // for the same reason.
+      wavefronts = a.figures.wavefrontRange->first;
+      wavefrontsAtMost = a.figures.wavefrontRange->second;
+    }
+    t.sectors += sectors * a.launchRequests;
+    t.sectorsAtMost += sectorsAtMost * a.launchRequests;
+    t.wavefronts += wavefronts * a.launchRequests;
+    t.wavefrontsAtMost += wavefrontsAtMost * a.launchRequests;
   }
   const ProgramTime program = programTime(analysis, traffic, arch);
   for (Finding& f : findings) {

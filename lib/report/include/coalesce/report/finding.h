@@ -81,8 +81,10 @@ struct Finding {
   // Its share of the kernel's time where the kernel's arithmetic is a floor under that time
   // (KernelRecord::arithmeticCyclesPerWarp; lib/report/src/cost.cpp, `roofline`): what a fix
   // would shorten the kernel by, at most. Below costShare only when the arithmetic outlasts
-  // part of the memory time; timeBasis says what the floor rests on. Unset for findings whose
-  // rule prices them itself and for those with no cost.
+  // part of the memory time. timeBasis says what the floor rests on, and is set only where the
+  // floor outlasts the memory time at its most less the waste: only then may the filter make
+  // the finding a note by timeShare. Unset for findings whose rule prices them itself and for
+  // those with no cost.
   std::optional<double> timeShare;
   std::string timeBasis;
   // What it wastes per run of the program, in the memory time of shared-memory wavefronts
