@@ -276,6 +276,18 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     site.dataGuards = dataGuards(s.raw);
     site.record = s.record;
     site.field = s.field;
+    if (!lanesEvaluated(s.raw.space)) {
+      site.access = model::Access{s.raw.space, s.raw.kind, s.raw.bytes, model::LanePattern{}, s.raw.sameWordSerialised};
+      site.block = contexts.front().block;
+      site.requestsShown = false;
+      site.assumptions.push_back(std::string("not evaluated per lane: ") +
+                                 (s.raw.space == model::Space::Local ? "local memory (a thread's own array)"
+                                                                     : "constant memory") +
+                                 " has no sectors or wavefronts in the model and no share of the kernel's traffic");
+      out.accesses.push_back(std::move(site));
+      ++kernel.accesses;
+      continue;
+    }
     double worst = -1;
     std::vector<WeightedFigures> mix;
     double runRequests = 0, runLaunches = 0;

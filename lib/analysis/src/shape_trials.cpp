@@ -144,6 +144,10 @@ std::optional<std::string> firstDifference(const KernelEvents& events, const std
   std::vector<double> weights;
   for (size_t i = 0; i < events.accesses.size(); ++i) {
     const AccessSite& b = built.accesses[firstAccess + i];
+    if (!lanesEvaluated(events.accesses[i].raw.space)) {  // no figures under any shape
+      weights.push_back(0);
+      continue;
+    }
     const TrialAccess t = evaluateAccess(events.accesses[i], trial, symbols, arch, cache);
     if (auto d = accessDifference(b, t, shape, arch)) return "`" + b.expression + "` (" + where(b.loc) + "): " + *d;
     weights.push_back(t.launchRequests);

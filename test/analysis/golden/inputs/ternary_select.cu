@@ -60,7 +60,23 @@ __global__ void clampTernary(const float* __restrict__ in, float* __restrict__ o
   if (i < n) out[i] = v + w;  // expect: global store sectors=4 ideal=4 eta=1.00
 }
 
-int main() {
+// Two buffers swapped by 48 run-time choices, as a chain of helpers passing the same arrays
+// down every arm does (BitCrack's secp256k1 code): each branch merges "a or b" with "b or a".
+// The merged allocation is named once per buffer ("a or b"); its name doubled at each merge
+// until the analysis of one such file took 24 GB (lib/analysis/src/interpreter.cpp,
+// alternativesName). Uniform choices: each warp reads 32 consecutive floats of one buffer.
+#define SWAP_IF(k) if ((mask >> (k)) & 1ull) { const float* t = p; p = q; q = t; }
+#define SWAP_IF8(k) SWAP_IF(k) SWAP_IF(k + 1) SWAP_IF(k + 2) SWAP_IF(k + 3) SWAP_IF(k + 4) SWAP_IF(k + 5) SWAP_IF(k + 6) SWAP_IF(k + 7)
+__global__ void swappedManyTimes(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ out,
+                                 unsigned long long mask) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const float* p = a;
+  const float* q = b;
+  SWAP_IF8(0) SWAP_IF8(8) SWAP_IF8(16) SWAP_IF8(24) SWAP_IF8(32) SWAP_IF8(40)
+  out[i] = p[i] + q[i];  // expect: global store sectors=4 ideal=4 eta=1.00 ; global load sectors=4 ideal=4 eta=1.00 ; global load sectors=4 ideal=4 eta=1.00
+}
+
+int main(int argc, char**) {
   float *re, *im, *out;
   cudaMalloc(&re, N * sizeof(float));
   cudaMalloc(&im, N * sizeof(float));
@@ -71,6 +87,8 @@ int main() {
   evenOddShuffle<<<N / 256, 256>>>(re, out);
   ifElseIndex<<<N / 256, 256>>>(out);
   clampTernary<<<N / 256, 256>>>(re, out, N);
+  swappedManyTimes<<<N / 256, 256>>>(re, im, out, static_cast<unsigned long long>(argc));
   cudaDeviceSynchronize();
   return 0;
 }
+
