@@ -91,4 +91,3 @@ int main(int argc, char**) {
   cudaDeviceSynchronize();
   return 0;
 }
-
