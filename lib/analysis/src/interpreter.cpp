@@ -228,26 +228,6 @@ bool Interpreter::assignRegister(const Expr* target, const Value& v) {
   return assignRegister(mem->isArrow() ? baseExpr : mem->getBase(), updated);
 }
 
-// "a or b" for a pointer into either allocation, each allocation named once: a chain of
-// branches that choose among the same few buffers (BitCrack's secp256k1 helpers, which pass
-// the same arrays down every arm) merged "a or b" with "a or b" into a name that doubled at
-// each merge, until one file took 24 GB.
-static std::string alternativesName(const std::string& a, const std::string& b) {
-  static const std::string kOr = " or ";
-  std::vector<std::string> names;
-  for (const std::string* side : {&a, &b})
-    for (size_t from = 0;;) {
-      const size_t at = side->find(kOr, from);
-      std::string one = side->substr(from, at == std::string::npos ? std::string::npos : at - from);
-      if (std::find(names.begin(), names.end(), one) == names.end()) names.push_back(std::move(one));
-      if (at == std::string::npos) break;
-      from = at + kOr.size();
-    }
-  std::string joined;
-  for (const auto& n : names) joined += (joined.empty() ? "" : kOr) + n;
-  return joined;
-}
-
 // `cond ? a : b` per lane. Two pointers into different allocations make a root of their
 // own (see kFarApartBytes in analysis_policy.h).
 Value Interpreter::merge(const ExprRef& cond, const Value& a, const Value& b) {
@@ -255,7 +235,17 @@ Value Interpreter::merge(const ExprRef& cond, const Value& a, const Value& b) {
     if (a.isPointer() && b.isPointer() && a.root == b.root) return Value{nullptr, a.root, select(cond, a.off, b.off)};
     if (a.isPointer() && b.isPointer()) {
       auto r = std::make_shared<Root>(*a.root);
-      r->name = alternativesName(a.root->name, b.root->name);
+      // Each allocation named once: BitCrack's secp256k1 helpers pass the same arrays down both
+      // arms of every branch, and "a or b" met "b or a" at each merge; a name made of the two
+      // names doubled each time, until one file took 24 GB.
+      r->alternatives.clear();
+      r->name.clear();
+      for (const Root* side : {a.root.get(), b.root.get()})
+        for (const std::string& one : side->alternatives.empty() ? std::vector<std::string>{side->name} : side->alternatives)
+          if (std::find(r->alternatives.begin(), r->alternatives.end(), one) == r->alternatives.end()) {
+            r->name += (r->alternatives.empty() ? "" : " or ") + one;
+            r->alternatives.push_back(one);
+          }
       r->param = -1;
       r->alignment = std::min(a.root->alignment, b.root->alignment);
       r->indirect = r->indirect || b.root->indirect;

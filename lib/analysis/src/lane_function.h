@@ -142,6 +142,10 @@ struct GuardCache {
   // The loops' iterations listed for the kernel's accesses (lane_evaluator.h): made by the
   // first evaluateLanes that gets this cache.
   std::shared_ptr<lanes::IterationMemo> iterations;
+  // Whether an access runs depends on its guards alone, so one answer serves every access under
+  // them: true of each access evaluated (a texture fetch or a gather counts its requests
+  // without figures), not of local and constant ones, which look idle and are not evaluated
+  // (lanesEvaluated below; before session 20 they cached "no values" for the rest).
   std::map<Key, std::map<int, int64_t>> liveValues;
   // The edge block that runs an access the representative blocks do not (none: no block).
   std::map<Key, std::optional<std::array<int64_t, 3>>> edgeBlock;

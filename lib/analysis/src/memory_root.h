@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "coalesce/model/access.h"
 #include "symbolic.h"
@@ -16,6 +17,9 @@ namespace coalesce::analysis {
 // array, a local array, or a pointer loaded from memory.
 struct Root {
   std::string name;
+  // A pointer into either of several allocations (Interpreter::merge): each one's name once,
+  // in the order met, `name` their "a or b"; empty for one allocation.
+  std::vector<std::string> alternatives;
   int param = -1;  // the kernel's pointer parameter it is, or -1
   model::Space space = model::Space::Global;
   int64_t alignment = 256;

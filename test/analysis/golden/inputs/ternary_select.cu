@@ -64,7 +64,7 @@ __global__ void clampTernary(const float* __restrict__ in, float* __restrict__ o
 // down every arm does (BitCrack's secp256k1 code): each branch merges "a or b" with "b or a".
 // The merged allocation is named once per buffer ("a or b"); its name doubled at each merge
 // until the analysis of one such file took 24 GB (lib/analysis/src/interpreter.cpp,
-// alternativesName). Uniform choices: each warp reads 32 consecutive floats of one buffer.
+// Interpreter::merge; Root::alternatives). Uniform choices: each warp reads 32 consecutive floats of one buffer.
 #define SWAP_IF(k) if ((mask >> (k)) & 1ull) { const float* t = p; p = q; q = t; }
 #define SWAP_IF8(k) SWAP_IF(k) SWAP_IF(k + 1) SWAP_IF(k + 2) SWAP_IF(k + 3) SWAP_IF(k + 4) SWAP_IF(k + 5) SWAP_IF(k + 6) SWAP_IF(k + 7)
 __global__ void swappedManyTimes(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ out,
