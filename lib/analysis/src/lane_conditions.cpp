@@ -3,7 +3,9 @@
 // the grid (block_samples.h) as for accesses (lane_function.cpp).
 #include <algorithm>
 #include <array>
+#include <map>
 #include <set>
+#include <tuple>
 
 #include "block_samples.h"
 #include "branch_paths.h"
@@ -37,6 +39,9 @@ LaneSplit splitOf(int64_t warp, const int64_t blockIdx[3], int iteration,
 
 namespace {
 
+// Conditions kept per set of values of their symbols in one block run (then forgotten).
+constexpr size_t kKeptConditions = 64;
+
 // One block's warps against a condition: warp requests that reach it, and those whose lanes
 // disagree (by truth, or by value for a switch); and those that would still disagree after the
 // remap fix (remappedSplitWarps).
@@ -47,16 +52,70 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
   const int64_t warps = model::warpCount(d, arch);
   const bool partialLast = d.volume() % arch.warpSize != 0;
   out.onlyPartialWarps = true;
+  // The condition in an iteration depends on the values the iteration gives its own symbols
+  // (the others' are the run's, as for the guards: Evaluator::guardsAt); so does each thread's
+  // value of it, kept per set of those values. An iteration whose condition and guards are
+  // those of an earlier one adds what that one added (`outcomes`): the same warps reach the
+  // branch and split, and the first split warp was taken then.
+  std::set<int> named;
+  collectSymbols(condition, named);
+  const std::vector<int> condSymbols(named.begin(), named.end());
+  struct CondAt {
+    ExprRef cond;
+    std::vector<std::optional<int64_t>> values;  // every thread's, in linear order
+  };
+  std::map<std::vector<std::optional<int64_t>>, CondAt> conds;
+  struct Outcome {
+    int64_t warpRequests = 0, divergentRequests = 0, remapped = 0;
+    bool anyUnknown = false, notOnlyPartial = false;
+  };
+  std::map<std::tuple<const CondAt*, const Evaluator::GuardsAt*, size_t>, Outcome> outcomes;
   int iteration = -1;
   for (const auto& combo : iterationCombos(raw, ev.symbols, ev.launchBindings(), ev.assumptions)) {
     ++iteration;
     Bindings rep = ev.representative(combo);
-    const ExprRef cond = ev.atIteration(condition, combo, rep);
+    std::vector<std::optional<int64_t>> key;
+    key.reserve(condSymbols.size());
+    for (int id : condSymbols) {
+      auto it = combo.find(id);
+      key.push_back(it == combo.end() ? std::nullopt : std::optional<int64_t>(it->second));
+    }
+    if (conds.size() == kKeptConditions && !conds.count(key)) {
+      conds.clear();
+      outcomes.clear();  // its keys point into conds
+    }
+    auto [entry, added] = conds.try_emplace(std::move(key));
+    CondAt& at = entry->second;
+    if (added) {
+      at.cond = ev.atIteration(condition, combo, rep);
+      const ThreadProgram program(at.cond, rep);
+      at.values.resize(static_cast<size_t>(d.volume()));
+      for (int64_t linear = 0; linear < d.volume(); ++linear) {
+        const model::ThreadIdx t = model::threadFromLinear(d, linear);
+        at.values[static_cast<size_t>(linear)] = program.run(t.x, t.y, t.z);
+      }
+    }
+    const ExprRef& cond = at.cond;
     out.threadDependent = out.threadDependent || dependsOnThread(cond);
-    std::vector<ExprRef> guards;
-    for (const auto& g : raw.guards) guards.push_back(ev.atIteration(g, combo, rep));
-    const std::vector<bool> active = ev.activeMask(guards, rep);
-    const ThreadProgram program(cond, rep);
+    Evaluator::GuardsAt& guardsHere = ev.guardsAt(combo, rep);
+    const Evaluator::GuardMask& mask = ev.maskOf(guardsHere, rep);
+    ev.sayUnknownGuards(mask);
+    const std::vector<bool>& active = mask.active;
+    const auto seen = outcomes.find({&at, &guardsHere, ev.guardsGeneration});
+    if (seen != outcomes.end()) {
+      const Outcome& o = seen->second;
+      if (o.anyUnknown) {
+        out.evaluated = false;
+        out.remapKnown = false;
+      } else {
+        out.remappedDivergentRequests += o.remapped;
+      }
+      out.warpRequests += o.warpRequests;
+      out.divergentRequests += o.divergentRequests;
+      if (o.notOnlyPartial) out.onlyPartialWarps = false;
+      continue;
+    }
+    Outcome o;
     // Every thread of the block first (the remap and the block's picture need them all).
     std::vector<std::optional<int64_t>> values(static_cast<size_t>(d.volume()));
     std::vector<bool> unknown(values.size(), false);
@@ -64,8 +123,7 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
     for (int64_t linear = 0; linear < d.volume(); ++linear) {
       const auto i = static_cast<size_t>(linear);
       if (!active[i]) continue;
-      const model::ThreadIdx t = model::threadFromLinear(d, linear);
-      auto v = program.run(t.x, t.y, t.z);
+      const std::optional<int64_t>& v = at.values[i];
       if (!v) {
         unknown[i] = anyUnknown = true;
         continue;
@@ -76,6 +134,7 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
       out.evaluated = false;
       out.remapKnown = false;
     }
+    o.anyUnknown = anyUnknown;
     bool splitHere = false;
     for (int64_t w = 0; w < warps; ++w) {
       const int64_t begin = w * arch.warpSize, end = std::min(d.volume(), (w + 1) * arch.warpSize);
@@ -91,9 +150,14 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
       }
       if (!any) continue;
       ++out.warpRequests;
+      ++o.warpRequests;
       if (split) {
         ++out.divergentRequests;
-        if (!(partialLast && w == warps - 1)) out.onlyPartialWarps = false;
+        ++o.divergentRequests;
+        if (!(partialLast && w == warps - 1)) {
+          out.onlyPartialWarps = false;
+          o.notOnlyPartial = true;
+        }
         if (out.split.warp < 0) {
           out.split = splitOf(w, ev.blockIdx, iteration,
                               std::vector<std::optional<int64_t>>(values.begin() + begin, values.begin() + end));
@@ -102,7 +166,11 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
       }
     }
     if (splitHere) blockPaths(out.split, values, unknown, warps, arch);
-    if (!anyUnknown) out.remappedDivergentRequests += remappedSplitWarps(values, byValue, arch);
+    if (!anyUnknown) {
+      o.remapped = remappedSplitWarps(values, byValue, arch);
+      out.remappedDivergentRequests += o.remapped;
+    }
+    outcomes.emplace(std::make_tuple(&at, &guardsHere, ev.guardsGeneration), o);
   }
   return out;
 }

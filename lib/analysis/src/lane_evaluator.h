@@ -300,37 +300,18 @@ struct Evaluator {
     int64_t uncomputedRequests = 0;
   };
 
-  // The uniform part of an address -> constant + unknown multiple of an alignment.
-  model::UniformOffset uniformBase(const std::vector<ExprRef>& uniformAddends, bool& gather) {
+  // The uniform part of an address -> constant + unknown multiple of an alignment, added up
+  // part by part (uniformStart, addUniform, finishUniform; uniformBase does all three).
+  // Defined in address_split.cpp.
+  struct UniformSum {
     model::UniformOffset base;
-    int64_t unknown = raw.rootAlignment;
-    // A pointer the launch passes as `buf + k`: k's bytes past the allocation's alignment.
-    if (auto it = launch.pointerByteOffsets.find(raw.rootParam); raw.rootParam >= 0 && it != launch.pointerByteOffsets.end())
-      base.constant += ((it->second % raw.rootAlignment) + raw.rootAlignment) % raw.rootAlignment;
-    for (const ExprRef& a : uniformAddends) {
-      auto form = linearize(a);
-      if (!form) continue;  // cannot happen for uniform parts (opaque terms)
-      base.constant += form->constant;
-      for (const AffineTerm& t : form->terms) {
-        if (containsOp(t.leaf, Op::UniformLoad)) gather = true;
-        // The block index steps the address from block to block: the grid's blocks take its
-        // every residue (model::UniformOffset::blockCycle), none of them unknown. An axis the
-        // known grid does not extend on leaves it 0.
-        if (t.leaf->op == Op::BlockIdx) {
-          if (!(launch.grid && dimOf(*launch.grid, static_cast<int>(t.leaf->value)) <= 1))
-            base.blockCycle = std::gcd(base.blockCycle, std::abs(t.coef));
-          continue;
-        }
-        const int64_t div = knownDivisor(t.leaf, [&](const ExprRef& l) { return leafAlignment(l); });
-        const int64_t termAlign = div == 0 ? 0 : std::abs(t.coef) * div;
-        unknown = std::gcd(unknown, termAlign);
-      }
-    }
-    base.unknownAlignment = unknown == 0 ? 0 : unknown;
-    // An alignment that is a multiple of the model's period is as good as known; the
-    // model checks that itself.
-    return base;
-  }
+    int64_t unknown = 0;
+    bool gather = false;  // a part reads a load
+  };
+  UniformSum uniformStart() const;
+  void addUniform(UniformSum& sum, const ExprRef& a) const;
+  static model::UniformOffset finishUniform(const UniformSum& sum, bool& gather);
+  model::UniformOffset uniformBase(const std::vector<ExprRef>& uniformAddends, bool& gather) const;
 
   // Per-thread activity from the guards, and the guards some thread reaching them could not
   // evaluate (in order of first use; a thread stops at the first guard false for it).
@@ -488,12 +469,24 @@ struct Evaluator {
     if (guardSymbols_.size() != raw.guards.size()) {
       guardSymbols_.resize(raw.guards.size());
       substitutedGuards_.resize(raw.guards.size());
+      std::set<int> all;
       for (size_t g = 0; g < raw.guards.size(); ++g) {
         std::set<int> named;
         collectSymbols(raw.guards[g], named);
         guardSymbols_[g].assign(named.begin(), named.end());
+        all.insert(named.begin(), named.end());
       }
+      allGuardSymbols_.assign(all.begin(), all.end());
     }
+    // An iteration that gives every guard's symbols the values an earlier one gave has its
+    // guards (each guard's substitution below is chosen by those values alone).
+    std::vector<std::optional<int64_t>> allValues;
+    allValues.reserve(allGuardSymbols_.size());
+    for (int id : allGuardSymbols_) {
+      auto it = iteration.find(id);
+      allValues.push_back(it == iteration.end() ? std::nullopt : std::optional<int64_t>(it->second));
+    }
+    if (auto seen = guardsByValues_.find(allValues); seen != guardsByValues_.end()) return *seen->second;
     std::vector<ExprRef> guards;
     guards.reserve(raw.guards.size());
     std::vector<const SymExpr*> key;
@@ -515,9 +508,18 @@ struct Evaluator {
       key.push_back(found->second.get());
     }
     auto entry = guardsAt_.find(key);
-    if (entry != guardsAt_.end()) return entry->second;
-    if (guardsAt_.size() == kKeptPerGuard) guardsAt_.clear();
+    if (guardsByValues_.size() == kKeptPerGuard) guardsByValues_.clear();
+    if (entry != guardsAt_.end()) {
+      guardsByValues_.emplace(std::move(allValues), &entry->second);
+      return entry->second;
+    }
+    if (guardsAt_.size() == kKeptPerGuard) {
+      guardsAt_.clear();
+      guardsByValues_.clear();  // its entries point into guardsAt_
+      ++guardsGeneration;
+    }
     GuardsAt& at = guardsAt_[std::move(key)];
+    guardsByValues_.emplace(std::move(allValues), &at);
     at.guards = std::move(guards);
     at.guarded = std::any_of(at.guards.begin(), at.guards.end(), [](const ExprRef& g) {
       auto c = asConstant(g);
@@ -525,6 +527,9 @@ struct Evaluator {
     });
     return at;
   }
+  // Counts the times the kept guards were forgotten: a GuardsAt's address names it only
+  // within one generation (lane_conditions.cpp keeps outcomes by it).
+  size_t guardsGeneration = 0;
   const GuardMask& maskOf(GuardsAt& at, const Bindings& rep) const {
     if (!at.mask) at.mask = guardMask(at.guards, rep);
     return *at.mask;
@@ -547,10 +552,64 @@ struct Evaluator {
     return nullptr;
   }
 
+  // An address split into a warp-uniform base and a lane part (patternFor). An affine address
+  // splits term by term; otherwise the top-level addends split by uniformity.
+  struct AddressSplit {
+    bool affine = false;
+    model::AffineLanes lanes;
+    std::vector<ExprRef> laneParts;
+    model::UniformOffset base;
+  };
+  // The split of `offset`, the address in one iteration (atIteration).
+  AddressSplit splitAddress(const ExprRef& offset, bool& gather);
+  // `e` with the parameters in `scaling` at the values taken for them (assumedValue).
+  ExprRef withScalingValues(const ExprRef& e, const std::set<int>& scaling) const;
+
+  // The same split for every iteration of one set of loop variables, made once per block run
+  // from the address with the loop variables left as symbols; each iteration's split is that
+  // one with the variables' values put in (address_split.cpp says when that is exact; none is
+  // made otherwise).
+  struct LoopSplit {
+    bool affine = false;
+    model::AffineLanes lanes;
+    std::vector<ExprRef> laneParts;
+    UniformSum fixed;                                // affine: the parts that name no loop variable
+    std::vector<std::pair<int, int64_t>> loopTerms;  // affine: (loop variable, its coefficient)
+    ExprRef uniformSkeleton;                         // not affine: the uniform addends, in the address's shape
+  };
+  std::optional<LoopSplit> makeLoopSplit(const std::vector<int>& loopVars);
+  // The loop split for `iteration`'s loop variables, made on first use (null: split each
+  // iteration from its own address).
+  const LoopSplit* loopSplit(const std::map<int, int64_t>& iteration);
+  AddressSplit splitAt(const LoopSplit& split, const std::map<int, int64_t>& iteration, bool& gather);
+
+  // For test/analysis/lanes/loop_split_test.cpp: whether loop splits are used, and, when
+  // `checkLoopSplits`, every split of an iteration checked against the split of its own
+  // address, the iterations checked and those where the two differ counted.
+  inline static bool useLoopSplits = true;
+  inline static bool checkLoopSplits = false;
+  inline static size_t loopSplitsChecked = 0, loopSplitsDiffering = 0;
+  void checkLoopSplit(const AddressSplit& fast, bool fastGather, const std::map<int, int64_t>& iteration,
+                      const Bindings& rep);
+
   Pattern patternFor(const std::map<int, int64_t>& iteration) {
     Pattern out;
-    Bindings rep = representative(iteration);
-    const ExprRef offset = atIteration(raw.offset, iteration, rep);
+    // What stays the same over iterations of the same loop variables, kept: the loop split and
+    // representative()'s bindings, in which only those variables' values change.
+    if (!keptRep_ || !sameLoopVariables(iteration)) {
+      keptLoopVariables_.clear();
+      for (const auto& [id, value] : iteration) keptLoopVariables_.push_back(id);
+      keptRep_ = representative(iteration);
+      keptSplit_ = useLoopSplits ? loopSplit(iteration) : nullptr;
+    } else {
+      for (const auto& [id, value] : iteration)
+        if (relevant.count(id)) keptRep_->symbols[id] = value;
+    }
+    const Bindings& rep = *keptRep_;
+    const LoopSplit* split = keptSplit_;
+    // Without a loop split, the address in this iteration (a loop split says it holds no load
+    // and nothing varying).
+    const ExprRef offset = split ? nullptr : atIteration(raw.offset, iteration, rep);
     GuardsAt& at = guardsAt(iteration, rep);
 
     // A pointer loaded from a table at a warp-uniform address is a per-warp base.
@@ -563,66 +622,28 @@ struct Evaluator {
       out.uncomputedRequests = warpsWithActiveLane(maskOf(at, rep).active);
       return out;
     }
-    if (rootIndirect || containsOp(offset, Op::LaneLoad)) {
+    if (rootIndirect || (offset && containsOp(offset, Op::LaneLoad))) {
       out.pattern = model::LanePattern::makeIndirect();
       out.uncomputedRequests = warpsWithActiveLane(maskOf(at, rep).active);
       return out;
     }
-    if (containsOp(offset, Op::Varying)) {
+    if (offset && containsOp(offset, Op::Varying)) {
       out.pattern = model::LanePattern::makeUnknown();
       out.uncomputedRequests = warpsWithActiveLane(maskOf(at, rep).active);
       return out;
     }
-    // Split the address into a warp-uniform base and a lane part. An affine address
-    // splits term by term; otherwise the top-level addends split by uniformity.
-    std::vector<ExprRef> uniformParts, laneParts;
-    model::AffineLanes lanes;
-    bool affine = false;
-    auto form = linearize(offset);
-    if (!form) {
-      // tx * width with width unknown: take the stated large value for the parameters that
-      // scale lanes, so the address stays affine (the rules read its thread axes).
-      std::set<int> scaling;
-      for (const ExprRef& a : addends(offset))
-        if (dependsOnThread(a)) collectSymbols(a, scaling);
-      ExprRef fixed = substituteLeaves(
-          offset,
-          [&](const ExprRef& l) -> ExprRef {
-            if (l->op == Op::Symbol && scaling.count(l->symbolId) && symbols[l->symbolId].kind == SymbolInfo::Kind::Param)
-              return constant(assumedValue(l->symbolId));
-            return nullptr;
-          },
-          opBit(Op::Symbol));
-      if ((form = linearize(fixed)))
-        for (int id : scaling)
-          if (symbols[id].kind == SymbolInfo::Kind::Param) representativeSymbols.insert(id);
-    }
-    if (form) {
-      affine = true;
-      uniformParts.push_back(constant(form->constant));
-      for (const AffineTerm& t : form->terms) {
-        if (t.leaf->op == Op::ThreadIdx) {
-          (t.leaf->value == 0 ? lanes.cx : t.leaf->value == 1 ? lanes.cy : lanes.cz) += t.coef;
-          laneParts.push_back(binary(Op::Mul, t.leaf, constant(t.coef)));
-        } else if (isUniform(t.leaf)) {
-          uniformParts.push_back(binary(Op::Mul, t.leaf, constant(t.coef)));
-        } else {
-          affine = false;
-        }
-      }
-    }
-    if (!affine) {
-      uniformParts.clear();
-      laneParts.clear();
-      for (const ExprRef& a : addends(offset)) (isUniform(a) ? uniformParts : laneParts).push_back(a);
-    }
-    const model::UniformOffset base = uniformBase(uniformParts, out.gather);
+    AddressSplit parts = split ? splitAt(*split, iteration, out.gather) : splitAddress(offset, out.gather);
+    if (split && checkLoopSplits) checkLoopSplit(parts, out.gather, iteration, rep);
+    const bool affine = parts.affine;
+    const model::AffineLanes& lanes = parts.lanes;
+    const std::vector<ExprRef>& laneParts = parts.laneParts;
+    const model::UniformOffset& base = parts.base;
     if (affine && !at.guarded) {
       out.pattern = model::LanePattern::makeAffine(lanes, base);
       return out;
     }
     // Enumerate: evaluate the lane part for every thread of the block.
-    Bindings b = rep;
+    const Bindings& b = rep;
     for (const ExprRef& a : laneParts) collectSymbols(a, representativeSymbols);
     const GuardMask& mask = maskOf(at, b);
     sayUnknownGuards(mask);
@@ -673,7 +694,20 @@ struct Evaluator {
   // Per guard, its substitution by the iteration's values of its symbols (nullopt: none).
   std::vector<std::map<std::vector<std::optional<int64_t>>, ExprRef>> substitutedGuards_;
   std::map<std::vector<const SymExpr*>, GuardsAt> guardsAt_;  // by the substituted guards
+  std::vector<int> allGuardSymbols_;                          // every guard's symbols, sorted
+  std::map<std::vector<std::optional<int64_t>>, GuardsAt*> guardsByValues_;  // by their values
   std::deque<LaneOffsets> laneOffsets_;
+  std::map<std::vector<int>, std::optional<LoopSplit>> loopSplits_;  // by the iteration's loop variables
+  std::vector<int> keptLoopVariables_;  // of the last iteration patternFor was asked for
+  std::optional<Bindings> keptRep_;
+  const LoopSplit* keptSplit_ = nullptr;
+  bool sameLoopVariables(const std::map<int, int64_t>& iteration) const {
+    if (iteration.size() != keptLoopVariables_.size()) return false;
+    size_t i = 0;
+    for (const auto& [id, value] : iteration)
+      if (keptLoopVariables_[i++] != id) return false;
+    return true;
+  }
 };
 
 }  // namespace coalesce::analysis::lanes

@@ -20,15 +20,18 @@
 namespace coalesce::analysis {
 
 // A hash of everything model::warpLaneOffsets and the figures read of a pattern.
-inline size_t hashOfPattern(const model::LanePattern& p, size_t h = 0) {
+// `baseConstant`: the base's constant to hash in place of the pattern's own (PeriodicFigures
+// hashes a pattern as if moved into its period, without moving a copy).
+inline size_t hashOfPattern(const model::LanePattern& p, size_t h, int64_t baseConstant) {
   auto mix = [&](int64_t v) { h ^= std::hash<int64_t>{}(v) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
   mix(static_cast<int64_t>(p.kind));
   mix(p.affine.cx), mix(p.affine.cy), mix(p.affine.cz);
-  mix(p.base.constant), mix(p.base.unknownAlignment), mix(p.base.blockCycle);
+  mix(baseConstant), mix(p.base.unknownAlignment), mix(p.base.blockCycle);
   mix(static_cast<int64_t>(p.threadOffsets.size()));
   for (const auto& o : p.threadOffsets) mix(o ? *o : INT64_MIN);
   return h;
 }
+inline size_t hashOfPattern(const model::LanePattern& p, size_t h = 0) { return hashOfPattern(p, h, p.base.constant); }
 
 // The period modulo which the figures of an access in `space` read its base.
 inline int64_t figuresPeriod(model::Space space, const model::Arch& arch) {
@@ -47,20 +50,30 @@ class PeriodicFigures {
   // The figures of `access` in a block of shape `block`: analyzeAccess's, and blockBytes's
   // when `withBytes` (global accesses).
   const Entry& at(const model::Access& access, const model::Dim3& block, const model::Arch& arch, bool withBytes) {
-    model::Access moved = access;
+    // Looked up without a copy of the access (its lanes' offsets are a block's worth): hashed
+    // and compared with the base moved, copied only when a new entry keeps it.
     const int64_t period = figuresPeriod(access.space, arch);
-    const int64_t c = moved.pattern.base.constant;
-    moved.pattern.base.constant = ((c % period) + period) % period;
-    size_t h = hashOfPattern(moved.pattern, static_cast<size_t>(moved.bytesPerLane));
-    h = h * 31 + static_cast<size_t>(moved.space) * 7 + static_cast<size_t>(moved.kind) * 3 + moved.sameWordSerialised;
+    const int64_t c = access.pattern.base.constant;
+    const int64_t movedConstant = ((c % period) + period) % period;
+    size_t h = hashOfPattern(access.pattern, static_cast<size_t>(access.bytesPerLane), movedConstant);
+    h = h * 31 + static_cast<size_t>(access.space) * 7 + static_cast<size_t>(access.kind) * 3 + access.sameWordSerialised;
+    const auto sameMoved = [&](const model::Access& kept) {
+      const model::LanePattern& a = kept.pattern;
+      const model::LanePattern& b = access.pattern;
+      return kept.space == access.space && kept.kind == access.kind && kept.bytesPerLane == access.bytesPerLane &&
+             kept.sameWordSerialised == access.sameWordSerialised && a.kind == b.kind && a.affine == b.affine &&
+             a.base.constant == movedConstant && a.base.unknownAlignment == b.base.unknownAlignment &&
+             a.base.blockCycle == b.base.blockCycle && a.threadOffsets == b.threadOffsets;
+    };
     Entry* e = nullptr;
     for (auto [it, end] = index_.equal_range(h); it != end && !e; ++it)
-      if (entries_[it->second].moved == moved) e = &entries_[it->second];
+      if (sameMoved(entries_[it->second].moved)) e = &entries_[it->second];
     if (!e) {
       index_.emplace(h, entries_.size());
       e = &entries_.emplace_back();
       e->figures = model::analyzeAccess(access, block, arch);
-      e->moved = std::move(moved);
+      e->moved = access;
+      e->moved.pattern.base.constant = movedConstant;
     }
     if (withBytes && !e->bytesKnown) {
       e->bytes = model::blockBytes(access, block, arch);
