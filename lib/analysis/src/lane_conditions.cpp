@@ -62,7 +62,9 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
   const std::vector<int> condSymbols(named.begin(), named.end());
   struct CondAt {
     ExprRef cond;
-    std::vector<std::optional<int64_t>> values;  // every thread's, in linear order
+    std::optional<ThreadProgram> program;
+    std::vector<std::optional<int64_t>> values;  // per thread, in linear order, once `computed`
+    std::vector<bool> computed;                  // only the threads some iteration let through
   };
   std::map<std::vector<std::optional<int64_t>>, CondAt> conds;
   struct Outcome {
@@ -88,12 +90,9 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
     CondAt& at = entry->second;
     if (added) {
       at.cond = ev.atIteration(condition, combo, rep);
-      const ThreadProgram program(at.cond, rep);
+      at.program.emplace(at.cond, rep);
       at.values.resize(static_cast<size_t>(d.volume()));
-      for (int64_t linear = 0; linear < d.volume(); ++linear) {
-        const model::ThreadIdx t = model::threadFromLinear(d, linear);
-        at.values[static_cast<size_t>(linear)] = program.run(t.x, t.y, t.z);
-      }
+      at.computed.assign(static_cast<size_t>(d.volume()), false);
     }
     const ExprRef& cond = at.cond;
     out.threadDependent = out.threadDependent || dependsOnThread(cond);
@@ -123,6 +122,11 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
     for (int64_t linear = 0; linear < d.volume(); ++linear) {
       const auto i = static_cast<size_t>(linear);
       if (!active[i]) continue;
+      if (!at.computed[i]) {
+        const model::ThreadIdx t = model::threadFromLinear(d, linear);
+        at.values[i] = at.program->run(t.x, t.y, t.z);
+        at.computed[i] = true;
+      }
       const std::optional<int64_t>& v = at.values[i];
       if (!v) {
         unknown[i] = anyUnknown = true;
