@@ -26,6 +26,13 @@ ExprRef uniformSkeleton(const ExprRef& e) {
   return isUniform(e) ? e : constant(0);
 }
 
+// An affine term of the thread index: its coefficient into the lanes' strides, and the term as
+// a lane part (enumerated when a guard idles some lanes).
+void addLaneTerm(const AffineTerm& t, model::AffineLanes& lanes, std::vector<ExprRef>& laneParts) {
+  (t.leaf->value == 0 ? lanes.cx : t.leaf->value == 1 ? lanes.cy : lanes.cz) += t.coef;
+  laneParts.push_back(binary(Op::Mul, t.leaf, constant(t.coef)));
+}
+
 }  // namespace
 
 Evaluator::UniformSum Evaluator::uniformStart() const {
@@ -91,8 +98,7 @@ Evaluator::AddressSplit Evaluator::splitAddress(const ExprRef& offset, bool& gat
     uniformParts.push_back(constant(form->constant));
     for (const AffineTerm& t : form->terms) {
       if (t.leaf->op == Op::ThreadIdx) {
-        (t.leaf->value == 0 ? out.lanes.cx : t.leaf->value == 1 ? out.lanes.cy : out.lanes.cz) += t.coef;
-        out.laneParts.push_back(binary(Op::Mul, t.leaf, constant(t.coef)));
+        addLaneTerm(t, out.lanes, out.laneParts);
       } else if (isUniform(t.leaf)) {
         uniformParts.push_back(binary(Op::Mul, t.leaf, constant(t.coef)));
       } else {
@@ -164,8 +170,7 @@ std::optional<Evaluator::LoopSplit> Evaluator::makeLoopSplit(const std::vector<i
       } else if (namesLoopVar(t.leaf)) {
         return std::nullopt;  // `i * n`: an opaque term, which the iteration's value may open
       } else if (t.leaf->op == Op::ThreadIdx) {
-        (t.leaf->value == 0 ? out.lanes.cx : t.leaf->value == 1 ? out.lanes.cy : out.lanes.cz) += t.coef;
-        out.laneParts.push_back(binary(Op::Mul, t.leaf, constant(t.coef)));
+        addLaneTerm(t, out.lanes, out.laneParts);
       } else if (isUniform(t.leaf)) {
         addUniform(out.fixed, binary(Op::Mul, t.leaf, constant(t.coef)));
       } else {
@@ -186,10 +191,7 @@ std::optional<Evaluator::LoopSplit> Evaluator::makeLoopSplit(const std::vector<i
   return out;
 }
 
-const Evaluator::LoopSplit* Evaluator::loopSplit(const std::map<int, int64_t>& iteration) {
-  std::vector<int> loopVars;
-  loopVars.reserve(iteration.size());
-  for (const auto& [id, value] : iteration) loopVars.push_back(id);
+const Evaluator::LoopSplit* Evaluator::loopSplit(const std::vector<int>& loopVars) {
   auto it = loopSplits_.find(loopVars);
   if (it == loopSplits_.end()) it = loopSplits_.emplace(loopVars, makeLoopSplit(loopVars)).first;
   return it->second ? &*it->second : nullptr;

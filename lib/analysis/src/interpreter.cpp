@@ -239,13 +239,12 @@ Value Interpreter::merge(const ExprRef& cond, const Value& a, const Value& b) {
       // arms of every branch, and "a or b" met "b or a" at each merge; a name made of the two
       // names doubled each time, until one file took 24 GB.
       r->alternatives.clear();
-      r->name.clear();
       for (const Root* side : {a.root.get(), b.root.get()})
         for (const std::string& one : side->alternatives.empty() ? std::vector<std::string>{side->name} : side->alternatives)
-          if (std::find(r->alternatives.begin(), r->alternatives.end(), one) == r->alternatives.end()) {
-            r->name += (r->alternatives.empty() ? "" : " or ") + one;
+          if (std::find(r->alternatives.begin(), r->alternatives.end(), one) == r->alternatives.end())
             r->alternatives.push_back(one);
-          }
+      r->name.clear();
+      for (size_t i = 0; i < r->alternatives.size(); ++i) r->name += (i ? " or " : "") + r->alternatives[i];
       r->param = -1;
       r->alignment = std::min(a.root->alignment, b.root->alignment);
       r->indirect = r->indirect || b.root->indirect;

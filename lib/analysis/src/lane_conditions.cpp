@@ -76,12 +76,7 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
   for (const auto& combo : iterationCombos(raw, ev.symbols, ev.launchBindings(), ev.assumptions)) {
     ++iteration;
     Bindings rep = ev.representative(combo);
-    std::vector<std::optional<int64_t>> key;
-    key.reserve(condSymbols.size());
-    for (int id : condSymbols) {
-      auto it = combo.find(id);
-      key.push_back(it == combo.end() ? std::nullopt : std::optional<int64_t>(it->second));
-    }
+    std::vector<std::optional<int64_t>> key = valuesIn(combo, condSymbols);
     if (conds.size() == kKeptConditions && !conds.count(key)) {
       conds.clear();
       outcomes.clear();  // its keys point into conds

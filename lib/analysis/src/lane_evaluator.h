@@ -26,6 +26,19 @@ inline void collectSymbols(const ExprRef& e, std::set<int>& out) {
   for (const auto& a : e->args) collectSymbols(a, out);
 }
 
+// The values `iteration` gives the symbols `ids` (nullopt: none): what an expression naming
+// only those symbols is substituted by in that iteration (the kept guards and conditions'
+// key, lane_evaluator.h's guardsAt, lane_conditions.cpp).
+inline std::vector<std::optional<int64_t>> valuesIn(const std::map<int, int64_t>& iteration, const std::vector<int>& ids) {
+  std::vector<std::optional<int64_t>> out;
+  out.reserve(ids.size());
+  for (int id : ids) {
+    auto it = iteration.find(id);
+    out.push_back(it == iteration.end() ? std::nullopt : std::optional<int64_t>(it->second));
+  }
+  return out;
+}
+
 // The symbols of one loop: its iteration counter and its geometric variables (`d >>= 1`,
 // `offset *= 2`), which share its condition and advance together.
 std::vector<int> loopGroup(int id, const SymbolTable& symbols);
@@ -480,24 +493,14 @@ struct Evaluator {
     }
     // An iteration that gives every guard's symbols the values an earlier one gave has its
     // guards (each guard's substitution below is chosen by those values alone).
-    std::vector<std::optional<int64_t>> allValues;
-    allValues.reserve(allGuardSymbols_.size());
-    for (int id : allGuardSymbols_) {
-      auto it = iteration.find(id);
-      allValues.push_back(it == iteration.end() ? std::nullopt : std::optional<int64_t>(it->second));
-    }
+    std::vector<std::optional<int64_t>> allValues = valuesIn(iteration, allGuardSymbols_);
     if (auto seen = guardsByValues_.find(allValues); seen != guardsByValues_.end()) return *seen->second;
     std::vector<ExprRef> guards;
     guards.reserve(raw.guards.size());
     std::vector<const SymExpr*> key;
     key.reserve(raw.guards.size());
     for (size_t g = 0; g < raw.guards.size(); ++g) {
-      std::vector<std::optional<int64_t>> values;
-      values.reserve(guardSymbols_[g].size());
-      for (int id : guardSymbols_[g]) {
-        auto it = iteration.find(id);
-        values.push_back(it == iteration.end() ? std::nullopt : std::optional<int64_t>(it->second));
-      }
+      std::vector<std::optional<int64_t>> values = valuesIn(iteration, guardSymbols_[g]);
       auto& kept = substitutedGuards_[g];
       auto found = kept.find(values);
       if (found == kept.end()) {
@@ -578,9 +581,9 @@ struct Evaluator {
     ExprRef uniformSkeleton;                         // not affine: the uniform addends, in the address's shape
   };
   std::optional<LoopSplit> makeLoopSplit(const std::vector<int>& loopVars);
-  // The loop split for `iteration`'s loop variables, made on first use (null: split each
+  // The loop split for these loop variables (sorted), made on first use (null: split each
   // iteration from its own address).
-  const LoopSplit* loopSplit(const std::map<int, int64_t>& iteration);
+  const LoopSplit* loopSplit(const std::vector<int>& loopVars);
   AddressSplit splitAt(const LoopSplit& split, const std::map<int, int64_t>& iteration, bool& gather);
 
   // For test/analysis/lanes/loop_split_test.cpp: whether loop splits are used, and, when
@@ -600,7 +603,7 @@ struct Evaluator {
       keptLoopVariables_.clear();
       for (const auto& [id, value] : iteration) keptLoopVariables_.push_back(id);
       keptRep_ = representative(iteration);
-      keptSplit_ = useLoopSplits ? loopSplit(iteration) : nullptr;
+      keptSplit_ = useLoopSplits ? loopSplit(keptLoopVariables_) : nullptr;
     } else {
       for (const auto& [id, value] : iteration)
         if (relevant.count(id)) keptRep_->symbols[id] = value;
