@@ -125,7 +125,9 @@ class Interpreter {
 
   // ---- statements (interpreter_statements.cpp) ------------------------------------------
   // `loop`: the guard is a loop's condition (its body runs while it holds), not an if's.
-  void pushGuard(ExprRef g, std::string what, bool loop = false);
+  // exits: the guard of an early return out of the kernel itself, which a thread failing it
+  // has left for good (RawAccess::guardExits).
+  void pushGuard(ExprRef g, std::string what, bool loop = false, bool exits = false);
   void popGuard();
   void walk(const clang::Stmt* s);
   void compound(const clang::CompoundStmt* c);

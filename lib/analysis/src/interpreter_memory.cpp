@@ -240,6 +240,7 @@ RawAccess Interpreter::currentGuards() const {
   g.guards = state_.guards;
   g.guardTexts = state_.guardTexts;
   g.guardTestsData = state_.guardTestsData;
+  g.guardExits = state_.guardExits;
   return g;
 }
 

@@ -83,6 +83,7 @@ struct InterpreterState {
   std::vector<ExprRef> guards;                    // conditions in force (each non-zero where a lane runs)
   std::vector<std::string> guardTexts;            // their source text, for assumptions
   std::vector<bool> guardTestsData;               // each: an if's test of per-thread values not followed (pushGuard)
+  std::vector<bool> guardExits;                   // each: an early return's, out of the kernel itself (pushGuard)
   std::vector<const clang::FunctionDecl*> stack;  // the kernel, then each inlined callee
   std::vector<Frame> frames;                      // one per inlined call
   std::map<std::pair<const StructValue*, const clang::FieldDecl*>, Value> lazyFields;

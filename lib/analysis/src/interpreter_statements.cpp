@@ -38,10 +38,11 @@ bool same(const Value& a, const Value& b) { return a.v == b.v && a.root == b.roo
 
 }  // namespace
 
-void Interpreter::pushGuard(ExprRef g, std::string what, bool loop) {
+void Interpreter::pushGuard(ExprRef g, std::string what, bool loop, bool exits) {
   // A loop's body runs while its bound holds, however the bound is loaded; an if on a value
   // loaded per lane (or one not followed) runs its body for lanes nobody can name statically.
   state_.guardTestsData.push_back(!loop && testsPerThreadData(g));
+  state_.guardExits.push_back(exits);
   state_.guards.push_back(std::move(g));
   state_.guardTexts.push_back(std::move(what));
 }
@@ -49,6 +50,7 @@ void Interpreter::popGuard() {
   state_.guards.pop_back();
   state_.guardTexts.pop_back();
   state_.guardTestsData.pop_back();
+  state_.guardExits.pop_back();
 }
 
 void Interpreter::walk(const Stmt* s) {
@@ -83,8 +85,9 @@ void Interpreter::compound(const CompoundStmt* c) {
     const auto* iff = dyn_cast<IfStmt>(child);
     const ExprRef ifCondition = iff ? ifStmt(iff) : nullptr;
     if (!iff) walk(child);
+    // A return in a loop (loop_summary.cpp): from the kernel itself, the thread has exited.
     for (auto& [g, what] : state_.pendingGuards) {
-      pushGuard(unary(Op::Not, g), "!(" + what + ")");
+      pushGuard(unary(Op::Not, g), "!(" + what + ")", false, state_.frames.empty());
       ++pushed;
     }
     state_.pendingGuards.clear();
@@ -93,7 +96,9 @@ void Interpreter::compound(const CompoundStmt* c) {
     if (iff && !iff->getElse()) {
       const Leave how = leaves(iff->getThen());
       if (how != Leave::FallsThrough) {
-        pushGuard(unary(Op::Not, ifCondition), "!(" + text(iff->getCond()->getSourceRange()) + ")");
+        // A return from the kernel itself (no inlined call's frame): the threads taking it exit.
+        pushGuard(unary(Op::Not, ifCondition), "!(" + text(iff->getCond()->getSourceRange()) + ")", false,
+                  how == Leave::Returns && state_.frames.empty());
         ++pushed;
         if ((how == Leave::Breaks || how == Leave::Returns) && !state_.loopExits.empty())
           state_.loopExits.back().push_back({ifCondition, how == Leave::Returns});

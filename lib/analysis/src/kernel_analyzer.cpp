@@ -71,7 +71,7 @@ void setLaunchesPerRun(const LaunchCollector::Runs& r, KernelRecord& kernel) {
   const std::string loops = joined(r.loops);
   kernel.launchesBasis =
       std::to_string(r.sites) + (r.sites == 1 ? " launch site" : " launch sites") +
-      (loops.empty() && r.programLoops.empty()
+      (loops.empty() && r.programLoops.empty() && r.perObject.empty()
            ? std::string(", outside host loops")
            : loops.empty() ? std::string()
                            : ", in the host " + std::string(r.loops.size() == 1 ? "loop at " : "loops at ") + loops) +
@@ -79,6 +79,7 @@ void setLaunchesPerRun(const LaunchCollector::Runs& r, KernelRecord& kernel) {
       (r.programLoops.empty() ? std::string()
                               : ", called in host loops of the program's other files (around " +
                                     joined(r.programLoops) + ")") +
+      (r.perObject.empty() ? std::string() : ", called through " + r.perObject) +
       (r.optionDefaults.empty() ? std::string()
                                 : " with " + joined(r.optionDefaults) +
                                       (r.optionDefaults.size() == 1 ? ", the default of a run-time option"
@@ -136,6 +137,7 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
   if (options.programFacts) collector.useProgramFacts([&] { return options.programFacts(ctx); });
   collector.TraverseDecl(ctx.getTranslationUnitDecl());
   collector.resolveLaunches();
+  collector.perObjectCounts();
   collector.findAlternatives();
   // The whole translation unit's parent map, which the host-side readers build on their first
   // getParents (host_summary.cpp, host_values.cpp, host_sizes.cpp, host_options.cpp), is not

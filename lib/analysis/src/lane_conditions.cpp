@@ -283,6 +283,7 @@ BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& laun
     std::vector<bool> alive(static_cast<size_t>(d.volume()), true);
     for (size_t g = 0; g < raw.guards.size(); ++g) {
       const ExprRef guard = ev.atIteration(raw.guards[g], combo, rep);
+      const bool exits = g < raw.guardExits.size() && raw.guardExits[g];
       if (!dependsOnThread(guard)) {  // uniform over the block
         // Known false: no thread of the block gets past it (a `__trap()` taken by every
         // thread, an early return on a parameter), so none reaches the barrier here.
@@ -302,6 +303,7 @@ BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& laun
           continue;
         }
         next[static_cast<size_t>(linear)] = *v != 0;
+        if (exits) continue;  // a thread failing it has left the kernel: no barrier waits for it
         if (!first) first = *v != 0;
         else if (*first != (*v != 0)) split = true;
       }
@@ -320,7 +322,8 @@ BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& laun
         out.assumptions.assign(ev.assumptions.begin(), ev.assumptions.end());
         return out;
       }
-      if (unknown && out.kind == BarrierReach::Kind::Uniform) {
+      // An exit not known for some threads: each of them either leaves or goes on to the barrier.
+      if (unknown && !exits && out.kind == BarrierReach::Kind::Uniform) {
         out.kind = BarrierReach::Kind::Unknown;
         out.guard = raw.guardTexts[g];
       }

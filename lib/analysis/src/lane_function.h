@@ -35,6 +35,12 @@ struct RawAccess {
   // Each guard: an if's (?:'s, early return's) test of per-thread values the analysis does not
   // follow (data each thread loads): AccessSite::dataGuards.
   std::vector<bool> guardTestsData;
+  // Each guard: an early return's out of the kernel (`if (warp_id != 0) { ...; return; }`): a
+  // thread failing it has exited, and a barrier waits only for the block's threads that have
+  // not (CUDA C++ Programming Guide, compute capability 7.x: __syncthreads() "will not succeed
+  // until reached by all non-exited threads in the block"). Set for barriers only
+  // (Interpreter::currentGuards); evaluateBarrier reads it.
+  std::vector<bool> guardExits;
 };
 
 // What the launch (or the fallback) fixes.

@@ -135,10 +135,11 @@ std::string LaunchCollector::selectorText(const Stmt* selector) const {
   else if (const auto* ifs = dyn_cast<IfStmt>(selector)) cond = ifs->getCond();
   if (!cond) return "a run-time value";
   cond = cond->IgnoreParenImpCasts();
-  // `if (kernel_num == 1)`: the value compared.
+  // `if (kernel_num == 1)`: the variable compared; `if (pitch % 4 == 0)`, where neither side
+  // is one, the whole test (its constant side alone, `0`, said nothing).
   if (const auto* b = dyn_cast<BinaryOperator>(cond); b && b->isComparisonOp()) {
-    const Expr* side = isa<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts()) ? b->getLHS() : b->getRHS();
-    cond = side->IgnoreParenImpCasts();
+    if (isa<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts())) cond = b->getLHS()->IgnoreParenImpCasts();
+    else if (isa<DeclRefExpr>(b->getRHS()->IgnoreParenImpCasts())) cond = b->getRHS()->IgnoreParenImpCasts();
   }
   const std::string text = argumentText(cond);
   return text.empty() || text.size() > 60 ? "a run-time value" : "`" + text + "`";

@@ -227,7 +227,7 @@ void LaunchCollector::resolveLaunches() {
     // No entry for a kernel: it gets the fallback block.
     const Runs here = order.empty() ? Runs{} : runsOf(p.call, p.holder, kCallerDepth);
     for (const FunctionDecl* kernel : order) {
-      Runs& total = runs.try_emplace(kernel->getCanonicalDecl(), Runs{0, false, {}, 0, {}, {}, {}, true}).first->second;
+      Runs& total = runs.try_emplace(kernel->getCanonicalDecl(), Runs{0, false, {}, 0, {}, {}, {}, true, false, {}, {}, false, {}}).first->second;
       total.runs += here.runs;
       total.fromMain = total.fromMain && here.fromMain && !order.empty();
       total.throughOtherFiles = total.throughOtherFiles || here.throughOtherFiles;
@@ -242,6 +242,9 @@ void LaunchCollector::resolveLaunches() {
       for (const std::string& d : here.optionDefaults)
         if (std::find(total.optionDefaults.begin(), total.optionDefaults.end(), d) == total.optionDefaults.end())
           total.optionDefaults.push_back(d);
+      total.constructedBy.insert(here.constructedBy.begin(), here.constructedBy.end());
+      total.calledFromOutside.insert(here.calledFromOutside.begin(), here.calledFromOutside.end());
+      total.otherStarts = total.otherStarts || here.otherStarts || order.empty();
       ++total.sites;
     }
     for (const FunctionDecl* kernel : order) {

@@ -7,12 +7,14 @@
 #pragma once
 
 #include <clang/AST/ASTContext.h>
+#include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/ParentMap.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 
 #include <deque>
 #include <map>
+#include <set>
 #include <memory>
 #include <optional>
 #include <string>
@@ -73,6 +75,10 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
 
   // After the walk: the launches of every kernel.
   void resolveLaunches();
+  // After resolveLaunches: kernels launched from member functions that code outside the
+  // program's folder calls, beside kernels launched only while constructing their class
+  // (launch_repeats.cpp).
+  void perObjectCounts();
   // After the walk: the kernels the host chooses between at run time for one job
   // (launch_alternatives.cpp).
   void findAlternatives();
@@ -100,6 +106,16 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
     // a driver .cpp): the unit is part of a program, not one of its own
     // (KernelRecord::launchedFromMain).
     bool throughOtherFiles = false;
+    // Where the paths counted start when no code the analysis sees calls their first function
+    // (perObjectCounts, launch_repeats.cpp): the classes whose constructor one starts in, the
+    // member functions one starts in (code outside the program's folder calls them: a
+    // framework, a virtual call), and whether one starts anywhere else (`main`, a free
+    // function, a path cut off at kCallerDepth).
+    std::set<const clang::CXXRecordDecl*> constructedBy;
+    std::set<const clang::CXXMethodDecl*> calledFromOutside;
+    bool otherStarts = false;
+    // Set by perObjectCounts: what the count per object rests on, for launchesBasis.
+    std::string perObject;
   };
   std::map<const clang::FunctionDecl*, Runs> runs;
   // Per canonical kernel, its launch sites here that launch nothing: every call of the
@@ -182,6 +198,8 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
   std::vector<Equality> enclosingEqualities(const clang::Stmt* call, const clang::FunctionDecl* holder);
   Runs runsOf(const clang::Stmt* call, const clang::FunctionDecl* holder, int depth);
   Runs withProgramCalls(Runs out, const clang::FunctionDecl* holder);
+  // A path whose first function nothing the analysis sees calls: where it starts (Runs).
+  static void startsIn(Runs& out, const clang::FunctionDecl* holder);
   std::optional<int64_t> hostTripCount(const clang::Stmt* loop);
   bool loopOverDevices(const clang::Stmt* loop);  // a `for` whose body selects the GPU by its counter
   std::map<const clang::Stmt*, bool> deviceLoops_;  // loopOverDevices, once per loop

@@ -190,18 +190,29 @@ std::optional<int64_t> LaunchCollector::hostTripCount(const Stmt* loop) {
 // one called in the program's main loop weighed the same.
 LaunchCollector::Runs LaunchCollector::withProgramCalls(Runs out, const FunctionDecl* holder) {
   out.fromMain = holder->isMain();
-  if (holder->isMain() || !holder->getDeclName().isIdentifier() || !programFacts_) return out;
+  if (holder->isMain() || !holder->getDeclName().isIdentifier() || !programFacts_) {
+    startsIn(out, holder);
+    return out;
+  }
   const ProgramFacts* facts = programFacts_();
-  if (!facts) return out;
+  if (!facts) {
+    startsIn(out, holder);
+    return out;
+  }
   const auto calls = facts->callsPerRunAssumed(holder->getNameAsString());
   // None, or none that runs (a caller the program's reachable code never calls): as before.
-  if (!calls || calls->runs <= 0) return out;
+  if (!calls || calls->runs <= 0) {
+    startsIn(out, holder);
+    return out;
+  }
   out.runs *= calls->runs;
   out.unknownLoops = out.unknownLoops || calls->unknownLoops;
   // Reached from the program's `main` in another file (a driver main.cpp beside the kernels'
   // .cu): as much the program's own as a launch from this file's main.
   out.fromMain = calls->fromMain;
   out.throughOtherFiles = true;
+  if (calls->called) out.otherStarts = true;  // counted from the calls the program shows
+  else startsIn(out, holder);
   out.programLoops.insert(out.programLoops.end(), calls->loops.begin(), calls->loops.end());
   for (const std::string& d : calls->defaults)
     if (std::find(out.optionDefaults.begin(), out.optionDefaults.end(), d) == out.optionDefaults.end())
@@ -250,7 +261,11 @@ LaunchCollector::Runs LaunchCollector::runsOf(const Stmt* call, const FunctionDe
   auto sites = callsOf_.find(holder->getCanonicalDecl());
   if (depth > 0 && sites == callsOf_.end()) return withProgramCalls(out, holder);
   if (sites == callsOf_.end()) out.fromMain = holder->isMain();
-  if (depth <= 0 || sites == callsOf_.end()) return out;
+  if (depth <= 0 || sites == callsOf_.end()) {
+    if (sites == callsOf_.end()) startsIn(out, holder);
+    else out.otherStarts = true;  // callers not followed
+    return out;
+  }
   Runs callers;
   callers.runs = 0;
   callers.fromMain = true;
@@ -270,8 +285,15 @@ LaunchCollector::Runs LaunchCollector::runsOf(const Stmt* call, const FunctionDe
     callers.optionDefaults.insert(callers.optionDefaults.end(), r.optionDefaults.begin(), r.optionDefaults.end());
     callers.programLoops.insert(callers.programLoops.end(), r.programLoops.begin(), r.programLoops.end());
     callers.sampled.insert(callers.sampled.end(), r.sampled.begin(), r.sampled.end());
+    callers.constructedBy.insert(r.constructedBy.begin(), r.constructedBy.end());
+    callers.calledFromOutside.insert(r.calledFromOutside.begin(), r.calledFromOutside.end());
+    callers.otherStarts = callers.otherStarts || r.otherStarts;
   }
-  if (counted == 0) return out;
+  if (counted < sites->second.size()) callers.otherStarts = true;  // call sites not counted (recursion, kMaxCallSites)
+  if (counted == 0) {
+    out.otherStarts = true;
+    return out;
+  }
   out.runs *= callers.runs;
   out.fromMain = callers.fromMain;
   out.throughOtherFiles = callers.throughOtherFiles;
@@ -280,7 +302,64 @@ LaunchCollector::Runs LaunchCollector::runsOf(const Stmt* call, const FunctionDe
   out.optionDefaults.insert(out.optionDefaults.end(), callers.optionDefaults.begin(), callers.optionDefaults.end());
   out.programLoops.insert(out.programLoops.end(), callers.programLoops.begin(), callers.programLoops.end());
   out.sampled.insert(out.sampled.end(), callers.sampled.begin(), callers.sampled.end());
+  out.constructedBy = std::move(callers.constructedBy);
+  out.calledFromOutside = std::move(callers.calledFromOutside);
+  out.otherStarts = callers.otherStarts;
   return out;
+}
+
+void LaunchCollector::startsIn(Runs& out, const FunctionDecl* holder) {
+  const auto* method = dyn_cast<CXXMethodDecl>(holder);
+  if (const auto* ctor = dyn_cast_or_null<CXXConstructorDecl>(method)) out.constructedBy.insert(ctor->getParent()->getCanonicalDecl());
+  else if (method && method->isInstance() && !isa<CXXDestructorDecl>(method) && !method->isOverloadedOperator())
+    out.calledFromOutside.insert(method->getCanonicalDecl());
+  else out.otherStarts = true;
+}
+
+// A class whose constructor launches kernels and whose member functions, called by code the
+// analysis does not see (the program's other folders: GPUMD's integrator calls
+// `ensemble->compute1(...)` every time step from src/main_gpumd/run.cu, through the base
+// class), launch others: an object is built once and used as often as its user calls it, so a
+// kernel its constructor launches is setup beside the ones its members launch. Those members'
+// launches count kAssumedLoopTrips calls, as a loop whose trip count the code does not show;
+// before, every path from a function nobody visible calls counted once, and a constructor's
+// initialisation weighed as much as the per-step work (blind panel 20: QTB's history
+// initialisation, noise). Only where the class's constructor launches a kernel of its own,
+// and only kernels every path of which starts in such a member.
+void LaunchCollector::perObjectCounts() {
+  // class -> the first kernel (in the order the unit defines them) only its construction launches
+  std::map<const CXXRecordDecl*, const FunctionDecl*> setupOf;
+  for (const FunctionDecl* kernel : kernels) {
+    auto it = runs.find(kernel->getCanonicalDecl());
+    if (it == runs.end()) continue;
+    const Runs& r = it->second;
+    if (!r.constructedBy.empty() && r.calledFromOutside.empty() && !r.otherStarts)
+      for (const CXXRecordDecl* c : r.constructedBy) setupOf.try_emplace(c, kernel);
+  }
+  if (setupOf.empty()) return;
+  const auto builtHere = [&](const CXXMethodDecl* m) -> const FunctionDecl* {
+    auto it = setupOf.find(m->getParent()->getCanonicalDecl());
+    return it == setupOf.end() ? nullptr : it->second;
+  };
+  for (auto& [kernel, r] : runs) {
+    if (r.calledFromOutside.empty() || r.otherStarts || !r.constructedBy.empty() || r.runs <= 0) continue;
+    const FunctionDecl* setup = nullptr;
+    bool all = true;
+    for (const CXXMethodDecl* m : r.calledFromOutside) {
+      const FunctionDecl* s = builtHere(m);
+      all = all && s;
+      if (!setup) setup = s;
+    }
+    if (!all || !setup) continue;
+    std::string first;  // the first by name, so that the text does not depend on pointers
+    for (const CXXMethodDecl* m : r.calledFromOutside)
+      if (first.empty() || m->getQualifiedNameAsString() < first) first = m->getQualifiedNameAsString();
+    r.unknownLoops = true;
+    r.fromMain = false;
+    r.perObject = "`" + first + "`, which code the program's folder does not show calls, " +
+                  "as often as an object's user does (its class's constructor launches `" + setup->getNameAsString() +
+                  "` once)";
+  }
 }
 
 // The library call one run of the program makes most often, counted as a launch is (runsOf:

@@ -284,6 +284,7 @@ std::optional<ProgramFacts::AssumedRuns> ProgramFacts::callsPerRunAssumed(const 
   if (!any) {
     AssumedRuns once;
     once.runs = live.empty() || roots_.count(function) ? 1.0 : 0.0;
+    once.called = false;
     return once;
   }
   return total;

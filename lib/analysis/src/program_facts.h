@@ -105,6 +105,9 @@ class ProgramFacts {
     // callback, nor in a program without `main`): with no unknown loop and no default taken,
     // the runs are the program's own (KernelRecord::launchesShown).
     bool fromMain = false;
+    // False: no call of it in the program's files, which reach it only as a root (a function
+    // named but not called, or called from another folder): once (LaunchCollector::startsIn).
+    bool called = true;
   };
   std::optional<AssumedRuns> callsPerRunAssumed(const std::string& function) const;
   // For a finding's cost only: the one value every call gives parameter `index`, run-time

@@ -150,7 +150,16 @@ void capVariantsFixedInFile(std::vector<Finding>& findings, const AnalysisResult
       // function two kernels call: the same code, not a variant of it.
       if (other.loc.line == site.loc.line && other.loc.column == site.loc.column) continue;
       if (other.loc.file != site.loc.file || other.expression != site.expression) continue;
+      // A version of this kernel: a name that says the same job (`transposeCoalesced` beside
+      // `transposeNoBankConflicts`). Kernels of different jobs share code as written (libSGM's
+      // vertical and oblique path kernels, both launched, stage a tile with the same statement
+      // on blocks of other shapes): one says nothing of the other's fix.
+      if (!kernel_names::versionsOfOneJob(other.kernel, site.kernel)) continue;
       if (other.access.space != site.access.space || other.access.kind != site.access.kind) continue;
+      // The same statement on elements of another width is another data type's kernel, not a
+      // fix (libSGM's median filter for 8-bit and for 16-bit pixels: 16 threads a row store 16
+      // bytes of one and 32 of the other).
+      if (other.access.bytesPerLane != site.access.bytesPerLane) continue;
       if (servedWell(other, arch)) {
         fixed = &other;
         break;

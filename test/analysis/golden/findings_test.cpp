@@ -376,7 +376,7 @@ TEST_CASE("findings/: alternatives chosen at run time are recorded with their se
   std::map<std::string, const KernelRecord*> kernels;
   for (const KernelRecord& k : r.analysis.kernels)
     if (k.loc.file.find("/alternatives_") != std::string::npos) kernels[k.name] = &k;
-  REQUIRE(kernels.size() == 13);
+  REQUIRE(kernels.size() == 15);
   // llm.c's form: a switch over wrappers called with the same arguments.
   const RunTimeChoice& sums = kernels["row_sums_kernel1"]->choice;
   CHECK(sums.selector == "`kernel_num`");
@@ -389,6 +389,10 @@ TEST_CASE("findings/: alternatives chosen at run time are recorded with their se
   CHECK(kernels["transposeNaive"]->choice.selector == "`variant`");
   CHECK(kernels["copy_rows_naive"]->choice.arms == 2);
   CHECK(kernels["copy_rows_naive"]->choice.selector == "the kernel table `kernels`");
+  // `if (fill % 4 == 0)`: no variable alone on a side, so the whole test (once its `0`).
+  REQUIRE(kernels.count("zero_fill_v1"));
+  CHECK(kernels["zero_fill_v1"]->choice.arms == 2);
+  CHECK(kernels["zero_fill_v1"]->choice.selector == "`fill % 4 == 0`");
   CHECK(kernels["copy_rows_naive"]->launchesPerRun == Approx(2));  // the table's launch counts for both
   // An operation chosen at run time and a choice a macro fixes are no alternatives; two scatters
   // are, and both keep their warnings (neither shows a fix).

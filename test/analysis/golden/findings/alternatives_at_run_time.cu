@@ -91,6 +91,17 @@ __global__ void copy_rows_coalesced(float* out, const float* in, int n) {
   for (int j = 0; j < 64; ++j) out[j * n + i] = in[j * n + i];  // finding: none
 }
 
+// ---- chosen by a test with no variable alone on either side (`n % 4 == 0`): quoted whole ----
+__global__ void zero_fill_v1(float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 0.0f;  // finding: none
+}
+
+__global__ void zero_fill_v4(float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n / 4) reinterpret_cast<float4*>(out)[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);  // finding: none
+}
+
 int main(int argc, char** argv) {
   const int n = 1 << 20;
   float *out, *in;
@@ -103,6 +114,10 @@ int main(int argc, char** argv) {
   if (variant == 0) transposeNaive<<<dim3(32, 32), dim3(32, 32)>>>(out, in, 1024);
   else if (variant == 1) transposeTiled<<<dim3(32, 32), dim3(32, 32)>>>(out, in, 1024);
   else transposeTiledV2<<<dim3(32, 32), dim3(32, 32)>>>(out, in, 1024);
+
+  const int fill = argc > 3 ? atoi(argv[3]) : n;
+  if (fill % 4 == 0) zero_fill_v4<<<fill / 4 / 256, 256>>>(out, fill);
+  else zero_fill_v1<<<(fill + 255) / 256, 256>>>(out, fill);
 
   void (*kernels[])(float*, const float*, int) = {copy_rows_naive, copy_rows_coalesced};
   for (int k = 0; k < 2; ++k) kernels[k]<<<n / 64 / 256, 256>>>(out, in, n / 64);

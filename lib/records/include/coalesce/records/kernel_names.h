@@ -51,7 +51,7 @@ inline bool isNumber(const std::string& w) {
 inline bool isVariantWord(const std::string& w) {
   static const std::set<std::string> kWords = {
       "naive", "simple", "basic", "baseline", "reference", "ref", "orig", "original", "opt", "optimized",
-      "optimised", "fast", "faster", "fastest", "improved", "better", "new", "old", "v", "ver", "version",
+      "optimised", "unpadded", "fast", "faster", "fastest", "improved", "better", "new", "old", "v", "ver", "version",
       "alt", "variant", "kernel", "shared", "smem", "shmem", "mem", "memory", "coalesced", "uncoalesced",
       "tiled", "tile", "tiling", "unrolled", "unroll", "vectorized", "vectorised", "vec", "padded", "padding",
       "no", "bank", "conflict", "conflicts", "free", "coarse", "fine", "grained", "diagonal", "warp", "block",
@@ -69,9 +69,33 @@ inline std::vector<std::string> jobWords(const std::string& name) {
   return out;
 }
 
+// A kernel record's name without what the report adds to it: namespaces, template arguments,
+// an overload's parameter list (`sgm::path_kernel<unsigned int, 1>`, `(anonymous
+// namespace)::median_3x3`, `langevin(curandState *, const int)` -> path_kernel, median_3x3,
+// langevin), so that two kernels' names compare by what their authors called them.
+inline std::string declaredName(std::string name) {
+  const std::string anonymous = "(anonymous namespace)::";
+  for (size_t at; (at = name.find(anonymous)) != std::string::npos;) name.erase(at, anonymous.size());
+  name = name.substr(0, std::min(name.find('('), name.find('<')));
+  const size_t scope = name.rfind("::");
+  return scope == std::string::npos ? name : name.substr(scope + 2);
+}
+
 inline bool sameJobName(const std::string& a, const std::string& b) {
   const std::vector<std::string> x = jobWords(a);
   return !x.empty() && x == jobWords(b);
+}
+
+// Names of two versions of one job: the job words of one are all among the other's, which
+// may add what its version is (`transposeUnpadded` beside `transpose`, `scan` beside
+// `scan_work_efficient`), compared without namespaces or template arguments (declaredName).
+// `aggregate_vertical_path` and `aggregate_oblique_path` are two jobs.
+inline bool versionsOfOneJob(const std::string& a, const std::string& b) {
+  std::vector<std::string> x = jobWords(declaredName(a)), y = jobWords(declaredName(b));
+  if (x.size() > y.size()) std::swap(x, y);
+  return !x.empty() && std::all_of(x.begin(), x.end(), [&](const std::string& w) {
+    return std::find(y.begin(), y.end(), w) != y.end();
+  });
 }
 
 // A name that calls its function the naive (unoptimised) version: `transposeNaive`,
