@@ -343,17 +343,17 @@ void LaunchCollector::perObjectCounts() {
   };
   for (auto& [kernel, r] : runs) {
     if (r.calledFromOutside.empty() || r.otherStarts || !r.constructedBy.empty() || r.runs <= 0) continue;
-    const FunctionDecl* setup = nullptr;
+    // Every member it starts in belongs to such a class; the text names the first by name (not
+    // by pointer, so that it is the same from run to run) and its class's setup kernel.
+    const CXXMethodDecl* named = nullptr;
     bool all = true;
     for (const CXXMethodDecl* m : r.calledFromOutside) {
-      const FunctionDecl* s = builtHere(m);
-      all = all && s;
-      if (!setup) setup = s;
+      all = all && builtHere(m);
+      if (!named || m->getQualifiedNameAsString() < named->getQualifiedNameAsString()) named = m;
     }
-    if (!all || !setup) continue;
-    std::string first;  // the first by name, so that the text does not depend on pointers
-    for (const CXXMethodDecl* m : r.calledFromOutside)
-      if (first.empty() || m->getQualifiedNameAsString() < first) first = m->getQualifiedNameAsString();
+    if (!all || !named) continue;
+    const std::string first = named->getQualifiedNameAsString();
+    const FunctionDecl* setup = builtHere(named);
     r.unknownLoops = true;
     r.fromMain = false;
     r.perObject = "`" + first + "`, which code the program's folder does not show calls, " +
