@@ -242,9 +242,7 @@ void LaunchCollector::resolveLaunches() {
       for (const std::string& d : here.optionDefaults)
         if (std::find(total.optionDefaults.begin(), total.optionDefaults.end(), d) == total.optionDefaults.end())
           total.optionDefaults.push_back(d);
-      total.constructedBy.insert(here.constructedBy.begin(), here.constructedBy.end());
-      total.calledFromOutside.insert(here.calledFromOutside.begin(), here.calledFromOutside.end());
-      total.otherStarts = total.otherStarts || here.otherStarts || order.empty();
+      total.addStarts(here);
       ++total.sites;
     }
     for (const FunctionDecl* kernel : order) {

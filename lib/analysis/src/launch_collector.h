@@ -114,6 +114,11 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
     std::set<const clang::CXXRecordDecl*> constructedBy;
     std::set<const clang::CXXMethodDecl*> calledFromOutside;
     bool otherStarts = false;
+    void addStarts(const Runs& r) {
+      constructedBy.insert(r.constructedBy.begin(), r.constructedBy.end());
+      calledFromOutside.insert(r.calledFromOutside.begin(), r.calledFromOutside.end());
+      otherStarts = otherStarts || r.otherStarts;
+    }
     // Set by perObjectCounts: what the count per object rests on, for launchesBasis.
     std::string perObject;
   };

@@ -190,17 +190,11 @@ std::optional<int64_t> LaunchCollector::hostTripCount(const Stmt* loop) {
 // one called in the program's main loop weighed the same.
 LaunchCollector::Runs LaunchCollector::withProgramCalls(Runs out, const FunctionDecl* holder) {
   out.fromMain = holder->isMain();
-  if (holder->isMain() || !holder->getDeclName().isIdentifier() || !programFacts_) {
-    startsIn(out, holder);
-    return out;
-  }
-  const ProgramFacts* facts = programFacts_();
-  if (!facts) {
-    startsIn(out, holder);
-    return out;
-  }
-  const auto calls = facts->callsPerRunAssumed(holder->getNameAsString());
-  // None, or none that runs (a caller the program's reachable code never calls): as before.
+  const ProgramFacts* facts =
+      holder->isMain() || !holder->getDeclName().isIdentifier() || !programFacts_ ? nullptr : programFacts_();
+  const auto calls = facts ? facts->callsPerRunAssumed(holder->getNameAsString()) : std::nullopt;
+  // None, or none that runs (a caller the program's reachable code never calls): as before,
+  // and the path starts in the holder.
   if (!calls || calls->runs <= 0) {
     startsIn(out, holder);
     return out;
@@ -285,9 +279,7 @@ LaunchCollector::Runs LaunchCollector::runsOf(const Stmt* call, const FunctionDe
     callers.optionDefaults.insert(callers.optionDefaults.end(), r.optionDefaults.begin(), r.optionDefaults.end());
     callers.programLoops.insert(callers.programLoops.end(), r.programLoops.begin(), r.programLoops.end());
     callers.sampled.insert(callers.sampled.end(), r.sampled.begin(), r.sampled.end());
-    callers.constructedBy.insert(r.constructedBy.begin(), r.constructedBy.end());
-    callers.calledFromOutside.insert(r.calledFromOutside.begin(), r.calledFromOutside.end());
-    callers.otherStarts = callers.otherStarts || r.otherStarts;
+    callers.addStarts(r);
   }
   if (counted < sites->second.size()) callers.otherStarts = true;  // call sites not counted (recursion, kMaxCallSites)
   if (counted == 0) {
@@ -302,9 +294,7 @@ LaunchCollector::Runs LaunchCollector::runsOf(const Stmt* call, const FunctionDe
   out.optionDefaults.insert(out.optionDefaults.end(), callers.optionDefaults.begin(), callers.optionDefaults.end());
   out.programLoops.insert(out.programLoops.end(), callers.programLoops.begin(), callers.programLoops.end());
   out.sampled.insert(out.sampled.end(), callers.sampled.begin(), callers.sampled.end());
-  out.constructedBy = std::move(callers.constructedBy);
-  out.calledFromOutside = std::move(callers.calledFromOutside);
-  out.otherStarts = callers.otherStarts;
+  out.addStarts(callers);  // out itself starts nowhere: it has callers
   return out;
 }
 
