@@ -13,10 +13,11 @@ namespace coalesce::analysis {
 inline constexpr int64_t kAssumedRuntimeValue = 4096;
 // The block when nothing fixes it: 1D, blockDim.x a multiple of the warp size.
 inline constexpr int64_t kAssumedBlockX = 256;
-// A kernel on a guessed block with more accesses than this is not tried under other shapes
-// (shape_trials.h): each trial evaluates every access again, and such kernels (Rodinia's
-// myocyte solver, 376 accesses) cost as much as the rest of a tree together. Said in the detail.
-inline constexpr size_t kMaxShapeTrialAccesses = 128;
+// A kernel on a guessed block with more accesses, branches and barriers than this together is
+// not tried under other shapes (shape_trials.h): each trial evaluates every one of them again,
+// and such kernels (Rodinia's myocyte solver, 376 accesses) cost as much as the rest of a tree
+// together. Said in the detail.
+inline constexpr size_t kMaxShapeTrialEvents = 128;
 // Values tried, in order, for an unknown scalar of an access's guards when the access runs
 // under none of the defaults (lane_function.cpp, liveValues): the default first, then smaller.
 inline constexpr int64_t kLiveValueCandidates[] = {kAssumedRuntimeValue, 1024, 256, 64, 16, 4, 1, 0};

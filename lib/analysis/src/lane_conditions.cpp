@@ -73,7 +73,7 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
   };
   std::map<std::tuple<const CondAt*, const Evaluator::GuardsAt*, size_t>, Outcome> outcomes;
   int iteration = -1;
-  for (const auto& combo : iterationCombos(raw, ev.symbols, ev.launchBindings(), ev.assumptions)) {
+  for (const auto& combo : ev.loopCombos()) {
     ++iteration;
     Bindings rep = ev.representative(combo);
     std::vector<std::optional<int64_t>> key = valuesIn(combo, condSymbols);
@@ -114,14 +114,26 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
     std::vector<std::optional<int64_t>> values(static_cast<size_t>(d.volume()));
     std::vector<bool> unknown(values.size(), false);
     bool anyUnknown = false;
+    // The active threads no iteration computed yet, run together (ThreadProgram::runMany).
+    std::vector<size_t> todo;
+    std::vector<int64_t> tx, ty, tz;
+    const Evaluator::BlockThreads& threads = ev.blockThreads();
+    for (size_t i = 0; i < threads.x.size(); ++i)
+      if (active[i] && !at.computed[i]) {
+        todo.push_back(i);
+        tx.push_back(threads.x[i]), ty.push_back(threads.y[i]), tz.push_back(threads.z[i]);
+      }
+    if (!todo.empty()) {
+      std::vector<std::optional<int64_t>> ran(todo.size());
+      at.program->runMany(tx.data(), ty.data(), tz.data(), todo.size(), ran.data());
+      for (size_t k = 0; k < todo.size(); ++k) {
+        at.values[todo[k]] = ran[k];
+        at.computed[todo[k]] = true;
+      }
+    }
     for (int64_t linear = 0; linear < d.volume(); ++linear) {
       const auto i = static_cast<size_t>(linear);
       if (!active[i]) continue;
-      if (!at.computed[i]) {
-        const model::ThreadIdx t = model::threadFromLinear(d, linear);
-        at.values[i] = at.program->run(t.x, t.y, t.z);
-        at.computed[i] = true;
-      }
       const std::optional<int64_t>& v = at.values[i];
       if (!v) {
         unknown[i] = anyUnknown = true;
@@ -182,14 +194,25 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
 // block index is counted over the edge blocks too, each standing for the blocks it
 // represents: a bounds check splits only the edge warps of edge blocks, its true share.
 ConditionFigures evaluateCondition(const ExprRef& condition, const RawAccess& guarded, const LaunchContext& launch,
-                                   const SymbolTable& symbols, const model::Arch& arch, bool byValue) {
+                                   const SymbolTable& symbols, const model::Arch& arch, bool byValue,
+                                   GuardCache* cache) {
   RawAccess raw = guarded;
   raw.offset = condition;
+  // The kernel's listed iterations, shared with its accesses and other conditions (the same
+  // loops under the same launch list the same values): IterationMemo, lane_evaluator.h.
+  IterationMemo* memo = nullptr;
+  if (cache) {
+    if (!cache->iterations) cache->iterations = std::make_shared<IterationMemo>();
+    memo = cache->iterations.get();
+    memo->startAccess();  // `raw` is new: its loop variables are found again
+  }
   Evaluator ev(raw, launch, symbols, arch);
+  ev.memo = memo;
   for (int d = 0; d < 3; ++d) ev.blockIdx[d] = launch.grid && dimOf(*launch.grid, d) <= 1 ? 0 : 1;
   ConditionFigures out = conditionInBlock(condition, raw, ev, arch, byValue);
   if (out.warpRequests == 0 && (ev.blockIdx[0] || ev.blockIdx[1] || ev.blockIdx[2])) {
     Evaluator first(raw, launch, symbols, arch);
+    first.memo = memo;
     ConditionFigures inFirst = conditionInBlock(condition, raw, first, arch, byValue);
     if (inFirst.warpRequests > 0) {
       out = std::move(inFirst);
@@ -204,6 +227,7 @@ ConditionFigures evaluateCondition(const ExprRef& condition, const RawAccess& gu
       grid.split = out.split;  // the representative block's split warp, else an edge block's
       for (const auto& [idx, count] : blocks) {
         Evaluator edge(raw, launch, symbols, arch);
+        edge.memo = memo;
         for (int d = 0; d < 3; ++d) edge.blockIdx[d] = idx[static_cast<size_t>(d)];
         const ConditionFigures f = conditionInBlock(condition, raw, edge, arch, byValue);
         grid.evaluated = grid.evaluated && f.evaluated;

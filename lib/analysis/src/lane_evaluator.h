@@ -4,15 +4,19 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "lane_function.h"
+#include "periodic_figures.h"
 
 namespace coalesce::analysis::lanes {
 
@@ -104,6 +108,13 @@ class IterationMemo {
   // outlives no access, but an access's address may be another's after it).
   void startAccess() { inputsOf_ = nullptr; }
 
+  // The model's figures of the kernel's accesses in blocks of shape `block`, kept across its
+  // accesses (periodic_figures.h): they read an access's pattern, width, space and kind, and
+  // the block's shape alone, so a macro-unrolled body's loads `in[b * 1024 + idx]`, b = 0 to
+  // 65,535, have their figures computed once (bench/RESULTS.md, "Session 23"). The arch is the
+  // run's, the same for every access of the kernel.
+  PeriodicFigures& figuresIn(const model::Dim3& block) { return figures_[{block.x, block.y, block.z}]; }
+
   // The loop variables an access's address and guards name, sorted: all iterationCombos and
   // comboInputs read of the access.
   static std::vector<int> loopVariablesOf(const RawAccess& raw, const SymbolTable& symbols) {
@@ -138,6 +149,7 @@ class IterationMemo {
   const RawAccess* inputsOf_ = nullptr;  // the access `loops_` and `inputs_` are of
   std::vector<int> loops_;
   ComboInputs inputs_;
+  std::map<std::array<int64_t, 3>, PeriodicFigures> figures_;  // by block shape
 };
 
 // Adds to `out` the symbols that bound the loops the access's address and the loop symbols
@@ -326,54 +338,22 @@ struct Evaluator {
   static model::UniformOffset finishUniform(const UniformSum& sum, bool& gather);
   model::UniformOffset uniformBase(const std::vector<ExprRef>& uniformAddends, bool& gather) const;
 
+  // The block's threads' indices, in linear order (model::threadFromLinear), made once.
+  struct BlockThreads {
+    std::vector<int64_t> x, y, z;
+  };
+  const BlockThreads& blockThreads() const;
+
   // Per-thread activity from the guards, and the guards some thread reaching them could not
   // evaluate (in order of first use; a thread stops at the first guard false for it).
+  // guard_masks.cpp. `keep`: each guard's program and its threads' values kept for the
+  // evaluator's run, by the guard's expression (maskOf: the guards of one iteration are those
+  // substituted for it, and `b` is the run's representative, the same for them all).
   struct GuardMask {
     std::vector<bool> active;
     std::vector<size_t> unknown;
   };
-  GuardMask guardMask(const std::vector<ExprRef>& guards, const Bindings& b) const {
-    const Dim3 d = block();
-    GuardMask out;
-    out.active.assign(static_cast<size_t>(d.volume()), true);
-    if (guards.empty()) return out;
-    // A guard that holds for every thread (known and non-zero without the thread index) changes
-    // no thread's state: left out of the per-thread loop. `index`: the guards kept, in order.
-    std::vector<ThreadProgram> programs;
-    std::vector<size_t> index;
-    for (size_t g = 0; g < guards.size(); ++g) {
-      ThreadProgram program(guards[g], b);
-      if (program.threadIndependent()) {
-        const auto v = program.run(0, 0, 0);
-        if (v && *v != 0) continue;
-        // The first guard every thread reaches is false for all of them: none is active.
-        if (v && programs.empty()) {
-          out.active.assign(out.active.size(), false);
-          return out;
-        }
-      }
-      programs.push_back(std::move(program));
-      index.push_back(g);
-    }
-    std::vector<bool> said(guards.size(), false);  // each guard listed once, not once a thread
-    for (int64_t linear = 0; programs.size() > 0 && linear < d.volume(); ++linear) {
-      const model::ThreadIdx t = model::threadFromLinear(d, linear);
-      for (size_t k = 0; k < programs.size(); ++k) {
-        const size_t g = index[k];
-        auto v = programs[k].run(t.x, t.y, t.z);
-        if (!v) {
-          if (!said[g]) out.unknown.push_back(g);
-          said[g] = true;
-          continue;
-        }
-        if (*v == 0) {
-          out.active[static_cast<size_t>(linear)] = false;
-          break;
-        }
-      }
-    }
-    return out;
-  }
+  GuardMask guardMask(const std::vector<ExprRef>& guards, const Bindings& b, bool keep = false) const;
 
   // What a mask says in the figures' notes: each guard a thread could not evaluate.
   void sayUnknownGuards(const GuardMask& mask) {
@@ -533,8 +513,13 @@ struct Evaluator {
   // Counts the times the kept guards were forgotten: a GuardsAt's address names it only
   // within one generation (lane_conditions.cpp keeps outcomes by it).
   size_t guardsGeneration = 0;
+  // guardMask's programs and values kept by guard (guard_masks.cpp, which defines KeptGuard:
+  // a shared_ptr, whose deleter does not need the type here).
+  struct KeptGuard;
+  mutable std::unordered_map<const SymExpr*, std::shared_ptr<KeptGuard>> keptGuards_;
+  mutable BlockThreads blockThreads_;
   const GuardMask& maskOf(GuardsAt& at, const Bindings& rep) const {
-    if (!at.mask) at.mask = guardMask(at.guards, rep);
+    if (!at.mask) at.mask = guardMask(at.guards, rep, /*keep=*/true);
     return *at.mask;
   }
 
@@ -693,6 +678,9 @@ struct Evaluator {
  private:
   static constexpr size_t kKeptLaneOffsets = 4;
   static constexpr size_t kKeptPerGuard = 64;  // substitutions kept per guard, masks kept (then forgotten)
+  // Guards' programs and values kept (guard_masks.cpp): each substitution kept above, of each
+  // guard, can have its program here, and a few more before all are forgotten.
+  static constexpr size_t kKeptGuardPrograms = 4 * kKeptPerGuard;
   std::vector<std::vector<int>> guardSymbols_;  // per guard, the symbols it names, sorted
   // Per guard, its substitution by the iteration's values of its symbols (nullopt: none).
   std::vector<std::map<std::vector<std::optional<int64_t>>, ExprRef>> substitutedGuards_;

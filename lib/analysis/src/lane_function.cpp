@@ -110,10 +110,14 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
   bool sharingKnown = sharingMatters;
   int64_t sharingIterations = 0;
   // Global accesses: the sectors each warp touches again in its next iterations.
-  const bool windowMatters = raw.space == model::Space::Global && !probe;
+  // (Read only over several listed iterations: an access outside loops skips it.)
+  const bool windowMatters = raw.space == model::Space::Global && !probe && combos.size() > 1;
   model::IterationWindow window(kIterationWindow);
   std::set<int> innermost;  // the symbols of the innermost listed loop
-  PeriodicFigures figures;  // analyzeAccess and blockBytes, once per pattern moved into its period
+  // analyzeAccess and blockBytes, once per pattern moved into its period: for the kernel when
+  // the run has its memo.
+  PeriodicFigures ownFigures;
+  PeriodicFigures& figures = ev.memo ? ev.memo->figuresIn(ev.launch.block.dim) : ownFigures;
   for (size_t c = 0; c < combos.size(); c += step) {
     const auto& combo = combos[c];
     if (probe && !first && anyRequest(result)) break;

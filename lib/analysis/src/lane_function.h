@@ -190,8 +190,10 @@ struct ConditionFigures {
 };
 // `condition`, guarded by `raw.guards`; raw.offset is ignored.
 // byValue: lanes split when their values differ (switch), not only their truth (if).
+// `cache`: the kernel's (evaluateLanes), whose listed loop iterations the condition shares.
 ConditionFigures evaluateCondition(const ExprRef& condition, const RawAccess& guards, const LaunchContext& launch,
-                                   const SymbolTable& symbols, const model::Arch& arch, bool byValue = false);
+                                   const SymbolTable& symbols, const model::Arch& arch, bool byValue = false,
+                                   GuardCache* cache = nullptr);
 
 struct BarrierReach {
   enum class Kind { Uniform, Divergent, Unknown } kind = Kind::Uniform;

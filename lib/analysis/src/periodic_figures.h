@@ -48,7 +48,7 @@ class PeriodicFigures {
   };
 
   // The figures of `access` in a block of shape `block`: analyzeAccess's, and blockBytes's
-  // when `withBytes` (global accesses).
+  // when `withBytes` (global accesses). One object serves one block shape and one arch.
   const Entry& at(const model::Access& access, const model::Dim3& block, const model::Arch& arch, bool withBytes) {
     // Looked up without a copy of the access (its lanes' offsets are a block's worth): hashed
     // and compared with the base moved, copied only when a new entry keeps it.
@@ -69,6 +69,13 @@ class PeriodicFigures {
     for (auto [it, end] = index_.equal_range(h); it != end && !e; ++it)
       if (sameMoved(entries_[it->second].moved)) e = &entries_[it->second];
     if (!e) {
+      // Kept for a whole kernel (lane_evaluator.h, IterationMemo::figuresIn): bounded, since an
+      // enumerated pattern keeps a block's worth of lane offsets. The caller reads the entry
+      // returned before its next call, so forgetting the others here is safe.
+      if (entries_.size() == kMaxEntries) {
+        entries_.clear();
+        index_.clear();
+      }
       index_.emplace(h, entries_.size());
       e = &entries_.emplace_back();
       e->figures = model::analyzeAccess(access, block, arch);
@@ -83,7 +90,8 @@ class PeriodicFigures {
   }
 
  private:
-  std::deque<Entry> entries_;  // a deque: the references handed out stay valid
+  static constexpr size_t kMaxEntries = 4096;
+  std::deque<Entry> entries_;  // a deque: the references handed out stay valid until a clear
   std::unordered_multimap<size_t, size_t> index_;
 };
 

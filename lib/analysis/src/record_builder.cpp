@@ -382,7 +382,8 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     site.condition = b.conditionText;
     double worst = -1;
     for (const LaunchContext& c : contexts) {
-      ConditionFigures f = evaluateCondition(b.condition, b.guards, c, symbols, arch, b.kind == BranchKind::Switch);
+      ConditionFigures f =
+          evaluateCondition(b.condition, b.guards, c, symbols, arch, b.kind == BranchKind::Switch, &guardCache);
       const double share = f.warpRequests ? static_cast<double>(f.divergentRequests) / f.warpRequests : 0;
       if (share > worst) {
         worst = share;

@@ -173,7 +173,8 @@ std::optional<std::string> firstDifference(const KernelEvents& events, const std
     double worst = -1;
     ConditionFigures kept;
     for (const LaunchContext& c : trial) {
-      ConditionFigures f = evaluateCondition(e.condition, e.guards, c, symbols, arch, e.kind == BranchKind::Switch);
+      ConditionFigures f =
+          evaluateCondition(e.condition, e.guards, c, symbols, arch, e.kind == BranchKind::Switch, &cache);
       const double share = f.warpRequests ? static_cast<double>(f.divergentRequests) / f.warpRequests : 0;
       if (share > worst) {
         worst = share;
@@ -247,9 +248,16 @@ ShapeTrial tryOtherShapes(const KernelEvents& events, const std::vector<LaunchCo
     if (c.block.source != BlockSource::Assumed || c.block.dim != contexts.front().block.dim ||
         c.guessedAxes != contexts.front().guessedAxes)
       return out;
-  if (events.accesses.size() > kMaxShapeTrialAccesses) {
-    out.skipped = "; not tried under other shapes: its " + std::to_string(events.accesses.size()) +
-                  " accesses are more than the trial evaluates again (" + std::to_string(kMaxShapeTrialAccesses) + ")";
+  // Branches and barriers are evaluated again per lane and per iteration as accesses are:
+  // they count against the same limit (DualSPHysics' particle-interaction kernels, few
+  // accesses and hundreds of branches in neighbour loops, spent three quarters of a file over
+  // ten minutes in their trials: bench/RESULTS.md, "Session 23").
+  const size_t controls = events.branches.size() + events.barriers.size();
+  if (events.accesses.size() + controls > kMaxShapeTrialEvents) {
+    std::string what = std::to_string(events.accesses.size()) + (events.accesses.size() == 1 ? " access" : " accesses");
+    if (controls > 0) what += " and " + std::to_string(controls) + " branches and barriers";
+    out.skipped = "; not tried under other shapes: its " + what + " are more than the trial evaluates again (" +
+                  std::to_string(kMaxShapeTrialEvents) + ")";
     return out;
   }
   for (const model::Dim3& shape : trialShapes(contexts.front(), arch.maxThreadsPerBlock)) {

@@ -29,7 +29,8 @@ struct ShapeTrial {
   // The first difference, when there is one: "under 16x16x1, `a[i]` (k.cu:12): 8 sectors per
   // request instead of 4".
   std::string difference;
-  // Not tried as the kernel has more than kMaxShapeTrialAccesses accesses: why, in words.
+  // Not tried as the kernel has more than kMaxShapeTrialEvents accesses, branches and
+  // barriers: why, in words.
   std::string skipped;
 };
 

@@ -275,11 +275,20 @@ ThreadProgram::ThreadProgram(const ExprRef& e, const Bindings& b) {
   compile(e, b, seen);
   values_.resize(steps_.size());
   known_.resize(steps_.size());
+  // Only the steps the result reads run per thread: an operand of a node compile() found
+  // unknown for every thread is read by nothing (steps come after their operands, so one
+  // pass from the last marks them).
+  std::vector<bool> live(steps_.size(), false);
+  if (!live.empty()) live.back() = true;
+  for (size_t i = steps_.size(); i-- > 0;)
+    if (live[i] && steps_[i].kind == Kind::Node)
+      for (const int operand : {steps_[i].a, steps_[i].b, steps_[i].c})
+        if (operand >= 0) live[static_cast<size_t>(operand)] = true;
   for (size_t i = 0; i < steps_.size(); ++i) {
     if (steps_[i].kind == Kind::Fixed) {
       values_[i] = steps_[i].value;
       known_[i] = steps_[i].known;
-    } else {
+    } else if (live[i]) {
       perThread_.push_back(static_cast<int>(i));
     }
   }
@@ -302,6 +311,17 @@ int ThreadProgram::compile(const ExprRef& e, const Bindings& b, std::unordered_m
     s.value = e->value;  // a bit count's width
     int* slots[3] = {&s.a, &s.b, &s.c};
     for (size_t i = 0; i < e->args.size() && i < 3; ++i) *slots[i] = compile(e->args[i], b, seen);
+    // A node whose value run() would find unknown for every thread is that, fixed: an operand
+    // unknown before the threads (a load's value) makes every op unknown but a select's arms
+    // and a logical op's second operand, which run() reads only for some threads. A branch
+    // condition on loaded data (`rr2 <= h2`, the distance of two particles read from memory)
+    // then costs nothing per thread (DualSPHysics' interaction kernels: bench/RESULTS.md,
+    // "Session 23").
+    const auto unknownForAll = [&](int slot) {
+      return slot >= 0 && steps_[static_cast<size_t>(slot)].kind == Kind::Fixed && !steps_[static_cast<size_t>(slot)].known;
+    };
+    const bool firstOnly = s.op == Op::Select || s.op == Op::LAnd || s.op == Op::LOr;
+    if (unknownForAll(s.a) || (!firstOnly && (unknownForAll(s.b) || unknownForAll(s.c)))) s = Step{};
   }
   steps_.push_back(s);
   const int slot = static_cast<int>(steps_.size()) - 1;
@@ -309,69 +329,152 @@ int ThreadProgram::compile(const ExprRef& e, const Bindings& b, std::unordered_m
   return slot;
 }
 
+// One node's value from its operands' (knownness and value each), as evaluate() gives it:
+// run() and runMany() share it, so the two cannot differ.
+static void applyNode(Op op, int64_t width, bool ka, int64_t a, bool kb, int64_t b, bool kc, int64_t c, bool& known,
+                      int64_t& value) {
+  known = false;
+  value = 0;
+  switch (op) {
+    case Op::Neg: case Op::Not: case Op::BitNot:
+      known = ka;
+      value = op == Op::Neg ? -a : op == Op::Not ? static_cast<int64_t>(a == 0) : ~a;
+      return;
+    case Op::Ffs: case Op::Popc: case Op::Clz:
+      known = ka;
+      value = bitCountOf(op, a, width);
+      return;
+    case Op::Select:
+      if (!ka) return;
+      known = a ? kb : kc;
+      value = a ? b : c;
+      return;
+    case Op::LAnd: case Op::LOr:
+      if (ka && op == Op::LAnd && a == 0) { known = true; value = 0; return; }
+      if (ka && op == Op::LOr && a != 0) { known = true; value = 1; return; }
+      [[fallthrough]];
+    default: {
+      if (!ka || !kb) return;
+      auto f = fold(op, a, b);
+      known = f.has_value();
+      value = f.value_or(0);
+      return;
+    }
+  }
+}
+
 // Every step runs (both arms of a select too): evaluate() is pure and total, so a value it
 // would not have asked for changes nothing, and each step's value and knownness are those
 // evaluate() gives for that node.
 std::optional<int64_t> ThreadProgram::run(int64_t tx, int64_t ty, int64_t tz) const {
   const int64_t tid[3] = {tx, ty, tz};
+  const auto slot = [](int k) { return static_cast<size_t>(k < 0 ? 0 : k); };
   for (const int step : perThread_) {
     const size_t i = static_cast<size_t>(step);
     const Step& s = steps_[i];
     bool known = false;
     int64_t value = 0;
-    switch (s.kind) {
-      case Kind::Fixed:  // never listed in perThread_: set at construction
-        known = s.known;
-        value = s.value;
-        break;
-      case Kind::Thread:
-        known = true;
-        value = tid[s.value];
-        break;
-      case Kind::Node: {
-        const bool ka = known_[static_cast<size_t>(s.a)];
-        const int64_t a = values_[static_cast<size_t>(s.a)];
-        switch (s.op) {
-          case Op::Neg: case Op::Not: case Op::BitNot:
-            known = ka;
-            value = s.op == Op::Neg ? -a : s.op == Op::Not ? static_cast<int64_t>(a == 0) : ~a;
-            break;
-          case Op::Ffs: case Op::Popc: case Op::Clz:
-            known = ka;
-            value = bitCountOf(s.op, a, s.value);
-            break;
-          case Op::Select: {
-            if (!ka) break;
-            const size_t pick = static_cast<size_t>(a ? s.b : s.c);
-            known = known_[pick];
-            value = values_[pick];
-            break;
-          }
-          case Op::LAnd: case Op::LOr: {
-            if (ka && s.op == Op::LAnd && a == 0) { known = true; value = 0; break; }
-            if (ka && s.op == Op::LOr && a != 0) { known = true; value = 1; break; }
-            if (!ka || !known_[static_cast<size_t>(s.b)]) break;
-            auto f = fold(s.op, a, values_[static_cast<size_t>(s.b)]);
-            known = f.has_value();
-            value = f.value_or(0);
-            break;
-          }
-          default: {
-            if (!ka || !known_[static_cast<size_t>(s.b)]) break;
-            auto f = fold(s.op, a, values_[static_cast<size_t>(s.b)]);
-            known = f.has_value();
-            value = f.value_or(0);
-            break;
-          }
-        }
-        break;
-      }
+    if (s.kind == Kind::Thread) {
+      known = true;
+      value = tid[s.value];
+    } else {  // a Node (Fixed steps are never listed in perThread_: set at construction)
+      const size_t a = slot(s.a), b = slot(s.b), c = slot(s.c);
+      applyNode(s.op, s.value, known_[a], values_[a], s.b >= 0 && known_[b], values_[b], s.c >= 0 && known_[c],
+                values_[c], known, value);
     }
     known_[i] = known;
     values_[i] = value;
   }
   if (steps_.empty() || !known_.back()) return std::nullopt;
   return values_.back();
+}
+
+void ThreadProgram::runMany(const int64_t* tx, const int64_t* ty, const int64_t* tz, size_t n,
+                            std::optional<int64_t>* out) const {
+  if (steps_.empty()) {
+    std::fill(out, out + n, std::nullopt);
+    return;
+  }
+  if (perThread_.empty()) {
+    const std::optional<int64_t> v = known_.back() ? std::optional<int64_t>(values_.back()) : std::nullopt;
+    std::fill(out, out + n, v);
+    return;
+  }
+  // One row of kBatch values per step; a Fixed step's row holds its value in every column,
+  // filled once a call (rows are indexed by step, so operands are read the same way whatever
+  // their kind).
+  constexpr size_t kBatch = 64;
+  const size_t steps = steps_.size();
+  // Kept per thread between calls: a block's guards and conditions run thousands of times.
+  thread_local std::vector<int64_t> rowValues;
+  thread_local std::vector<uint8_t> rowKnown;
+  if (rowValues.size() < steps * kBatch) rowValues.resize(steps * kBatch), rowKnown.resize(steps * kBatch);
+  for (size_t i = 0; i < steps; ++i)
+    if (steps_[i].kind == Kind::Fixed) {
+      std::fill_n(rowValues.begin() + static_cast<std::ptrdiff_t>(i * kBatch), kBatch, steps_[i].value);
+      std::fill_n(rowKnown.begin() + static_cast<std::ptrdiff_t>(i * kBatch), kBatch, steps_[i].known);
+    }
+  const int64_t* tids[3] = {tx, ty, tz};
+  for (size_t from = 0; from < n; from += kBatch) {
+    const size_t m = std::min(kBatch, n - from);
+    for (const int step : perThread_) {
+      const size_t i = static_cast<size_t>(step);
+      const Step& s = steps_[i];
+      int64_t* v = rowValues.data() + i * kBatch;
+      uint8_t* k = rowKnown.data() + i * kBatch;
+      if (s.kind == Kind::Thread) {
+        const int64_t* t = tids[s.value] + from;
+        for (size_t j = 0; j < m; ++j) v[j] = t[j], k[j] = 1;
+        continue;
+      }
+      const auto rowOf = [&](int slot, const int64_t*& rv, const uint8_t*& rk) {
+        const size_t r = static_cast<size_t>(slot < 0 ? 0 : slot) * kBatch;
+        rv = rowValues.data() + r;
+        rk = rowKnown.data() + r;
+      };
+      const int64_t *va, *vb, *vc;
+      const uint8_t *ka, *kb, *kc;
+      rowOf(s.a, va, ka);
+      rowOf(s.b, vb, kb);
+      rowOf(s.c, vc, kc);
+      // The strict binary ops with no undefined case, over the batch at once (values of
+      // unknown operands are computed and not read: wrapping arithmetic keeps that defined).
+      const auto both = [&](auto f) {
+        for (size_t j = 0; j < m; ++j) {
+          k[j] = ka[j] & kb[j];
+          v[j] = f(va[j], vb[j]);
+        }
+      };
+      using U = uint64_t;
+      switch (s.op) {
+        case Op::Add: both([](int64_t x, int64_t y) { return static_cast<int64_t>(U(x) + U(y)); }); continue;
+        case Op::Sub: both([](int64_t x, int64_t y) { return static_cast<int64_t>(U(x) - U(y)); }); continue;
+        case Op::Mul: both([](int64_t x, int64_t y) { return static_cast<int64_t>(U(x) * U(y)); }); continue;
+        case Op::And: both([](int64_t x, int64_t y) { return x & y; }); continue;
+        case Op::Or: both([](int64_t x, int64_t y) { return x | y; }); continue;
+        case Op::Xor: both([](int64_t x, int64_t y) { return x ^ y; }); continue;
+        case Op::Min: both([](int64_t x, int64_t y) { return std::min(x, y); }); continue;
+        case Op::Max: both([](int64_t x, int64_t y) { return std::max(x, y); }); continue;
+        case Op::Lt: both([](int64_t x, int64_t y) { return static_cast<int64_t>(x < y); }); continue;
+        case Op::Le: both([](int64_t x, int64_t y) { return static_cast<int64_t>(x <= y); }); continue;
+        case Op::Gt: both([](int64_t x, int64_t y) { return static_cast<int64_t>(x > y); }); continue;
+        case Op::Ge: both([](int64_t x, int64_t y) { return static_cast<int64_t>(x >= y); }); continue;
+        case Op::Eq: both([](int64_t x, int64_t y) { return static_cast<int64_t>(x == y); }); continue;
+        case Op::Ne: both([](int64_t x, int64_t y) { return static_cast<int64_t>(x != y); }); continue;
+        default:
+          for (size_t j = 0; j < m; ++j) {
+            bool known = false;
+            int64_t value = 0;
+            applyNode(s.op, s.value, ka[j], va[j], s.b >= 0 && kb[j], vb[j], s.c >= 0 && kc[j], vc[j], known, value);
+            k[j] = known;
+            v[j] = value;
+          }
+      }
+    }
+    const size_t last = (steps - 1) * kBatch;
+    for (size_t j = 0; j < m; ++j)
+      out[from + j] = rowKnown[last + j] ? std::optional<int64_t>(rowValues[last + j]) : std::nullopt;
+  }
 }
 
 namespace {

@@ -173,6 +173,10 @@ class ThreadProgram {
  public:
   ThreadProgram(const ExprRef& e, const Bindings& b);
   std::optional<int64_t> run(int64_t tx, int64_t ty, int64_t tz) const;
+  // run() for n threads at once, out[k] = run(tx[k], ty[k], tz[k]): each step over a batch of
+  // threads before the next (a branch condition or guard over a whole block), not the whole
+  // program per thread.
+  void runMany(const int64_t* tx, const int64_t* ty, const int64_t* tz, size_t n, std::optional<int64_t>* out) const;
   // Nothing depends on threadIdx: run() gives every thread the same value.
   bool threadIndependent() const { return perThread_.empty(); }
 

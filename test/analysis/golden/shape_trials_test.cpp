@@ -127,3 +127,19 @@ TEST_CASE("shape trials: a kernel with more accesses than the trial's limit is n
   CHECK_FALSE(k.block.shapeInvariant);
   CHECK(mentions(k, "not tried under other shapes: its 130 accesses are more than the trial evaluates again (128)"));
 }
+
+TEST_CASE("shape trials: branches count against the trial's limit beside the accesses") {
+  // 2 accesses and 130 branches on a register: over the 128 the trial evaluates again, though
+  // the accesses alone are not.
+  std::string body;
+  for (int k = 0; k < 130; ++k) body += "  if (i % " + std::to_string(k + 2) + " == 0) x += 1.0f;\n";
+  const AnalysisResult r = analyseOne("__global__ void branchy(const float* q, float* p) {\n"
+                                      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  float x = q[i];\n" +
+                                      body + "  p[i] = x;\n}\n");
+  const KernelRecord& k = kernelNamed(r, "branchy");
+  CHECK(k.accesses == 2);
+  CHECK(k.block.source == BlockSource::Assumed);
+  CHECK(k.block.shapesTried.empty());
+  CHECK(mentions(k, "not tried under other shapes: its 2 accesses and 130 branches and barriers are more than the "
+                    "trial evaluates again (128)"));
+}

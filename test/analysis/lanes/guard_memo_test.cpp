@@ -6,6 +6,10 @@
 // assumptions and representative symbols in all.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <random>
+
+#include "coalesce/model/geometry.h"
 #include "lane_evaluator.h"
 
 using namespace coalesce;
@@ -85,4 +89,75 @@ TEST_CASE("lanes: an Evaluator's kept guards and lane offsets give what a fresh 
       CHECK(kept.guardAssumed == freshAssumed);
     }
   CHECK(compared == 160);
+}
+
+// Evaluator::guardMask (lib/analysis/src/guard_masks.cpp) runs guard by guard over bits of the
+// threads still going; the rule it must keep is the thread-by-thread walk written out here:
+// each thread takes the guards in order, stops at the first one known and 0, and passes one
+// it cannot evaluate, which is listed once, in the order the walk first meets it. Blocks of
+// 100 and 10x7 threads (not whole words of 64), guards over the thread index, unknown for some
+// threads (a select on a varying value) or for all, kept and not kept, each set asked twice.
+TEST_CASE("lanes: guardMask stops the threads a thread-by-thread walk stops, and lists unknown guards as it meets them") {
+  SymbolTable symbols;
+  const ExprRef ty = leaf(Op::ThreadIdx, 1);
+  const ExprRef varying = leaf(Op::Varying);
+  const auto rem = [](ExprRef a, int64_t m) { return binary(Op::Rem, std::move(a), constant(m)); };
+  const std::vector<ExprRef> pool = {
+      lt(tx(), constant(77)),
+      binary(Op::Ne, rem(tx(), 3), constant(0)),
+      lt(varying, constant(2)),                                        // unknown for every thread
+      select(lt(tx(), constant(30)), lt(varying, constant(1)), constant(1)),  // unknown below 30
+      binary(Op::Ge, add(tx(), ty), constant(5)),
+      select(binary(Op::Eq, rem(tx(), 7), constant(0)), varying, lt(tx(), constant(95))),
+      binary(Op::Lt, ty, constant(4)),
+      constant(1),
+  };
+  std::mt19937 rng(23);
+  int masks = 0, unknownListed = 0, stopped = 0;
+  for (const model::Dim3 block : {model::Dim3{100, 1, 1}, model::Dim3{10, 7, 1}}) {
+    LaunchContext launch;
+    launch.block.dim = block;
+    launch.blockKnown = true;
+    for (int trial = 0; trial < 60; ++trial) {
+      std::vector<ExprRef> guards;
+      const int count = 1 + static_cast<int>(rng() % 5);
+      for (int g = 0; g < count; ++g) guards.push_back(pool[rng() % pool.size()]);
+      RawAccess raw;
+      raw.offset = tx();
+      raw.guards = guards;
+      lanes::Evaluator ev(raw, launch, symbols, model::defaultArch());
+      const Bindings b = ev.launchBindings();
+      // The walk, thread by thread.
+      std::vector<bool> active(static_cast<size_t>(block.volume()), true);
+      std::vector<size_t> unknown;
+      for (int64_t linear = 0; linear < block.volume(); ++linear) {
+        Bindings t = b;
+        const model::ThreadIdx idx = model::threadFromLinear(block, linear);
+        t.tid[0] = idx.x, t.tid[1] = idx.y, t.tid[2] = idx.z;
+        for (size_t g = 0; g < guards.size(); ++g) {
+          const auto v = evaluate(guards[g], t);
+          if (!v) {
+            if (std::find(unknown.begin(), unknown.end(), g) == unknown.end()) unknown.push_back(g);
+            continue;
+          }
+          if (*v == 0) {
+            active[static_cast<size_t>(linear)] = false;
+            break;
+          }
+        }
+      }
+      for (const bool keep : {false, true, true}) {
+        const auto mask = ev.guardMask(guards, b, keep);
+        CHECK(mask.active == active);
+        CHECK(mask.unknown == unknown);
+        ++masks;
+      }
+      unknownListed += static_cast<int>(unknown.size());
+      stopped += static_cast<int>(std::count(active.begin(), active.end(), false));
+    }
+  }
+  CHECK(masks == 360);
+  // Both outcomes were exercised.
+  CHECK(unknownListed > 20);
+  CHECK(stopped > 1000);
 }
