@@ -249,9 +249,9 @@ ShapeTrial tryOtherShapes(const KernelEvents& events, const std::vector<LaunchCo
         c.guessedAxes != contexts.front().guessedAxes)
       return out;
   // Branches and barriers are evaluated again per lane and per iteration as accesses are:
-  // they count against the same limit (DualSPHysics' particle-interaction kernels, few
-  // accesses and hundreds of branches in neighbour loops, spent three quarters of a file over
-  // ten minutes in their trials: bench/RESULTS.md, "Session 23").
+  // they count against the same limit (DualSPHysics' particle-interaction kernels, branches in
+  // neighbour loops, spent about two thirds of a file's first ten minutes in their trials'
+  // conditions: bench/RESULTS.md, "Session 23").
   const size_t controls = events.branches.size() + events.barriers.size();
   if (events.accesses.size() + controls > kMaxShapeTrialEvents) {
     std::string what = std::to_string(events.accesses.size()) + (events.accesses.size() == 1 ? " access" : " accesses");
