@@ -36,6 +36,16 @@ const Evaluator::BlockThreads& Evaluator::blockThreads() const {
   return blockThreads_;
 }
 
+void Evaluator::runAt(const ThreadProgram& program, const std::vector<size_t>& threads,
+                      std::vector<std::optional<int64_t>>& out) const {
+  const BlockThreads& all = blockThreads();
+  std::vector<int64_t> tx, ty, tz;
+  tx.reserve(threads.size()), ty.reserve(threads.size()), tz.reserve(threads.size());
+  for (const size_t i : threads) tx.push_back(all.x[i]), ty.push_back(all.y[i]), tz.push_back(all.z[i]);
+  out.resize(threads.size());
+  program.runMany(tx.data(), ty.data(), tz.data(), threads.size(), out.data());
+}
+
 Evaluator::GuardMask Evaluator::guardMask(const std::vector<ExprRef>& guards, const Bindings& b, bool keep) const {
   const Dim3 d = block();
   const auto threads = static_cast<size_t>(d.volume());
@@ -75,25 +85,19 @@ Evaluator::GuardMask Evaluator::guardMask(const std::vector<ExprRef>& guards, co
   // Guard by guard over the threads still going (bits in linear order): the same threads stop
   // as in a thread-by-thread walk; each guard some thread could not evaluate is listed once,
   // in the order such a walk meets them (by the first such thread, then by the guard's place).
-  const BlockThreads& all = blockThreads();
   std::vector<uint64_t> going(words, ~uint64_t{0});
   if (threads % 64) going.back() = (uint64_t{1} << (threads % 64)) - 1;
   std::vector<std::pair<size_t, size_t>> unknownAt;  // (first thread, guard)
-  std::vector<int64_t> tx, ty, tz;
   std::vector<size_t> todo;
   std::vector<std::optional<int64_t>> ran;
   for (size_t k = 0; k < runs.size(); ++k) {
     KeptGuard& guard = *runs[k];
-    todo.clear(), tx.clear(), ty.clear(), tz.clear();
+    todo.clear();
     for (size_t w = 0; w < words; ++w)
-      for (uint64_t bits = going[w] & ~guard.computed[w]; bits; bits &= bits - 1) {
-        const size_t i = w * 64 + static_cast<size_t>(std::countr_zero(bits));
-        todo.push_back(i);
-        tx.push_back(all.x[i]), ty.push_back(all.y[i]), tz.push_back(all.z[i]);
-      }
+      for (uint64_t bits = going[w] & ~guard.computed[w]; bits; bits &= bits - 1)
+        todo.push_back(w * 64 + static_cast<size_t>(std::countr_zero(bits)));
     if (!todo.empty()) {
-      ran.resize(todo.size());
-      guard.program.runMany(tx.data(), ty.data(), tz.data(), todo.size(), ran.data());
+      runAt(guard.program, todo, ran);
       for (size_t j = 0; j < todo.size(); ++j) {
         const size_t i = todo[j];
         const uint64_t bit = uint64_t{1} << (i % 64);

@@ -116,16 +116,11 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
     bool anyUnknown = false;
     // The active threads no iteration computed yet, run together (ThreadProgram::runMany).
     std::vector<size_t> todo;
-    std::vector<int64_t> tx, ty, tz;
-    const Evaluator::BlockThreads& threads = ev.blockThreads();
-    for (size_t i = 0; i < threads.x.size(); ++i)
-      if (active[i] && !at.computed[i]) {
-        todo.push_back(i);
-        tx.push_back(threads.x[i]), ty.push_back(threads.y[i]), tz.push_back(threads.z[i]);
-      }
+    for (size_t i = 0; i < values.size(); ++i)
+      if (active[i] && !at.computed[i]) todo.push_back(i);
     if (!todo.empty()) {
-      std::vector<std::optional<int64_t>> ran(todo.size());
-      at.program->runMany(tx.data(), ty.data(), tz.data(), todo.size(), ran.data());
+      std::vector<std::optional<int64_t>> ran;
+      ev.runAt(*at.program, todo, ran);
       for (size_t k = 0; k < todo.size(); ++k) {
         at.values[todo[k]] = ran[k];
         at.computed[todo[k]] = true;
@@ -200,12 +195,7 @@ ConditionFigures evaluateCondition(const ExprRef& condition, const RawAccess& gu
   raw.offset = condition;
   // The kernel's listed iterations, shared with its accesses and other conditions (the same
   // loops under the same launch list the same values): IterationMemo, lane_evaluator.h.
-  IterationMemo* memo = nullptr;
-  if (cache) {
-    if (!cache->iterations) cache->iterations = std::make_shared<IterationMemo>();
-    memo = cache->iterations.get();
-    memo->startAccess();  // `raw` is new: its loop variables are found again
-  }
+  IterationMemo* memo = kernelIterations(cache);
   Evaluator ev(raw, launch, symbols, arch);
   ev.memo = memo;
   for (int d = 0; d < 3; ++d) ev.blockIdx[d] = launch.grid && dimOf(*launch.grid, d) <= 1 ? 0 : 1;

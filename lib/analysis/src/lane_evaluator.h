@@ -152,6 +152,15 @@ class IterationMemo {
   std::map<std::array<int64_t, 3>, PeriodicFigures> figures_;  // by block shape
 };
 
+// The kernel's memo in `cache` (made on first use), ready for a new access or condition;
+// null without a cache. evaluateLanes and evaluateCondition share it.
+inline IterationMemo* kernelIterations(GuardCache* cache) {
+  if (!cache) return nullptr;
+  if (!cache->iterations) cache->iterations = std::make_shared<IterationMemo>();
+  cache->iterations->startAccess();
+  return cache->iterations.get();
+}
+
 // Adds to `out` the symbols that bound the loops the access's address and the loop symbols
 // already in `out` run over (`for (stride = (1 << log2N) >> 2; stride > 0; ...)` adds
 // log2N): the live-value search (lane_function.cpp) treats them as guards.
@@ -354,6 +363,10 @@ struct Evaluator {
     std::vector<size_t> unknown;
   };
   GuardMask guardMask(const std::vector<ExprRef>& guards, const Bindings& b, bool keep = false) const;
+  // `program`'s value at each of the block's threads listed by linear index, run together
+  // (ThreadProgram::runMany): out[k] for threads[k]. guard_masks.cpp.
+  void runAt(const ThreadProgram& program, const std::vector<size_t>& threads,
+             std::vector<std::optional<int64_t>>& out) const;
 
   // What a mask says in the figures' notes: each guard a thread could not evaluate.
   void sayUnknownGuards(const GuardMask& mask) {

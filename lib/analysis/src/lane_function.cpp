@@ -433,9 +433,8 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   // The loops' iterations, listed once per block index and loop variables: for the kernel
   // when a cache is given.
   IterationMemo ownMemo;
-  if (cache && !cache->iterations) cache->iterations = std::make_shared<IterationMemo>();
-  IterationMemo& memo = cache ? *cache->iterations : ownMemo;
-  memo.startAccess();
+  IterationMemo* kept = kernelIterations(cache);
+  IterationMemo& memo = kept ? *kept : ownMemo;
   BlockRun chosen = runInBlock(raw, launch, symbols, arch, inside, live, &memo);
   LaneResult& result = chosen.result;
   bool partialGrid = false;  // run in block 0 or an edge block only: runningBlocks below
