@@ -94,10 +94,10 @@ TEST_CASE("records: the field list covers the records' members") {
   CHECK(padding.all == 7);  // array, declared, padded, last_dimension, element_bytes, edit, blocked
   KernelRecord k;
   describeFields(kernel, k);
-  CHECK(kernel.all == 20);  // name, file, line, column, status, reason, accesses, block, occupancy,
+  CHECK(kernel.all == 21);  // name, file, line, column, status, reason, accesses, block, occupancy,
                             // launches_per_run, launches_basis, launches_shown, launched_from_main, unit,
                             // repeated_work, repeated_work_runs, choice, arithmetic_cycles_per_warp,
-                            // warps_per_launch, arithmetic_basis
+                            // warps_per_launch, arithmetic_basis, template_instantiations
   CHECK(kernel.internal == 6);  // column, launched_from_main, unit, repeated_work, repeated_work_runs, choice
   FieldCounter choice, arm;
   RunTimeChoice c;

@@ -107,6 +107,37 @@ def _(tmp):
     expect_rc(r, 0)
 
 
+@case("option: --max-instantiations analyses that many of a template's, spread evenly")
+def _(tmp):
+    # Six instantiations of one kernel template, made in the order S = 0 to 5; S = 3 strides.
+    launches = "".join(f"  stride<{s}><<<n / 256, 256>>>(a, b, n);\n" for s in range(6))
+    write(tmp, "t.cu", "template <int S>\n__global__ void stride(float* out, const float* in, int n) {\n"
+                       "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                       "  if (i < n) out[S == 3 ? 4 * i : i] = in[i];\n}\n"
+                       "int main() {\n  float *a, *b;\n  int n = 1 << 20;\n" + launches + "  return 0;\n}\n")
+    cache = os.path.join(tmp, "cache")
+    env = {"COALESCE_LINT_CACHE_DIR": cache}  # one cache for every run: the option is part of its key
+    every = lint("--format=json", "t.cu", cwd=tmp, env=env)
+    d = every.json()
+    check(len(d["kernels"]) == 6, f"default: {len(d['kernels'])} kernels, expected all 6", every)
+    check(all(k["template_instantiations"] == 0 for k in d["kernels"]), "default: an instantiation said sampled", every)
+    check(d["summary"]["instantiations_not_analysed"] == 0, "default: instantiations said not analysed", every)
+    r = lint("--format=json", "--max-instantiations", "2", "t.cu", cwd=tmp, env=env)
+    d = r.json()
+    names = sorted(k["name"] for k in d["kernels"])
+    check(len(names) == 2 and "<0>" in names[0] and "<3>" in names[1],
+          f"--max-instantiations 2 analysed {names}, expected the first and the fourth of six", r)
+    check(all(k["template_instantiations"] == 6 for k in d["kernels"]), "the sampled kernels do not say 6", r)
+    check(d["summary"]["instantiations_not_analysed"] == 4, "the summary does not count the 4 left out", r)
+    check(any(f["rule"] == "uncoalesced-global-access" for f in d["findings"]), "S = 3's strided store not reported", r)
+    t = lint("--max-instantiations", "2", "t.cu", cwd=tmp, env=env)
+    check("and 4 instantiations not analysed (of 1 kernel template instantiated more than --max-instantiations "
+          "times)" in t.err, "the text summary does not say what was left out", t)
+    r = lint("--format=json", "--max-instantiations", "0", "t.cu", cwd=tmp, env=env)
+    check(len(r.json()["kernels"]) == 6, "--max-instantiations 0 does not analyse all", r)
+    usage_error(lint("--max-instantiations", "-1", "t.cu", cwd=tmp), "--max-instantiations")
+
+
 @case("option: -j gives the same output for 1 and 2 jobs")
 def _(tmp):
     for k in range(6):

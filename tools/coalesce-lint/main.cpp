@@ -160,6 +160,11 @@ int main(int argc, char** argv) {
   app.add_flag("!--no-preamble-cache", o.request.keepPreambles,
                "with the result cache, do not keep a precompiled header of each file's leading #include block "
                "(slower on the file's next parse; same results)");
+  app.add_option("--max-instantiations", o.request.maxInstantiations,
+                 "instantiations of one kernel template analysed per file; past it, that many spread evenly over "
+                 "them (0: all)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   app.add_option("--file-timeout", o.request.fileTimeoutSeconds,
                  "seconds one file may take before it is reported as failed (0: no limit)")
       ->capture_default_str();

@@ -301,6 +301,7 @@ void groupAccesses(const std::vector<SeenAccess>& seen, const std::vector<Launch
   // it neither reads nor writes are waste (docs/findings.md, "Groups").
   using Key = std::tuple<std::string, int, std::vector<int>>;
   std::map<Key, std::vector<size_t>> buckets;
+  const std::vector<bool> repeated = repeatsAnEarlier(contexts);
   for (size_t i = 0; i < seen.size(); ++i) {
     const SeenAccess& s = seen[i];
     const AccessSite& site = sites[first + i];
@@ -320,7 +321,9 @@ void groupAccesses(const std::vector<SeenAccess>& seen, const std::vector<Launch
         // defaults idle runs (the other arm of a branch on a parameter); a choice under
         // which one member alone runs says nothing of the group (its own figures do).
         std::optional<GroupFigures> worst;
-        for (const LaunchContext& c : contexts) {
+        for (size_t ci = 0; ci < contexts.size(); ++ci) {
+          if (repeated[ci]) continue;  // the same union: not worse (lane_function.h)
+          const LaunchContext& c = contexts[ci];
           std::set<std::map<int, int64_t>> choices;
           choices.insert(std::map<int, int64_t>{});  // the defaults
           for (size_t i : cluster) {

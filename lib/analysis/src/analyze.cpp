@@ -430,6 +430,7 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
   options.arch = arch;
   options.blockDim = request.blockDim;
   options.assumedValues = request.assumedValues;
+  options.maxInstantiations = request.maxInstantiations;
   options.recordedLaunches = &request.recordedLaunches;
   ErrorCollector diags;
   bool ran = false;

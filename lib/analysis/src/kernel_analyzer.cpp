@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -128,6 +129,38 @@ void setArithmetic(const ArithmeticEstimate& estimate, const std::vector<LaunchC
   kernel.warpsPerLaunch = std::max(0.0, fewest);
 }
 
+// The kernels analysed, and for each the number of instantiations its template has in the
+// file when that is more than `most` (0 otherwise). Past `most` instantiations of one kernel
+// template, `most` of them are analysed, spread evenly over the order the file makes them in
+// (the first always): a dispatch over template parameters instantiates them in nested order,
+// so the first ones differ in the innermost parameter only, and an even spread reaches the
+// outer parameters' code too. Explicit specializations have bodies of their own and are
+// always analysed, as are kernels that are no instantiation.
+std::vector<std::pair<const clang::FunctionDecl*, int64_t>> sampledInstantiations(
+    const std::vector<const clang::FunctionDecl*>& kernels, size_t most) {
+  std::map<const clang::FunctionTemplateDecl*, std::vector<size_t>> byTemplate;
+  const auto templateOf = [](const clang::FunctionDecl* fn) -> const clang::FunctionTemplateDecl* {
+    const clang::FunctionTemplateDecl* t = fn->getPrimaryTemplate();
+    if (!t || fn->getTemplateSpecializationKind() == clang::TSK_ExplicitSpecialization) return nullptr;
+    return t->getCanonicalDecl();
+  };
+  for (size_t i = 0; i < kernels.size(); ++i)
+    if (const auto* t = templateOf(kernels[i])) byTemplate[t].push_back(i);
+  std::vector<int64_t> count(kernels.size(), 0);
+  std::vector<bool> kept(kernels.size(), true);
+  for (const auto& [t, members] : byTemplate) {
+    if (most == 0 || members.size() <= most) continue;
+    const size_t m = members.size();
+    for (size_t i : members) kept[i] = false;
+    for (size_t k = 0; k < most; ++k) kept[members[k * m / most]] = true;
+    for (size_t i : members) count[i] = static_cast<int64_t>(m);
+  }
+  std::vector<std::pair<const clang::FunctionDecl*, int64_t>> out;
+  for (size_t i = 0; i < kernels.size(); ++i)
+    if (kept[i]) out.emplace_back(kernels[i], count[i]);
+  return out;
+}
+
 }  // namespace
 
 TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const TranslationUnitOptions& options) {
@@ -146,8 +179,9 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
   ctx.getParentMapContext().clear();
 
   const std::optional<LaunchCollector::RepeatedWork> repeatedWork = collector.repeatedLibraryWork();
-  for (const clang::FunctionDecl* fn : collector.kernels) {
+  for (const auto& [fn, instantiations] : sampledInstantiations(collector.kernels, options.maxInstantiations)) {
     KernelRecord kernel = kernelRecord(fn, ctx);
+    kernel.templateInstantiations = instantiations;
     if (auto main = sm.getFileEntryRefForID(sm.getMainFileID())) kernel.unit = std::string(main->getName());
     if (repeatedWork) {
       kernel.repeatedWork = repeatedWork->sentence;

@@ -25,6 +25,7 @@ struct TranslationUnitOptions {
   model::Arch arch;
   std::optional<model::Dim3> blockDim;           // --block-dim
   std::map<std::string, int64_t> assumedValues;  // --assume NAME=VALUE
+  size_t maxInstantiations = 0;                  // --max-instantiations (0: all)
   const std::vector<RecordedLaunch>* recordedLaunches = nullptr;  // --launch-info
   // The program's other files' host code (sibling_files.h), parsed the first time a value
   // this file leaves open is asked for; unset: not read.

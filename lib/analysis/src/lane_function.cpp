@@ -421,6 +421,14 @@ double runningBlocks(const RawAccess& raw, const LaunchContext& launch, const Sy
 
 }  // namespace
 
+std::vector<bool> repeatsAnEarlier(const std::vector<LaunchContext>& contexts) {
+  std::vector<bool> out(contexts.size(), false);
+  for (size_t i = 1; i < contexts.size(); ++i)
+    for (size_t j = 0; j < i && !out[i]; ++j)
+      out[i] = !out[j] && contexts[j] == contexts[i];
+  return out;
+}
+
 LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
                          const model::Arch& arch, GuardCache* cache) {
   // Which block stands for the grid: one inside it (blockIdx 1 along every axis the grid

@@ -63,6 +63,7 @@ struct LaunchContext {
   struct CostValue {
     int64_t value = 0;
     std::vector<std::string> leaves, counters, options;
+    bool operator==(const CostValue&) const = default;
   };
   std::map<int, CostValue> costSymbolValues;
   std::map<int, std::string> symbolValueSources;  // "the launch at f.cu:40", "--assume"
@@ -83,7 +84,17 @@ struct LaunchContext {
   // The launches of a run the host code shows for this context (Launch::runs); unset: not
   // shown. When every context of a kernel has one, its figures are their mix too.
   std::optional<double> hostRuns;
+  // Every field: two equal contexts give every evaluation below the same inputs.
+  bool operator==(const LaunchContext&) const = default;
 };
+
+// For each of a kernel's contexts, whether an earlier one is equal to it. An evaluation
+// (evaluateLanes, evaluateCondition, evaluateBarrier, a group's) reads nothing but the context
+// and the kernel, so an equal context's figures are the earlier one's: each is evaluated once.
+// One launch line inside a host template gives a context per instantiation of that template,
+// all equal: DualSPHysics' particle-interaction kernels had 360, evaluated 360 times each
+// (docs/analysis-speed.md, "Session 24").
+std::vector<bool> repeatsAnEarlier(const std::vector<LaunchContext>& contexts);
 
 struct LaneResult {
   model::Access access;  // the pattern of the first evaluated iteration (for pictures)

@@ -263,6 +263,10 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
       contexts.size() > 1 &&
       (recordedMix || (std::all_of(contexts.begin(), contexts.end(), [](const LaunchContext& c) { return c.hostRuns.has_value(); }) &&
                        std::any_of(contexts.begin(), contexts.end(), [](const LaunchContext& c) { return *c.hostRuns > 0; })));
+  // Contexts equal to an earlier one are not evaluated again (lane_function.h): the worst
+  // launch is the first of its figures, so they change no choice below, and a mix adds their
+  // figures again as the earlier one's.
+  const std::vector<bool> repeated = repeatsAnEarlier(contexts);
   // Each loop's variables (its counter, a geometric variable), found once for the kernel: the
   // per-access questions below would otherwise walk every symbol for every access.
   LoopVariables loopVariables;
@@ -298,7 +302,24 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     const RawAccess& raw = merged ? merged->raw : s.raw;
     std::vector<int> countedLoops = s.loops;
     if (merged) countedLoops.pop_back();
-    for (const LaunchContext& c : contexts) {
+    // Per distinct context, what the mix below reads of it again for the contexts equal to it.
+    struct Evaluated {
+      model::AccessFigures figures;
+      double mixRequests = 0, requests = 0;
+    };
+    std::vector<std::optional<Evaluated>> evaluated(contexts.size());
+    for (size_t ci = 0; ci < contexts.size(); ++ci) {
+      const LaunchContext& c = contexts[ci];
+      if (repeated[ci]) {
+        if (!mixLaunches) continue;
+        size_t same = 0;
+        while (!(contexts[same] == c)) ++same;
+        const Evaluated& e = *evaluated[same];
+        mix.push_back({e.figures, e.mixRequests});  // equal contexts: the same launches too
+        runRequests += e.requests * launchesOf(c);
+        runLaunches += launchesOf(c);
+        continue;
+      }
       LaneResult lr = evaluateLanes(raw, c, symbols, arch, &guardCache);
       const LaunchRequests counted = launchRequests(lr, countedLoops, c, symbols, arch);
       everyCountShown = everyCountShown && requestsShown(counted, lr, raw, countedLoops, c, symbols, loopVariables);
@@ -316,6 +337,7 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         // The requests per launch the cost reads stay the launch's own (its cost grid included).
         runRequests += counted.requests * launchesOf(c);
         runLaunches += launchesOf(c);
+        evaluated[ci] = Evaluated{lr.figures, requests, counted.requests};
       }
       if (key > worst) {
         worst = key;
@@ -381,7 +403,9 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     modulusLoops(b.condition, symbols, site.modulusLoops);
     site.condition = b.conditionText;
     double worst = -1;
-    for (const LaunchContext& c : contexts) {
+    for (size_t ci = 0; ci < contexts.size(); ++ci) {
+      if (repeated[ci]) continue;  // the same figures: not the worst again
+      const LaunchContext& c = contexts[ci];
       ConditionFigures f =
           evaluateCondition(b.condition, b.guards, c, symbols, arch, b.kind == BranchKind::Switch, &guardCache);
       const double share = f.warpRequests ? static_cast<double>(f.divergentRequests) / f.warpRequests : 0;
@@ -405,7 +429,9 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     BarrierSite site = siteAt<BarrierSite>(b, kernel.name, sm);
     site.call = b.call;
     site.block = contexts.front().block;
-    for (const LaunchContext& c : contexts) {
+    for (size_t ci = 0; ci < contexts.size(); ++ci) {
+      if (repeated[ci]) continue;  // the same reach: not a higher rank
+      const LaunchContext& c = contexts[ci];
       BarrierReach r = evaluateBarrier(b.guards, c, symbols, arch);
       const auto rank = [](BarrierSite::Reach k) { return k == BarrierSite::Reach::Divergent ? 2 : k == BarrierSite::Reach::Unknown ? 1 : 0; };
       const BarrierSite::Reach reach = r.kind == BarrierReach::Kind::Divergent ? BarrierSite::Reach::Divergent

@@ -185,6 +185,7 @@ std::string ResultCache::keyOf(const CompileJob& job, const AnalysisRequest& req
   else
     key.add("<no block>");
   for (const auto& [name, value] : request.assumedValues) key.add(name).add(std::to_string(value));
+  key.add("max instantiations " + std::to_string(request.maxInstantiations));
   key.add(request.readSiblingFiles ? "<sibling files>" : "<no sibling files>");  // sibling_files.h
   // Launches recorded by verify (--launch-info) replace guesses: every field counts.
   for (const RecordedLaunch& r : request.recordedLaunches) {

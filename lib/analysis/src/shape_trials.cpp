@@ -36,11 +36,14 @@ struct TrialAccess {
   double launchRequests = 0;  // as AccessSite::launchRequests: the weight of the access in its kernel
 };
 
-TrialAccess evaluateAccess(const SeenAccess& s, const std::vector<LaunchContext>& contexts, const SymbolTable& symbols,
-                           const model::Arch& arch, GuardCache& cache) {
+TrialAccess evaluateAccess(const SeenAccess& s, const std::vector<LaunchContext>& contexts,
+                           const std::vector<bool>& repeated, const SymbolTable& symbols, const model::Arch& arch,
+                           GuardCache& cache) {
   TrialAccess out;
   double worst = -1;
-  for (const LaunchContext& c : contexts) {
+  for (size_t ci = 0; ci < contexts.size(); ++ci) {
+    if (repeated[ci]) continue;  // the same figures: not the worst again (lane_function.h)
+    const LaunchContext& c = contexts[ci];
     LaneResult lr = evaluateLanes(s.raw, c, symbols, arch, &cache);
     const double key = accessSeverity(lr.figures);
     if (key > worst) {
@@ -141,6 +144,8 @@ std::optional<std::string> firstDifference(const KernelEvents& events, const std
                                            const model::Arch& arch, const TranslationUnitResult& built,
                                            size_t firstAccess, size_t firstBranch, size_t firstBarrier) {
   GuardCache cache;  // keyed by context: the trial's own
+  // The trial changes every context alike: those equal before are equal now.
+  const std::vector<bool> repeated = repeatsAnEarlier(trial);
   std::vector<double> weights;
   for (size_t i = 0; i < events.accesses.size(); ++i) {
     const AccessSite& b = built.accesses[firstAccess + i];
@@ -148,7 +153,7 @@ std::optional<std::string> firstDifference(const KernelEvents& events, const std
       weights.push_back(0);
       continue;
     }
-    const TrialAccess t = evaluateAccess(events.accesses[i], trial, symbols, arch, cache);
+    const TrialAccess t = evaluateAccess(events.accesses[i], trial, repeated, symbols, arch, cache);
     if (auto d = accessDifference(b, t, shape, arch)) return "`" + b.expression + "` (" + where(b.loc) + "): " + *d;
     weights.push_back(t.launchRequests);
   }
@@ -172,7 +177,9 @@ std::optional<std::string> firstDifference(const KernelEvents& events, const std
     const BranchSite& b = built.branches[firstBranch + i];
     double worst = -1;
     ConditionFigures kept;
-    for (const LaunchContext& c : trial) {
+    for (size_t ci = 0; ci < trial.size(); ++ci) {
+      if (repeated[ci]) continue;
+      const LaunchContext& c = trial[ci];
       ConditionFigures f =
           evaluateCondition(e.condition, e.guards, c, symbols, arch, e.kind == BranchKind::Switch, &cache);
       const double share = f.warpRequests ? static_cast<double>(f.divergentRequests) / f.warpRequests : 0;
@@ -190,7 +197,9 @@ std::optional<std::string> firstDifference(const KernelEvents& events, const std
     const BarrierSite& b = built.barriers[firstBarrier + i];
     BarrierSite::Reach reach = BarrierSite::Reach::Uniform;
     const auto rank = [](BarrierSite::Reach k) { return k == BarrierSite::Reach::Divergent ? 2 : k == BarrierSite::Reach::Unknown ? 1 : 0; };
-    for (const LaunchContext& c : trial) {
+    for (size_t ci = 0; ci < trial.size(); ++ci) {
+      if (repeated[ci]) continue;
+      const LaunchContext& c = trial[ci];
       const BarrierReach r = evaluateBarrier(events.barriers[i].guards, c, symbols, arch);
       const BarrierSite::Reach k = r.kind == BarrierReach::Kind::Divergent ? BarrierSite::Reach::Divergent
                                    : r.kind == BarrierReach::Kind::Unknown ? BarrierSite::Reach::Unknown

@@ -69,6 +69,11 @@ std::string summarySection(const HtmlContext& ctx) {
                fmt::format("{} kernel{} (no launch found; shared tiles indexed by threadIdx, blockDim comparisons or "
                            "block-stride loops give the shape: docs/block-shapes.md)",
                            s.kernelsOnImpliedBlock, s.kernelsOnImpliedBlock == 1 ? "" : "s"));
+  if (s.instantiationsNotAnalysed)
+    out += row("Instantiations not analysed",
+               fmt::format("{} (of {} kernel template{} instantiated more often than --max-instantiations; "
+                           "docs/analysis-speed.md)",
+                           s.instantiationsNotAnalysed, s.templatesSampled, s.templatesSampled == 1 ? "" : "s"));
   out += row("Accesses", std::to_string(s.accesses));
   out += row("Findings", std::to_string(s.findings));
   out += row("Not shown", fmt::format("{} suppressed (NOLINT), {} baselined, {} below threshold, {} excluded, "

@@ -1,6 +1,8 @@
 #include "coalesce/report/summary.h"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -21,6 +23,19 @@ Summary summarize(const Report& report) {
     if (k.block.source == BlockSource::Assumed) ++s.kernelsOnAssumedBlock;
     if (k.block.source == BlockSource::Assumed && k.block.shapeInvariant) ++s.kernelsOnAssumedBlockShapeInvariant;
     if (k.block.source == BlockSource::KernelImplied) ++s.kernelsOnImpliedBlock;
+  }
+  // A template's instantiations share its location and unit; those analysed each say how many
+  // the file makes.
+  std::map<std::tuple<std::string, std::string, int>, std::pair<int64_t, size_t>> sampled;
+  for (const KernelRecord& k : a.kernels)
+    if (k.templateInstantiations > 0) {
+      auto& [made, analysed] = sampled[{k.unit, k.loc.file, k.loc.line}];
+      made = std::max(made, k.templateInstantiations);
+      ++analysed;
+    }
+  for (const auto& [where, counts] : sampled) {
+    s.instantiationsNotAnalysed += static_cast<size_t>(counts.first) - std::min(counts.second, static_cast<size_t>(counts.first));
+    ++s.templatesSampled;
   }
   s.accesses = a.accesses.size();
   s.findings = report.findings.size();
@@ -55,6 +70,10 @@ std::string summaryLine(const Report& report) {
   if (s.kernelsOnImpliedBlock)
     onShape += fmt::format("{}{} on a block shape the kernel implies", onShape.empty() ? "" : ", ", s.kernelsOnImpliedBlock);
   if (!onShape.empty()) line += " (" + onShape + ")";
+  if (s.instantiationsNotAnalysed)
+    line += fmt::format(" and {} not analysed (of {} kernel template{} instantiated more than --max-instantiations times)",
+                        plural(s.instantiationsNotAnalysed, "instantiation"), s.templatesSampled,
+                        s.templatesSampled == 1 ? "" : "s");
   line += fmt::format(", {}; {}", s.accesses == 1 ? std::string("1 access") : fmt::format("{} accesses", s.accesses),
                       plural(s.findings, "finding"));
   if (!s.findingsByRule.empty()) {

@@ -1,7 +1,10 @@
 // mixedFigures (launch_mix.h): the figures of an access over a run's recorded configurations are
-// their mean weighted by each one's requests, per alignment case, with ratios of the sums.
+// their mean weighted by each one's requests, per alignment case, with ratios of the sums. And
+// which launch contexts repeat an earlier one (lane_function.h): those are not evaluated again,
+// their figures are the earlier one's.
 #include <catch2/catch.hpp>
 
+#include "lane_function.h"
 #include "launch_mix.h"
 
 using namespace coalesce;
@@ -60,4 +63,32 @@ TEST_CASE("launch mix: no weight at all keeps the first configuration's figures"
   const model::AccessFigures m = mixedFigures({{global(4, 4, 4), 0}, {global(8, 8, 4), 0}});
   REQUIRE(m.global);
   CHECK(m.global->aligned.sectorsPerRequest == 4);
+}
+
+// repeatsAnEarlier (lane_function.h): a context is skipped only when an earlier one equals it
+// in every field, so that skipping it cannot change a figure.
+TEST_CASE("launch contexts: only a context equal to an earlier one in every field repeats it") {
+  LaunchContext a;
+  a.block.dim = {256, 1, 1};
+  a.symbolValues[3] = 4096;
+  LaunchContext b = a;
+  b.block.dim = {128, 2, 1};
+  const LaunchContext c = a;
+  CHECK(repeatsAnEarlier({a, b, c, b, a}) == std::vector<bool>{false, false, true, true, true});
+  CHECK(repeatsAnEarlier({}).empty());
+  // Each of these differs in one field the evaluations read: none repeats `a`.
+  std::vector<LaunchContext> differing(9, a);
+  differing[0].block.detail = "the launch at other.cu:3";
+  differing[1].grid = model::Dim3{64, 1, 1};
+  differing[2].symbolValues[3] = 2048;
+  differing[3].costSymbolValues[5].value = 7;
+  differing[4].pointerByteOffsets[0] = 4;
+  differing[5].dynamicSharedBytes = 1024;
+  differing[6].guessedAxes[1] = true;
+  differing[7].hostRuns = 3;
+  differing[8].blockKnown = !a.blockKnown;
+  for (size_t i = 0; i < differing.size(); ++i) {
+    INFO("field " << i);
+    CHECK(repeatsAnEarlier({a, differing[i]}) == std::vector<bool>{false, false});
+  }
 }

@@ -38,6 +38,12 @@ struct DatabaseEntry {
 // specification); empty when none of them is set.
 std::string defaultCacheDir();
 inline constexpr uint64_t kDefaultCacheMaxBytes = uint64_t{1} << 30;  // 1 GiB
+// Instantiations of one kernel template analysed per file (--max-instantiations; 0: all). A
+// host dispatch over several template parameters makes thousands (DualSPHysics' particle
+// interaction: 2,160 of one kernel, each about 0.5 s of analysis; docs/analysis-speed.md,
+// "Session 24"); no file of the CUDA samples or Rodinia makes more than 63 of one (the reduction
+// sample's `reduce7`), so their reports are those of every instantiation.
+inline constexpr size_t kDefaultMaxInstantiations = 64;
 
 struct AnalysisRequest {
   std::vector<std::string> inputs;           // files, or directories searched for .cu/.cuh
@@ -51,6 +57,9 @@ struct AnalysisRequest {
   bool builtinCuda = false;                  // use the built-in CUDA headers even if a toolkit exists
   std::optional<model::Dim3> blockDim;       // --block-dim: used when no launch fixes the shape
   std::map<std::string, int64_t> assumedValues;  // --assume NAME=VALUE for runtime scalars
+  // Past this many instantiations of one kernel template in a file, only this many are
+  // analysed, spread evenly over them (kernel_analyzer.cpp, `sampledInstantiations`); 0: all.
+  size_t maxInstantiations = kDefaultMaxInstantiations;
   std::vector<RecordedLaunch> recordedLaunches;  // --launch-info
   unsigned jobs = 0;                         // 0: one per hardware thread
   unsigned fileTimeoutSeconds = 120;         // a file that takes longer is reported as failed

@@ -357,6 +357,7 @@ void describeFields(V& v, R& r) {
   v.field("arithmetic_cycles_per_warp", r.arithmeticCyclesPerWarp);
   v.field("warps_per_launch", r.warpsPerLaunch);
   v.field("arithmetic_basis", r.arithmeticBasis, kEmptyIsNull);
+  v.field("template_instantiations", r.templateInstantiations);
 }
 
 template <class V, RecordOf<FileRecord> R>

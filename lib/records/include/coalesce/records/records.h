@@ -412,6 +412,10 @@ struct KernelRecord {
   double arithmeticCyclesPerWarp = 0;
   double warpsPerLaunch = 0;
   std::string arithmeticBasis;
+  // An instantiation of a kernel template of which the file makes more than
+  // --max-instantiations: how many it makes (only that many are analysed, spread evenly over
+  // them; lib/analysis/src/kernel_analyzer.cpp). 0: every instantiation analysed.
+  int64_t templateInstantiations = 0;
   bool operator==(const KernelRecord&) const = default;
 };
 

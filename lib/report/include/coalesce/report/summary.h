@@ -19,6 +19,10 @@ struct Summary {
   // (BlockShape::shapeInvariant): their figures do not rest on the guess.
   size_t kernelsOnAssumedBlockShapeInvariant = 0;
   size_t kernelsOnImpliedBlock = 0;  // on the shape the kernel's own code implies (BlockSource::KernelImplied)
+  // Instantiations of kernel templates past --max-instantiations, not analysed
+  // (KernelRecord::templateInstantiations), and the templates they belong to.
+  size_t instantiationsNotAnalysed = 0;
+  size_t templatesSampled = 0;
   size_t accesses = 0;
   size_t findings = 0;
   std::map<std::string, size_t> findingsByRule;  // sorted by rule id
