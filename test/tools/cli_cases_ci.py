@@ -288,6 +288,19 @@ def _(tmp):
     usage_error(lint("launch", "--arch", "sm_1", "--", "c++", "-c", "src/good.cu", "-o", "obj/y.o", cwd=tmp), "sm_1")
 
 
+@case("launch: --max-instantiations, and merge counts the instantiations left out")
+def _(tmp):
+    write(tmp, "t.cu", SIX_INSTANTIATIONS)
+    lint("launch", "--skip-compile", "--max-instantiations", "2", "--", "nvcc", "-c", "t.cu", "-o", "t.o", cwd=tmp)
+    r = lint("merge", "--format=json", "t.o.coalesce-lint.json", cwd=tmp)
+    d = r.json()
+    check(len(d["kernels"]) == 2 and all(k["template_instantiations"] == 6 for k in d["kernels"]),
+          "the launcher did not analyse 2 of the 6 instantiations", r)
+    check(d["summary"]["instantiations_not_analysed"] == 4, "merge does not count the 4 left out", r)
+    usage_error(lint("launch", "--max-instantiations", "x", "--", "nvcc", "-c", "t.cu", "-o", "u.o", cwd=tmp),
+                "--max-instantiations")
+
+
 @case("launch: the architecture comes from the command, unless --arch says otherwise")
 def _(tmp):
     write(tmp, "k.cu", GOOD)

@@ -109,12 +109,7 @@ def _(tmp):
 
 @case("option: --max-instantiations analyses that many of a template's, spread evenly")
 def _(tmp):
-    # Six instantiations of one kernel template, made in the order S = 0 to 5; S = 3 strides.
-    launches = "".join(f"  stride<{s}><<<n / 256, 256>>>(a, b, n);\n" for s in range(6))
-    write(tmp, "t.cu", "template <int S>\n__global__ void stride(float* out, const float* in, int n) {\n"
-                       "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                       "  if (i < n) out[S == 3 ? 4 * i : i] = in[i];\n}\n"
-                       "int main() {\n  float *a, *b;\n  int n = 1 << 20;\n" + launches + "  return 0;\n}\n")
+    write(tmp, "t.cu", SIX_INSTANTIATIONS)
     cache = os.path.join(tmp, "cache")
     env = {"COALESCE_LINT_CACHE_DIR": cache}  # one cache for every run: the option is part of its key
     every = lint("--format=json", "t.cu", cwd=tmp, env=env)

@@ -31,6 +31,15 @@ GOOD = """__global__ void decimate(const float* __restrict__ in, float* __restri
 GOOD_FINDING = re.compile(r"good\.cu:3:12: warning: load of 'in\[2 \* i\]' uses 8 sectors per request.*"
                           r"\[uncoalesced-global-access\]")
 
+# Six instantiations of one kernel template, made in the order S = 0 to 5; only S = 3 strides
+# (--max-instantiations: 2 of them analysed are S = 0 and S = 3).
+SIX_INSTANTIATIONS = ("template <int S>\n__global__ void stride(float* out, const float* in, int n) {\n"
+                      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                      "  if (i < n) out[S == 3 ? 4 * i : i] = in[i];\n}\n"
+                      "int main() {\n  float *a, *b;\n  int n = 1 << 20;\n" +
+                      "".join(f"  stride<{s}><<<n / 256, 256>>>(a, b, n);\n" for s in range(6)) +
+                      "  return 0;\n}\n")
+
 # Two-way shared bank conflict (stride 2 words), no global access that could be flagged.
 SHARED2 = """__global__ void conflict(float* __restrict__ out) {
   __shared__ float s[1024];

@@ -163,6 +163,7 @@ int runLaunch(const std::vector<std::string>& launchArgs) {
   bool noCache = false, skipCompile = false, quiet = false, builtinCuda = false;
   std::string cudaPath;
   unsigned timeout = 120;
+  size_t maxInstantiations = analysis::kDefaultMaxInstantiations;
   app.add_option("--arch", arch, "GPU architecture of the figures (default: the highest the command names, or sm_90)");
   app.add_option("--block-dim", block, "block shape for kernels with no launch in their file, e.g. 32x8");
   app.add_option("--assume", assumes, "NAME=VALUE for a runtime scalar (repeatable)")->allow_extra_args(false);
@@ -171,6 +172,10 @@ int runLaunch(const std::vector<std::string>& launchArgs) {
   app.add_option("--cache-dir", cacheDir, "result cache folder (default as for a lint run)");
   app.add_flag("--no-cache", noCache, "neither read nor write the result cache");
   app.add_option("--file-timeout", timeout, "seconds the analysis may take (0: no limit)")->capture_default_str();
+  app.add_option("--max-instantiations", maxInstantiations,
+                 "instantiations of one kernel template analysed (0: all), as for a lint run")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   app.add_flag("--skip-compile", skipCompile,
                "do not run the compiler: leave an empty object file (and the dependency file it asks for)");
   app.add_flag("-q,--quiet", quiet, "say nothing about a file that could not be analysed");
@@ -209,6 +214,7 @@ int runLaunch(const std::vector<std::string>& launchArgs) {
     r.isolateFiles = true;  // a crash in the frontend costs the analysis, never the build
     r.jobs = 1;
     r.fileTimeoutSeconds = timeout;
+    r.maxInstantiations = maxInstantiations;
     r.reportFilesRead = true;
     lint.noCache = noCache;
     lint.cacheDir = cacheDir;
