@@ -94,11 +94,13 @@ TEST_CASE("records: the field list covers the records' members") {
   CHECK(padding.all == 7);  // array, declared, padded, last_dimension, element_bytes, edit, blocked
   KernelRecord k;
   describeFields(kernel, k);
-  CHECK(kernel.all == 21);  // name, file, line, column, status, reason, accesses, block, occupancy,
+  CHECK(kernel.all == 22);  // name, file, line, column, status, reason, accesses, block, occupancy,
                             // launches_per_run, launches_basis, launches_shown, launched_from_main, unit,
                             // repeated_work, repeated_work_runs, choice, arithmetic_cycles_per_warp,
-                            // warps_per_launch, arithmetic_basis, template_instantiations
-  CHECK(kernel.internal == 6);  // column, launched_from_main, unit, repeated_work, repeated_work_runs, choice
+                            // warps_per_launch, arithmetic_basis, template_instantiations,
+                            // instantiations_left_out
+  CHECK(kernel.internal == 7);  // column, launched_from_main, unit, repeated_work, repeated_work_runs, choice,
+                                // instantiations_left_out
   FieldCounter choice, arm;
   RunTimeChoice c;
   describeFields(choice, c);

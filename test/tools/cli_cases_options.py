@@ -128,6 +128,18 @@ def _(tmp):
     t = lint("--max-instantiations", "2", "t.cu", cwd=tmp, env=env)
     check("and 4 instantiations not analysed (of 1 kernel template instantiated more than --max-instantiations "
           "times)" in t.err, "the text summary does not say what was left out", t)
+    # An instantiation a recorded run launched is analysed too (verify predicts every kernel that ran).
+    write(tmp, "run.json", json.dumps({
+        "schema": "coalesce-verify-measurements/1", "status": "ok", "sampling": "config", "kernel_launches": 1,
+        "launches_measured": 1, "instructions": [],
+        "launch_configs": [{"kernel": "_Z6strideILi5EEvPfPKfi", "grid": [4096, 1, 1], "block": [256, 1, 1],
+                            "shared_bytes": 0, "args": "00000000007f0000" + "00000000107f0000" + "00001000",
+                            "arg_sizes": [8, 8, 4], "launches": 1, "measured": True}]}))
+    r = lint("--format=json", "--max-instantiations", "2", "--launch-info", "run.json", "t.cu", cwd=tmp, env=env)
+    d = r.json()
+    names = sorted(k["name"] for k in d["kernels"])
+    check(len(names) == 3 and "<5>" in names[2], f"with S = 5 recorded, {names} analysed", r)
+    check(d["summary"]["instantiations_not_analysed"] == 3, "3 left out with the recorded one kept", r)
     r = lint("--format=json", "--max-instantiations", "0", "t.cu", cwd=tmp, env=env)
     check(len(r.json()["kernels"]) == 6, "--max-instantiations 0 does not analyse all", r)
     usage_error(lint("--max-instantiations", "-1", "t.cu", cwd=tmp), "--max-instantiations")

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -129,15 +130,22 @@ void setArithmetic(const ArithmeticEstimate& estimate, const std::vector<LaunchC
   kernel.warpsPerLaunch = std::max(0.0, fewest);
 }
 
-// The kernels analysed, and for each the number of instantiations its template has in the
-// file when that is more than `most` (0 otherwise). Past `most` instantiations of one kernel
-// template, `most` of them are analysed, spread evenly over the order the file makes them in
-// (the first always): a dispatch over template parameters instantiates them in nested order,
-// so the first ones differ in the innermost parameter only, and an even spread reaches the
-// outer parameters' code too. Explicit specializations have bodies of their own and are
-// always analysed, as are kernels that are no instantiation.
-std::vector<std::pair<const clang::FunctionDecl*, int64_t>> sampledInstantiations(
-    const std::vector<const clang::FunctionDecl*>& kernels, size_t most) {
+// The kernels analysed, each with the number of instantiations its template has in the file
+// when that is more than `most` (0 otherwise) and, on the first one analysed of such a
+// template, how many of them are left out. Past `most` instantiations of one kernel template,
+// `most` of them are analysed, spread evenly over the order the file makes them in (the first
+// always): a dispatch over template parameters instantiates them in nested order, so the first
+// ones differ in the innermost parameter only, and an even spread reaches the outer
+// parameters' code too. An instantiation a recorded run launched (--launch-info, verify's
+// predictions) is analysed as well, so that every kernel that ran is predicted. Explicit
+// specializations have bodies of their own and are always analysed, as are kernels that are
+// no instantiation.
+struct Sampled {
+  const clang::FunctionDecl* fn;
+  int64_t instantiations = 0, leftOut = 0;
+};
+std::vector<Sampled> sampledInstantiations(const std::vector<const clang::FunctionDecl*>& kernels, size_t most,
+                                           const std::vector<RecordedLaunch>* recorded, clang::ASTContext& ctx) {
   std::map<const clang::FunctionTemplateDecl*, std::vector<size_t>> byTemplate;
   const auto templateOf = [](const clang::FunctionDecl* fn) -> const clang::FunctionTemplateDecl* {
     const clang::FunctionTemplateDecl* t = fn->getPrimaryTemplate();
@@ -146,18 +154,27 @@ std::vector<std::pair<const clang::FunctionDecl*, int64_t>> sampledInstantiation
   };
   for (size_t i = 0; i < kernels.size(); ++i)
     if (const auto* t = templateOf(kernels[i])) byTemplate[t].push_back(i);
-  std::vector<int64_t> count(kernels.size(), 0);
+  std::set<std::string> ran;
+  if (recorded)
+    for (const RecordedLaunch& r : *recorded) ran.insert(r.kernel);
+  std::vector<Sampled> all;
+  for (const clang::FunctionDecl* fn : kernels) all.push_back({fn});
   std::vector<bool> kept(kernels.size(), true);
   for (const auto& [t, members] : byTemplate) {
     if (most == 0 || members.size() <= most) continue;
     const size_t m = members.size();
-    for (size_t i : members) kept[i] = false;
+    for (size_t i : members) kept[i] = !ran.empty() && ran.count(mangledKernelName(kernels[i], ctx));
     for (size_t k = 0; k < most; ++k) kept[members[k * m / most]] = true;
-    for (size_t i : members) count[i] = static_cast<int64_t>(m);
+    int64_t analysed = 0;
+    for (size_t i : members) {
+      all[i].instantiations = static_cast<int64_t>(m);
+      analysed += kept[i] ? 1 : 0;
+    }
+    all[members.front()].leftOut = static_cast<int64_t>(m) - analysed;  // members.front() is kept
   }
-  std::vector<std::pair<const clang::FunctionDecl*, int64_t>> out;
+  std::vector<Sampled> out;
   for (size_t i = 0; i < kernels.size(); ++i)
-    if (kept[i]) out.emplace_back(kernels[i], count[i]);
+    if (kept[i]) out.push_back(all[i]);
   return out;
 }
 
@@ -179,9 +196,12 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
   ctx.getParentMapContext().clear();
 
   const std::optional<LaunchCollector::RepeatedWork> repeatedWork = collector.repeatedLibraryWork();
-  for (const auto& [fn, instantiations] : sampledInstantiations(collector.kernels, options.maxInstantiations)) {
+  for (const Sampled& sampled : sampledInstantiations(collector.kernels, options.maxInstantiations,
+                                                     options.recordedLaunches, ctx)) {
+    const clang::FunctionDecl* fn = sampled.fn;
     KernelRecord kernel = kernelRecord(fn, ctx);
-    kernel.templateInstantiations = instantiations;
+    kernel.templateInstantiations = sampled.instantiations;
+    kernel.instantiationsLeftOut = sampled.leftOut;
     if (auto main = sm.getFileEntryRefForID(sm.getMainFileID())) kernel.unit = std::string(main->getName());
     if (repeatedWork) {
       kernel.repeatedWork = repeatedWork->sentence;

@@ -154,6 +154,9 @@ class IterationMemo;  // lane_evaluator.h
 // share them): the values under which an otherwise idle access runs (lane_function.cpp,
 // liveValues). Keys are the guards' addresses, alive as long as the kernel's events: keep
 // one cache per kernel (record_builder.cpp).
+// Entries keyed by a context's address are made only for the contexts evaluated: a context
+// equal to an earlier one is skipped (repeatsAnEarlier), so a reader that walks every context
+// must skip the same ones (access_groups.cpp does).
 struct GuardCache {
   using Key = std::pair<std::vector<const SymExpr*>, const LaunchContext*>;
   // The loops' iterations listed for the kernel's accesses (lane_evaluator.h): made by the

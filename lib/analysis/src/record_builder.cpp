@@ -267,6 +267,13 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
   // launch is the first of its figures, so they change no choice below, and a mix adds their
   // figures again as the earlier one's.
   const std::vector<bool> repeated = repeatsAnEarlier(contexts);
+  std::vector<size_t> firstEqual(contexts.size());  // the context each repeats (itself if none)
+  for (size_t i = 0; i < contexts.size(); ++i) {
+    size_t j = i;
+    if (repeated[i])
+      for (j = 0; !(contexts[j] == contexts[i]);) ++j;
+    firstEqual[i] = j;
+  }
   // Each loop's variables (its counter, a geometric variable), found once for the kernel: the
   // per-access questions below would otherwise walk every symbol for every access.
   LoopVariables loopVariables;
@@ -312,9 +319,7 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
       const LaunchContext& c = contexts[ci];
       if (repeated[ci]) {
         if (!mixLaunches) continue;
-        size_t same = 0;
-        while (!(contexts[same] == c)) ++same;
-        const Evaluated& e = *evaluated[same];
+        const Evaluated& e = *evaluated[firstEqual[ci]];
         mix.push_back({e.figures, e.mixRequests});  // equal contexts: the same launches too
         runRequests += e.requests * launchesOf(c);
         runLaunches += launchesOf(c);

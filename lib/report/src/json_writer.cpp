@@ -120,6 +120,7 @@ void writeSummary(json::OStream& j, const Report& report) {
     j.attribute("kernels_on_assumed_block_shape_invariant", static_cast<int64_t>(s.kernelsOnAssumedBlockShapeInvariant));
     j.attribute("kernels_on_implied_block", static_cast<int64_t>(s.kernelsOnImpliedBlock));
     j.attribute("instantiations_not_analysed", static_cast<int64_t>(s.instantiationsNotAnalysed));
+    j.attribute("kernel_templates_sampled", static_cast<int64_t>(s.templatesSampled));
     j.attribute("accesses", static_cast<int64_t>(s.accesses));
     j.attribute("findings", static_cast<int64_t>(s.findings));
     j.attributeObject("findings_by_rule", [&] {

@@ -1,8 +1,6 @@
 #include "coalesce/report/summary.h"
 
 #include <algorithm>
-#include <map>
-#include <tuple>
 
 #include <fmt/format.h>
 
@@ -24,19 +22,13 @@ Summary summarize(const Report& report) {
     if (k.block.source == BlockSource::Assumed && k.block.shapeInvariant) ++s.kernelsOnAssumedBlockShapeInvariant;
     if (k.block.source == BlockSource::KernelImplied) ++s.kernelsOnImpliedBlock;
   }
-  // A template's instantiations share its location and unit; those analysed each say how many
-  // the file makes.
-  std::map<std::tuple<std::string, std::string, int>, std::pair<int64_t, size_t>> sampled;
+  // One analysed instantiation of each sampled template says how many were left out in its
+  // translation unit: a sum that holds however units are merged.
   for (const KernelRecord& k : a.kernels)
-    if (k.templateInstantiations > 0) {
-      auto& [made, analysed] = sampled[{k.unit, k.loc.file, k.loc.line}];
-      made = std::max(made, k.templateInstantiations);
-      ++analysed;
+    if (k.instantiationsLeftOut > 0) {
+      s.instantiationsNotAnalysed += static_cast<size_t>(k.instantiationsLeftOut);
+      ++s.templatesSampled;
     }
-  for (const auto& [where, counts] : sampled) {
-    s.instantiationsNotAnalysed += static_cast<size_t>(counts.first) - std::min(counts.second, static_cast<size_t>(counts.first));
-    ++s.templatesSampled;
-  }
   s.accesses = a.accesses.size();
   s.findings = report.findings.size();
   for (const Finding& f : report.findings) {

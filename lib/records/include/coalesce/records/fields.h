@@ -358,6 +358,7 @@ void describeFields(V& v, R& r) {
   v.field("warps_per_launch", r.warpsPerLaunch);
   v.field("arithmetic_basis", r.arithmeticBasis, kEmptyIsNull);
   v.field("template_instantiations", r.templateInstantiations);
+  v.field("instantiations_left_out", r.instantiationsLeftOut, kInternalField);  // lib/report/src/summary.cpp
 }
 
 template <class V, RecordOf<FileRecord> R>

@@ -416,6 +416,9 @@ struct KernelRecord {
   // --max-instantiations: how many it makes (only that many are analysed, spread evenly over
   // them; lib/analysis/src/kernel_analyzer.cpp). 0: every instantiation analysed.
   int64_t templateInstantiations = 0;
+  // On one analysed instantiation of such a template per translation unit: how many of its
+  // instantiations were left out (what the summary adds up, whatever the merge of units).
+  int64_t instantiationsLeftOut = 0;
   bool operator==(const KernelRecord&) const = default;
 };
 

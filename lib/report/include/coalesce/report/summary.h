@@ -20,7 +20,8 @@ struct Summary {
   size_t kernelsOnAssumedBlockShapeInvariant = 0;
   size_t kernelsOnImpliedBlock = 0;  // on the shape the kernel's own code implies (BlockSource::KernelImplied)
   // Instantiations of kernel templates past --max-instantiations, not analysed
-  // (KernelRecord::templateInstantiations), and the templates they belong to.
+  // (KernelRecord::instantiationsLeftOut), and the templates they belong to, counted once per
+  // translation unit that sampled them.
   size_t instantiationsNotAnalysed = 0;
   size_t templatesSampled = 0;
   size_t accesses = 0;
