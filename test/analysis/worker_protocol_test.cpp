@@ -224,6 +224,27 @@ TEST_CASE("the worker's wire format refuses what it did not write") {
   CHECK(out.files.size() == 3);  // untouched on failure
 }
 
+// A field added after result files were first written (kMayBeAbsent, fields.h) reads its default
+// from a record an earlier tool wrote; a field without the flag is still required.
+TEST_CASE("the worker's wire format reads a record without the fields added later") {
+  AnalysisResult all = everything();
+  REQUIRE(!all.kernels.empty());
+  all.kernels[0].templateInstantiations = 5;
+  all.kernels[0].instantiationsLeftOut = 3;
+  nlohmann::json older = nlohmann::json::parse(analysis::recordsToJson(all));
+  for (auto& k : older["kernels"]) {
+    k.erase("template_instantiations");
+    k.erase("instantiations_left_out");
+  }
+  AnalysisResult back;
+  REQUIRE(analysis::recordsFromJson(older.dump(), back).empty());
+  CHECK(back.kernels[0].templateInstantiations == 0);
+  CHECK(back.kernels[0].instantiationsLeftOut == 0);
+  CHECK(back.kernels[0].name == all.kernels[0].name);
+  older["kernels"][0].erase("launches_basis");
+  CHECK_THAT(analysis::recordsFromJson(older.dump(), back), Catch::Contains("kernels[0].launches_basis"));
+}
+
 // The reader finds the top-level members by name and parses one record of a list at a
 // time (worker_protocol.cpp): the members' order must not matter (entries written before
 // had them sorted), and a text cut or damaged inside a record is refused, not half read.

@@ -109,12 +109,12 @@ class WireReader {
       : object_(object), error_(error), path_(std::move(path)) {}
 
   template <class T>
-  void field(std::string_view name, T& out, unsigned /*flags*/ = kPlainField) {
+  void field(std::string_view name, T& out, unsigned flags = kPlainField) {
     if (!object_ || !error_.empty()) return;
     const std::string path = path_.empty() ? std::string(name) : path_ + "." + std::string(name);
     if (const json::Value* v = object_->get(key(name)))
       decode(*v, out, path);
-    else
+    else if (!(flags & kMayBeAbsent))  // a field added later keeps its default (fields.h)
       error_ = "missing " + path;
   }
 

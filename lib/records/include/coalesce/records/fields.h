@@ -37,6 +37,10 @@ enum FieldFlags : unsigned {
   kEmptyIsNull = 1u << 0,     // an empty string is written as null (and null reads as empty)
   kInternalField = 1u << 1,   // not in the public report, only in the worker's records
   kNegativeIsNull = 1u << 2,  // a negative number (unknown) is written as null (and null reads as the default)
+  // Added after result files were first written: a JSON record without it (a launcher result,
+  // a staged sweep of an earlier tool) reads the default instead of failing
+  // (lib/analysis/src/worker_protocol.cpp). Every field added from session 24 on has it.
+  kMayBeAbsent = 1u << 3,
 };
 
 // R is T or const T.
@@ -357,8 +361,8 @@ void describeFields(V& v, R& r) {
   v.field("arithmetic_cycles_per_warp", r.arithmeticCyclesPerWarp);
   v.field("warps_per_launch", r.warpsPerLaunch);
   v.field("arithmetic_basis", r.arithmeticBasis, kEmptyIsNull);
-  v.field("template_instantiations", r.templateInstantiations);
-  v.field("instantiations_left_out", r.instantiationsLeftOut, kInternalField);  // lib/report/src/summary.cpp
+  v.field("template_instantiations", r.templateInstantiations, kMayBeAbsent);
+  v.field("instantiations_left_out", r.instantiationsLeftOut, kInternalField | kMayBeAbsent);  // summary.cpp
 }
 
 template <class V, RecordOf<FileRecord> R>
