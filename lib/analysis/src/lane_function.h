@@ -92,7 +92,7 @@ struct LaunchContext {
 // (evaluateLanes, evaluateCondition, evaluateBarrier, a group's) reads nothing but the context
 // and the kernel, so an equal context's figures are the earlier one's: each is evaluated once.
 // One launch line inside a host template gives a context per instantiation of that template,
-// all equal: DualSPHysics' particle-interaction kernels had 360, evaluated 360 times each
+// all equal: DualSPHysics' boundary-interaction kernel had 360, each evaluated again
 // (docs/analysis-speed.md, "Session 24").
 std::vector<bool> repeatsAnEarlier(const std::vector<LaunchContext>& contexts);
 
