@@ -421,11 +421,23 @@ double runningBlocks(const RawAccess& raw, const LaunchContext& launch, const Sy
 
 }  // namespace
 
+std::vector<size_t> firstEqualContexts(const std::vector<LaunchContext>& contexts) {
+  std::vector<size_t> first(contexts.size());
+  for (size_t i = 0; i < contexts.size(); ++i) {
+    first[i] = i;
+    for (size_t j = 0; j < i; ++j)
+      if (first[j] == j && contexts[j] == contexts[i]) {
+        first[i] = j;
+        break;
+      }
+  }
+  return first;
+}
+
 std::vector<bool> repeatsAnEarlier(const std::vector<LaunchContext>& contexts) {
-  std::vector<bool> out(contexts.size(), false);
-  for (size_t i = 1; i < contexts.size(); ++i)
-    for (size_t j = 0; j < i && !out[i]; ++j)
-      out[i] = !out[j] && contexts[j] == contexts[i];
+  const std::vector<size_t> first = firstEqualContexts(contexts);
+  std::vector<bool> out(contexts.size());
+  for (size_t i = 0; i < contexts.size(); ++i) out[i] = first[i] != i;
   return out;
 }
 

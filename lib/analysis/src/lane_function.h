@@ -95,6 +95,9 @@ struct LaunchContext {
 // all equal: DualSPHysics' boundary-interaction kernel had 360, each evaluated again
 // (docs/analysis-speed.md, "Session 24").
 std::vector<bool> repeatsAnEarlier(const std::vector<LaunchContext>& contexts);
+// For each context, the index of the first context equal to it (its own when none before is):
+// where a repeat takes the earlier one's figures from (record_builder.cpp's mix of launches).
+std::vector<size_t> firstEqualContexts(const std::vector<LaunchContext>& contexts);
 
 struct LaneResult {
   model::Access access;  // the pattern of the first evaluated iteration (for pictures)

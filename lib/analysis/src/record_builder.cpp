@@ -266,14 +266,9 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
   // Contexts equal to an earlier one are not evaluated again (lane_function.h): the worst
   // launch is the first of its figures, so they change no choice below, and a mix adds their
   // figures again as the earlier one's.
-  const std::vector<bool> repeated = repeatsAnEarlier(contexts);
-  std::vector<size_t> firstEqual(contexts.size());  // the context each repeats (itself if none)
-  for (size_t i = 0; i < contexts.size(); ++i) {
-    size_t j = i;
-    if (repeated[i])
-      for (j = 0; !(contexts[j] == contexts[i]);) ++j;
-    firstEqual[i] = j;
-  }
+  const std::vector<size_t> firstEqual = firstEqualContexts(contexts);  // the context each repeats (itself if none)
+  std::vector<bool> repeated(contexts.size());
+  for (size_t i = 0; i < contexts.size(); ++i) repeated[i] = firstEqual[i] != i;
   // Each loop's variables (its counter, a geometric variable), found once for the kernel: the
   // per-access questions below would otherwise walk every symbol for every access.
   LoopVariables loopVariables;
