@@ -178,3 +178,26 @@ TEST_CASE("the wrapper's quoted toolkit headers get forwarders beside the wrappe
   CHECK(isWrapperForwarder(dir.str("clang/include/cuda.h")));
   CHECK_FALSE(isWrapperForwarder(dir.str("cuda/include/cuda.h")));
 }
+
+// The real files are read through nvccSpellings (builtin_files.cpp, SpellingsFile) when their
+// text is asked for: a source file gets nvcc's spellings rewritten, a binary one (a NUL byte
+// near its start: the precompiled headers, read through the same file system) comes back byte
+// for byte, and a file opened for its status alone reports the real size.
+TEST_CASE("the overlay rewrites nvcc's spellings in source files and leaves binary files as they are",
+          "[builtin_files][overlay]") {
+  coalesce::test::TempDir dir;
+  const std::string source = "__shared__ alignas(16) float t[4];\n";
+  std::string binary = std::string("CPCH") + '\0' + "\x01" + source;
+  dir.write("k.cu", source);
+  dir.write("h.pch", binary);
+  auto vfs = makeOverlayFileSystem(builtinToolchain());
+  const auto rewritten = readThrough(*vfs, dir.str("k.cu"));
+  REQUIRE(rewritten);
+  CHECK(*rewritten == "alignas(16) __shared__ float t[4];\n");
+  CHECK(readThrough(*vfs, dir.str("h.pch")) == std::optional<std::string>(binary));
+  auto file = vfs->openFileForRead(dir.str("k.cu"));
+  REQUIRE(file);
+  const auto status = (*file)->status();
+  REQUIRE(status);
+  CHECK(status->getSize() == source.size());
+}

@@ -235,6 +235,15 @@ std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& m
   for (const RawAccess* m : members) {
     evs.push_back(std::make_unique<Evaluator>(*m, launch, symbols, arch));
     evs.back()->liveValues = values;
+    // Members under the same guards (the fields of one record, read in one branch) share the
+    // first such member's substitutions and masks of them (Evaluator::guardSource): each
+    // iteration's guards are then substituted and combined once for them all. Its notes say
+    // nothing here (the group keeps evAll's).
+    for (size_t earlier = 0; earlier + 1 < evs.size(); ++earlier)
+      if (evs[earlier]->raw.guards == m->guards) {
+        evs.back()->guardSource = evs[earlier]->guardSource ? evs[earlier]->guardSource : evs[earlier].get();
+        break;
+      }
     for (int d = 0; d < 3; ++d) evs.back()->blockIdx[d] = inside[static_cast<size_t>(d)];
     bytes.push_back(m->bytes);
   }

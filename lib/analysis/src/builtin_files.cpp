@@ -55,20 +55,34 @@ void addFile(llvm::vfs::InMemoryFileSystem& memory, const std::string& path, std
                  llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(contents.data(), contents.size()), path));
 }
 
-// A file already read, served from memory with the status of the one it stands for (a
-// copy costs little next to parsing it).
-class ReadFile : public llvm::vfs::File {
+// A real file whose text is read through nvccSpellings when, and only when, Clang asks for it:
+// many opens are for a file's status alone (FileManager's stat of a header, the PCH's own
+// lookup), and the precompiled headers themselves are read through this file system too. A
+// binary file (a NUL byte among its first bytes: the header PCH of many megabytes, read two
+// times per translation unit) is served as read; a source file that needs no rewrite keeps the
+// buffer it was read into. Before this, every open read the whole file, searched it for each
+// spelling, and read it a second time when nothing changed: a tenth of Rodinia's tree CPU
+// (docs/analysis-speed.md, "Session 25").
+class SpellingsFile : public llvm::vfs::File {
  public:
-  ReadFile(llvm::vfs::Status status, std::string text) : status_(std::move(status)), text_(std::move(text)) {}
-  llvm::ErrorOr<llvm::vfs::Status> status() override { return status_; }
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> getBuffer(const llvm::Twine& name, int64_t, bool, bool) override {
-    return llvm::MemoryBuffer::getMemBufferCopy(text_, name);
+  explicit SpellingsFile(std::unique_ptr<llvm::vfs::File> inner) : inner_(std::move(inner)) {}
+  llvm::ErrorOr<llvm::vfs::Status> status() override { return inner_->status(); }
+  llvm::ErrorOr<std::string> getName() override { return inner_->getName(); }
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> getBuffer(const llvm::Twine& name, int64_t fileSize,
+                                                               bool requiresNullTerminator, bool isVolatile) override {
+    auto buffer = inner_->getBuffer(name, fileSize, requiresNullTerminator, isVolatile);
+    if (!buffer) return buffer;
+    const llvm::StringRef text = (*buffer)->getBuffer();
+    if (text.take_front(kBinaryProbe).contains('\0')) return buffer;
+    std::optional<std::string> patched = nvccSpellings(std::string_view(text.data(), text.size()));
+    if (!patched) return buffer;
+    return llvm::MemoryBuffer::getMemBufferCopy(*patched, name);
   }
-  std::error_code close() override { return {}; }
+  std::error_code close() override { return inner_->close(); }
 
  private:
-  llvm::vfs::Status status_;
-  std::string text_;
+  static constexpr size_t kBinaryProbe = 4096;
+  std::unique_ptr<llvm::vfs::File> inner_;
 };
 
 // The real files, each read through nvccSpellings (nvcc_spellings.h; the toolkit's headers
@@ -79,13 +93,7 @@ class NvccSpellingsFileSystem : public llvm::vfs::ProxyFileSystem {
   llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine& path) override {
     auto file = ProxyFileSystem::openFileForRead(path);
     if (!file) return file;
-    auto status = (*file)->status();
-    auto buffer = (*file)->getBuffer(path);
-    if (!status || !buffer) return ProxyFileSystem::openFileForRead(path);
-    const llvm::StringRef text = (*buffer)->getBuffer();
-    std::optional<std::string> patched = nvccSpellings(std::string_view(text.data(), text.size()));
-    if (!patched) return ProxyFileSystem::openFileForRead(path);
-    return std::unique_ptr<llvm::vfs::File>(std::make_unique<ReadFile>(*status, std::move(*patched)));
+    return std::unique_ptr<llvm::vfs::File>(std::make_unique<SpellingsFile>(std::move(*file)));
   }
 };
 

@@ -289,35 +289,56 @@ std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const 
     // of the base per group, not one per outer combo).
     Bindings b = base;
     std::vector<std::pair<int, std::optional<int64_t>>> saved;
+    // loopIterations reads of the outer combo only the values of the symbols its members'
+    // starts, steps and conditions name: an inner loop whose bounds do not name an outer
+    // loop's variable (`for (j = 0; j < 32; j++)` inside `for (i = 0; i < n; i++)`) has the
+    // same iterations under every outer combo, listed once (myocyte's nests listed them again
+    // under each of the outer loop's values, 4.8 million iterations for 55 thousand combos).
+    std::set<int> boundSymbols;
+    for (int member : group) {
+      const SymbolInfo& m = symbols[member];
+      for (const ExprRef& e : {m.loopInit, m.loopNext, m.loopCond})
+        if (e) collectSymbols(e, boundSymbols);
+    }
+    struct Listed {
+      std::vector<std::map<int, int64_t>> iterations;
+      bool exact = false, loadedStart = false, sampled = false;
+    };
+    std::map<std::vector<std::optional<int64_t>>, Listed> listedFor;  // by the outer values read
+    const std::vector<int> boundList(boundSymbols.begin(), boundSymbols.end());
     for (const auto& c : combos) {
-      for (const auto& [sid, old] : saved) {
-        if (old) b.symbols[sid] = *old;
-        else b.symbols.erase(sid);
+      auto [entry, added] = listedFor.try_emplace(valuesIn(c, boundList));
+      Listed& l = entry->second;
+      if (added) {
+        for (const auto& [sid, old] : saved) {
+          if (old) b.symbols[sid] = *old;
+          else b.symbols.erase(sid);
+        }
+        saved.clear();
+        for (const auto& [sid, v] : c) {
+          auto it = b.symbols.find(sid);
+          saved.emplace_back(sid, it == b.symbols.end() ? std::nullopt : std::optional<int64_t>(it->second));
+          b.symbols[sid] = v;
+        }
+        l.iterations = loopIterations(group, symbols, b, l.exact, &l.loadedStart);
+        if (l.iterations.empty() && arithmetic) {
+          // Unknown trip count: a sample of the first iterations, enough to cover every
+          // alignment period of a small stride.
+          for (int64_t k = 0; k < 64; ++k) {
+            std::map<int, int64_t> it;
+            for (int id : group) it[id] = k;
+            l.iterations.push_back(std::move(it));
+          }
+          l.sampled = true;
+        }
       }
-      saved.clear();
-      for (const auto& [sid, v] : c) {
-        auto it = b.symbols.find(sid);
-        saved.emplace_back(sid, it == b.symbols.end() ? std::nullopt : std::optional<int64_t>(it->second));
-        b.symbols[sid] = v;
-      }
-      bool exact = false;
-      bool loadedStart = false;
-      std::vector<std::map<int, int64_t>> iterations = loopIterations(group, symbols, b, exact, &loadedStart);
-      if (loadedStart && !iterations.empty())
+      const std::vector<std::map<int, int64_t>>& iterations = l.iterations;
+      if (l.loadedStart && !iterations.empty())
         notes.insert("`" + s.loopText + "` is bounded by a count loaded from memory: taken as " +
                      std::to_string(2 * b.blockDim[0] * b.blockDim[1] * b.blockDim[2]) +
                      ", two elements per thread of the block (a tree over the block's data)");
-      if (iterations.empty() && arithmetic) {
-        // Unknown trip count: a sample of the first iterations, enough to cover every
-        // alignment period of a small stride.
-        for (int64_t k = 0; k < 64; ++k) {
-          std::map<int, int64_t> it;
-          for (int id : group) it[id] = k;
-          iterations.push_back(std::move(it));
-        }
-        sampled = true;
-      }
-      allExact = allExact && exact;
+      sampled = sampled || l.sampled;
+      allExact = allExact && l.exact;
       if (iterations.empty()) {  // not enumerable: the loop is left unbound, as before
         next.push_back(c);
         continue;

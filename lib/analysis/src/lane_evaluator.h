@@ -196,6 +196,13 @@ struct Evaluator {
 
   std::map<int, std::optional<int64_t>> tripCache;
 
+  // An evaluator of an access under the very same guards (the same expressions) in the same
+  // launch, block and live values, whose guards' substitutions and masks this one uses instead
+  // of making its own (evaluateGroup's members: access_groups.cpp). A guard's program and mask
+  // read of the bindings only the guard's own symbols, which every evaluator of that launch,
+  // block and live values binds alike (representative()). Null: its own.
+  Evaluator* guardSource = nullptr;
+
   // Shared by the runs of one evaluateLanes when set; else the combos are listed afresh.
   IterationMemo* memo = nullptr;
   IterationMemo::Combos ownCombos;
@@ -477,8 +484,13 @@ struct Evaluator {
       substitutedGuards_.resize(raw.guards.size());
       std::set<int> all;
       for (size_t g = 0; g < raw.guards.size(); ++g) {
+        // A guard no thread can evaluate in any iteration (`isnan(v[i]) == 1`, a test of
+        // loaded data: neverKnown) lets every thread that reaches it through, whatever its
+        // loop variables: it is substituted once for the run, as if it named no symbol, and
+        // the iterations share their guards and mask (myocyte's solver, whose guards test
+        // loaded values at the inner loop's `i`, made a new set and mask every iteration).
         std::set<int> named;
-        collectSymbols(raw.guards[g], named);
+        if (!neverKnown(raw.guards[g])) collectSymbols(raw.guards[g], named);
         guardSymbols_[g].assign(named.begin(), named.end());
         all.insert(named.begin(), named.end());
       }
@@ -611,7 +623,10 @@ struct Evaluator {
     // Without a loop split, the address in this iteration (a loop split says it holds no load
     // and nothing varying).
     const ExprRef offset = split ? nullptr : atIteration(raw.offset, iteration, rep);
-    GuardsAt& at = guardsAt(iteration, rep);
+    // The guards' substitutions and masks: this evaluator's, or those of the one it shares them
+    // with (guardSource), which reads only the guards' symbols of `rep`.
+    Evaluator& guarding = guardSource ? *guardSource : *this;
+    GuardsAt& at = guarding.guardsAt(iteration, rep);
 
     // A pointer loaded from a table at a warp-uniform address is a per-warp base.
     const bool rootIndirect =
@@ -620,17 +635,17 @@ struct Evaluator {
     // count in the kernel's memory time (lib/report/src/cost.cpp).
     if (raw.space == model::Space::Texture) {
       out.pattern = model::LanePattern::makeUnknown();
-      out.uncomputedRequests = warpsWithActiveLane(maskOf(at, rep).active);
+      out.uncomputedRequests = warpsWithActiveLane(guarding.maskOf(at, rep).active);
       return out;
     }
     if (rootIndirect || (offset && containsOp(offset, Op::LaneLoad))) {
       out.pattern = model::LanePattern::makeIndirect();
-      out.uncomputedRequests = warpsWithActiveLane(maskOf(at, rep).active);
+      out.uncomputedRequests = warpsWithActiveLane(guarding.maskOf(at, rep).active);
       return out;
     }
     if (offset && containsOp(offset, Op::Varying)) {
       out.pattern = model::LanePattern::makeUnknown();
-      out.uncomputedRequests = warpsWithActiveLane(maskOf(at, rep).active);
+      out.uncomputedRequests = warpsWithActiveLane(guarding.maskOf(at, rep).active);
       return out;
     }
     AddressSplit parts = split ? splitAt(*split, iteration, out.gather) : splitAddress(offset, out.gather);
@@ -646,7 +661,7 @@ struct Evaluator {
     // Enumerate: evaluate the lane part for every thread of the block.
     const Bindings& b = rep;
     for (const ExprRef& a : laneParts) collectSymbols(a, representativeSymbols);
-    const GuardMask& mask = maskOf(at, b);
+    const GuardMask& mask = guarding.maskOf(at, b);
     sayUnknownGuards(mask);
     const std::vector<bool>& active = mask.active;
     // Guards every lane passes (a bounds check on full blocks) keep the affine form,

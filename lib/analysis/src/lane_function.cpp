@@ -200,18 +200,63 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
   return result;
 }
 
+}  // namespace
+
+namespace lanes {
+// The evaluator whose guardsAt and maskOf the accesses under one set of guards share in one
+// block run (Evaluator::guardSource): over an access of those guards alone, a copy, since the
+// entry outlives the run of the access that made it. Holding the guards also keeps the
+// addresses its key names from being reused by other expressions.
+struct SharedGuards {
+  RawAccess raw;
+  std::unique_ptr<Evaluator> ev;
+};
+}  // namespace lanes
+
+namespace {
+
+// Sets of guards kept per kernel (GuardCache::sharedGuards) before all are forgotten.
+constexpr size_t kKeptSharedGuards = 256;
+
+// The shared guards of `raw`'s guards in this block run, made on first use; null without a
+// cache or guards. The launch must be the context the cache's keys name (not a copy).
+std::shared_ptr<SharedGuards> sharedGuards(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
+                                           const model::Arch& arch, const std::array<int64_t, 3>& blockIdx,
+                                           const std::map<int, int64_t>& liveValues, GuardCache* cache) {
+  if (!cache || raw.guards.empty()) return nullptr;
+  std::vector<const SymExpr*> guards;
+  for (const auto& g : raw.guards) guards.push_back(g.get());
+  GuardCache::BlockRunKey key{std::move(guards), &launch, blockIdx, liveValues};
+  if (auto it = cache->sharedGuards.find(key); it != cache->sharedGuards.end()) return it->second;
+  if (cache->sharedGuards.size() >= kKeptSharedGuards) cache->sharedGuards.clear();  // users hold theirs
+  auto shared = std::make_shared<SharedGuards>();
+  shared->raw.offset = constant(0);
+  shared->raw.guards = raw.guards;
+  shared->raw.guardTexts = raw.guardTexts;
+  shared->ev = std::make_unique<Evaluator>(shared->raw, launch, symbols, arch);
+  for (int d = 0; d < 3; ++d) shared->ev->blockIdx[d] = blockIdx[static_cast<size_t>(d)];
+  shared->ev->liveValues = liveValues;
+  cache->sharedGuards.emplace(std::move(key), shared);
+  return shared;
+}
+
 // One block's figures under the given values for unknown scalars, with what they rest on.
 struct BlockRun {
   LaneResult result;
   std::set<std::string> assumptions;
   std::set<int> representativeSymbols;
 };
+// `share`: the kernel's cache, whose shared guards this run uses (sharedGuards), when `launch`
+// is a context its keys may name.
 BlockRun runInBlock(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
                     const model::Arch& arch, const std::array<int64_t, 3>& blockIdx,
-                    const std::map<int, int64_t>& liveValues, IterationMemo* memo, bool probe = false) {
+                    const std::map<int, int64_t>& liveValues, IterationMemo* memo, bool probe = false,
+                    GuardCache* share = nullptr) {
   Evaluator ev(raw, launch, symbols, arch);
   for (int d = 0; d < 3; ++d) ev.blockIdx[d] = blockIdx[static_cast<size_t>(d)];
   ev.liveValues = liveValues, ev.memo = memo;
+  const std::shared_ptr<SharedGuards> guards = sharedGuards(raw, launch, symbols, arch, blockIdx, liveValues, share);
+  if (guards) ev.guardSource = guards->ev.get();
   BlockRun run;
   run.result = evaluateLanesInBlock(raw, ev, arch, probe);
   run.assumptions = std::move(ev.assumptions);
@@ -455,11 +500,11 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   IterationMemo ownMemo;
   IterationMemo* kept = kernelIterations(cache);
   IterationMemo& memo = kept ? *kept : ownMemo;
-  BlockRun chosen = runInBlock(raw, launch, symbols, arch, inside, live, &memo);
+  BlockRun chosen = runInBlock(raw, launch, symbols, arch, inside, live, &memo, false, cache);
   LaneResult& result = chosen.result;
   bool partialGrid = false;  // run in block 0 or an edge block only: runningBlocks below
   if (!anyRequest(result) && inside != std::array<int64_t, 3>{}) {
-    BlockRun first = runInBlock(raw, launch, symbols, arch, {0, 0, 0}, live, &memo);
+    BlockRun first = runInBlock(raw, launch, symbols, arch, {0, 0, 0}, live, &memo, false, cache);
     if (anyRequest(first.result)) {
       chosen = std::move(first);
       partialGrid = true;
@@ -479,7 +524,7 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
     }
   }
   if (!live.empty()) {
-    chosen = runInBlock(raw, launch, symbols, arch, inside, live, &memo);
+    chosen = runInBlock(raw, launch, symbols, arch, inside, live, &memo, false, cache);
     for (const auto& [id, value] : live)
       if (value != kAssumedRuntimeValue)
         chosen.assumptions.insert("assumes " + symbols[id].name + " = " + std::to_string(value) +
@@ -513,7 +558,7 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
     }
     if (found) {
       const auto& idx = *found;
-      chosen = runInBlock(raw, launch, symbols, arch, idx, live, &memo);
+      chosen = runInBlock(raw, launch, symbols, arch, idx, live, &memo, false, cache);
       partialGrid = true;
       chosen.assumptions.insert("runs only in the grid's edge blocks: figures of block (" + std::to_string(idx[0]) +
                                 ", " + std::to_string(idx[1]) + ", " + std::to_string(idx[2]) + ")" +
@@ -553,7 +598,7 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
       std::optional<model::AlignmentCases<model::GlobalFigures>> global;
       std::optional<model::AlignmentCases<model::SharedFigures>> shared;
       for (const auto& [idx, count] : blocks) {
-        const LaneResult r = runInBlock(raw, launch, symbols, arch, idx, live, &memo).result;
+        const LaneResult r = runInBlock(raw, launch, symbols, arch, idx, live, &memo, false, cache).result;
         addBlocks(global, r.figures.global, count);
         addBlocks(shared, r.figures.shared, count);
       }

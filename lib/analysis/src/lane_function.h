@@ -150,6 +150,7 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
 
 namespace lanes {
 class IterationMemo;  // lane_evaluator.h
+struct SharedGuards;  // lane_function.cpp
 }
 
 // What evaluating one kernel's accesses learns about their guards, shared by the accesses
@@ -174,6 +175,13 @@ struct GuardCache {
   std::map<Key, std::optional<std::array<int64_t, 3>>> edgeBlock;
   // The share of the grid's blocks that run it, when the representative block does not.
   std::map<Key, double> blockFraction;
+  // The guards' substitutions and masks in each listed iteration of one block run, made once
+  // for every access under the same guards in the same context, block and live values (the
+  // loads and stores of one loop body: lane_function.cpp, sharedGuards), forgotten past
+  // kKeptSharedGuards sets.
+  using BlockRunKey = std::tuple<std::vector<const SymExpr*>, const LaunchContext*, std::array<int64_t, 3>,
+                                 std::map<int, int64_t>>;
+  std::map<BlockRunKey, std::shared_ptr<lanes::SharedGuards>> sharedGuards;
 };
 
 LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,

@@ -196,6 +196,31 @@ bool dependsOnThread(const ExprRef& e) {
 
 bool isUniform(const ExprRef& e) { return !dependsOnThread(e); }
 
+namespace {
+bool neverKnownIn(const ExprRef& e, std::unordered_map<const SymExpr*, bool>& seen) {
+  if (auto it = seen.find(e.get()); it != seen.end()) return it->second;
+  bool out = false;
+  switch (e->op) {
+    case Op::UniformLoad: case Op::LaneLoad: case Op::Varying: out = true; break;
+    case Op::Select: out = false; break;  // its arms may be known; select() may fold it away
+    case Op::LAnd: case Op::LOr: out = neverKnownIn(e->args[0], seen); break;  // the second may be skipped
+    case Op::Mul:  // `x * 0` folds to 0: both factors must be such
+      out = e->args.size() == 2 && neverKnownIn(e->args[0], seen) && neverKnownIn(e->args[1], seen);
+      break;
+    default:
+      for (const ExprRef& a : e->args) out = out || neverKnownIn(a, seen);
+      break;
+  }
+  seen.emplace(e.get(), out);
+  return out;
+}
+}  // namespace
+
+bool neverKnown(const ExprRef& e) {
+  std::unordered_map<const SymExpr*, bool> seen;
+  return neverKnownIn(e, seen);
+}
+
 std::string toString(const ExprRef& e, const SymbolTable& symbols) {
   static const char* dims = "xyz";
   switch (e->op) {

@@ -148,6 +148,12 @@ bool sameStructure(const ExprRef& a, const ExprRef& b);
 bool containsOp(const ExprRef& e, Op op);
 bool dependsOnThread(const ExprRef& e);   // ThreadIdx, LaneLoad or Varying below
 bool isUniform(const ExprRef& e);         // !dependsOnThread
+// Unknown for every thread whatever its symbols are replaced by: a load's value (or a varying
+// one) that every operation above it needs, through builders that never drop it (binary's
+// `x * 0 -> 0` and select's known condition or equal arms are the only ones that could, so
+// a product needs both factors such, a select is never one). evaluate() and ThreadProgram
+// give such an expression no value at any thread (Evaluator::guardsAt relies on it).
+bool neverKnown(const ExprRef& e);
 std::string toString(const ExprRef& e, const SymbolTable& symbols);
 
 // Values for evaluation: thread index, block shape, and each symbol.

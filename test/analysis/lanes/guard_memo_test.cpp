@@ -3,7 +3,8 @@
 // sequence of iterations (repeated values, guards naming and not naming the loops, a guard
 // no thread can evaluate, affine, enumerated and unknown lane parts) gets, iteration by
 // iteration, what a fresh Evaluator gets for that iteration alone, and says the same
-// assumptions and representative symbols in all.
+// assumptions and representative symbols in all; so does one that takes its guards from
+// another access's evaluator (guardSource), asked in between for the same iterations.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -47,6 +48,12 @@ TEST_CASE("lanes: an Evaluator's kept guards and lane offsets give what a fresh 
       {lt(tx(), constant(40)), lt(add(symbol(j), tx()), constant(50))},  // one names j
       {lt(leaf(Op::Varying), constant(3)), lt(add(symbol(k), tx()), constant(70))},  // unknown first
       {lt(symbol(k), constant(1)), lt(tx(), symbol(n))},               // all off when k >= 1
+      // A test of loaded data at the loop's index (neverKnown: substituted once per run) before
+      // one the index decides; a product with a loaded value that k = 0 folds to 0 (known then,
+      // so not neverKnown); a logical and whose first half is loaded.
+      {lt(unary(Op::LaneLoad, add(symbol(k), tx())), constant(3)), lt(add(symbol(k), tx()), constant(70))},
+      {lt(mul(leaf(Op::Varying), symbol(k)), constant(1)), lt(tx(), constant(60))},
+      {binary(Op::LAnd, unary(Op::LaneLoad, symbol(j)), lt(add(symbol(j), tx()), constant(20)))},
   };
   const std::vector<ExprRef> offsets = {
       mul(add(mul(symbol(k), constant(64)), tx()), constant(4)),                  // affine
@@ -69,6 +76,13 @@ TEST_CASE("lanes: an Evaluator's kept guards and lane offsets give what a fresh 
       raw.guards = guards;
       for (size_t g = 0; g < guards.size(); ++g) raw.guardTexts.push_back("guard " + std::to_string(g));
       lanes::Evaluator kept(raw, launch, symbols, model::defaultArch());
+      // Another access under the same guards whose evaluator takes them from this one's
+      // (Evaluator::guardSource: a group's members, the accesses of one loop body).
+      RawAccess other = raw;
+      other.offset = mul(add(tx(), symbol(j)), constant(8));
+      lanes::Evaluator source(other, launch, symbols, model::defaultArch());
+      lanes::Evaluator sharing(raw, launch, symbols, model::defaultArch());
+      sharing.guardSource = &source;
       std::set<std::string> freshAssumptions;
       std::set<int> freshSymbols;
       bool freshAssumed = false;
@@ -79,6 +93,10 @@ TEST_CASE("lanes: an Evaluator's kept guards and lane offsets give what a fresh 
         CHECK(got.pattern == expected.pattern);
         CHECK(got.gather == expected.gather);
         CHECK(got.uncomputedRequests == expected.uncomputedRequests);
+        source.patternFor(iteration);
+        const auto shared = sharing.patternFor(iteration);
+        CHECK(shared.pattern == expected.pattern);
+        CHECK(shared.uncomputedRequests == expected.uncomputedRequests);
         freshAssumptions.insert(fresh.assumptions.begin(), fresh.assumptions.end());
         freshSymbols.insert(fresh.representativeSymbols.begin(), fresh.representativeSymbols.end());
         freshAssumed = freshAssumed || fresh.guardAssumed;
@@ -87,8 +105,9 @@ TEST_CASE("lanes: an Evaluator's kept guards and lane offsets give what a fresh 
       CHECK(kept.assumptions == freshAssumptions);
       CHECK(kept.representativeSymbols == freshSymbols);
       CHECK(kept.guardAssumed == freshAssumed);
+      CHECK(sharing.assumptions == freshAssumptions);
     }
-  CHECK(compared == 160);
+  CHECK(compared == 256);
 }
 
 // Evaluator::guardMask (lib/analysis/src/guard_masks.cpp) runs guard by guard over bits of the
@@ -160,4 +179,47 @@ TEST_CASE("lanes: guardMask stops the threads a thread-by-thread walk stops, and
   // Both outcomes were exercised.
   CHECK(unknownListed > 20);
   CHECK(stopped > 1000);
+}
+
+// neverKnown (symbolic.h) lets Evaluator::guardsAt substitute a guard once per run: it must
+// hold only of expressions that no substitution of their symbols, with the builders' folding,
+// makes known at any thread.
+TEST_CASE("lanes: an expression neverKnown calls so stays unknown at every thread whatever its symbols become") {
+  SymbolTable symbols;
+  const int k = symbols.add(named("k", SymbolInfo::Kind::LoopVar));
+  const ExprRef load = unary(Op::LaneLoad, add(symbol(k), tx()));
+  const ExprRef varying = leaf(Op::Varying);
+  struct Case {
+    ExprRef e;
+    bool expected;
+  };
+  const std::vector<Case> cases = {
+      {lt(load, constant(3)), true},
+      {binary(Op::Eq, add(load, symbol(k)), constant(1)), true},
+      {mul(varying, symbol(k)), false},  // k = 0 folds it to 0
+      {mul(varying, load), true},
+      {binary(Op::LAnd, load, lt(tx(), symbol(k))), true},
+      {binary(Op::LAnd, lt(tx(), symbol(k)), load), false},  // false first half: 0
+      {select(lt(symbol(k), constant(2)), load, constant(1)), false},
+      {select(load, symbol(k), symbol(k)), false},  // equal arms: select() folds
+      {lt(tx(), symbol(k)), false},
+      {unary(Op::Neg, unary(Op::Neg, leaf(Op::UniformLoad))), true},
+  };
+  int unknownChecked = 0;
+  for (const Case& c : cases) {
+    CHECK(neverKnown(c.e) == c.expected);
+    if (!neverKnown(c.e)) continue;
+    for (int64_t value = -1; value <= 3; ++value) {
+      const ExprRef at = substituteLeaves(
+          c.e, [&](const ExprRef& leaf) -> ExprRef { return leaf->symbolId == k ? constant(value) : nullptr; },
+          opBit(Op::Symbol));
+      Bindings b;
+      for (int64_t t = 0; t < 4; ++t) {
+        b.tid[0] = t;
+        CHECK_FALSE(evaluate(at, b).has_value());
+        ++unknownChecked;
+      }
+    }
+  }
+  CHECK(unknownChecked == 5 * 5 * 4);  // five cases, five values, four threads
 }
