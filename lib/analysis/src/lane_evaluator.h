@@ -43,6 +43,16 @@ inline std::vector<std::optional<int64_t>> valuesIn(const std::map<int, int64_t>
   return out;
 }
 
+// valuesIn into `out`, whose buffer is kept (a lookup key filled again per iteration).
+inline void fillValuesIn(const std::map<int, int64_t>& iteration, const std::vector<int>& ids,
+                         std::vector<std::optional<int64_t>>& out) {
+  out.clear();
+  for (int id : ids) {
+    auto it = iteration.find(id);
+    out.push_back(it == iteration.end() ? std::nullopt : std::optional<int64_t>(it->second));
+  }
+}
+
 // The symbols of one loop: its iteration counter and its geometric variables (`d >>= 1`,
 // `offset *= 2`), which share its condition and advance together.
 std::vector<int> loopGroup(int id, const SymbolTable& symbols);
@@ -498,19 +508,21 @@ struct Evaluator {
     }
     // An iteration that gives every guard's symbols the values an earlier one gave has its
     // guards (each guard's substitution below is chosen by those values alone).
-    std::vector<std::optional<int64_t>> allValues = valuesIn(iteration, allGuardSymbols_);
-    if (auto seen = guardsByValues_.find(allValues); seen != guardsByValues_.end()) return *seen->second;
+    // Looked up with kept buffers, copied only into a new entry: most calls hit.
+    fillValuesIn(iteration, allGuardSymbols_, allValuesScratch_);
+    if (auto seen = guardsByValues_.find(allValuesScratch_); seen != guardsByValues_.end()) return *seen->second;
+    std::vector<std::optional<int64_t>> allValues = allValuesScratch_;
     std::vector<ExprRef> guards;
     guards.reserve(raw.guards.size());
     std::vector<const SymExpr*> key;
     key.reserve(raw.guards.size());
     for (size_t g = 0; g < raw.guards.size(); ++g) {
-      std::vector<std::optional<int64_t>> values = valuesIn(iteration, guardSymbols_[g]);
+      fillValuesIn(iteration, guardSymbols_[g], valuesScratch_);
       auto& kept = substitutedGuards_[g];
-      auto found = kept.find(values);
+      auto found = kept.find(valuesScratch_);
       if (found == kept.end()) {
         if (kept.size() == kKeptPerGuard) kept.clear();
-        found = kept.emplace(std::move(values), atIteration(raw.guards[g], iteration, rep)).first;
+        found = kept.emplace(valuesScratch_, atIteration(raw.guards[g], iteration, rep)).first;
       }
       guards.push_back(found->second);
       key.push_back(found->second.get());
@@ -714,6 +726,7 @@ struct Evaluator {
   std::vector<std::map<std::vector<std::optional<int64_t>>, ExprRef>> substitutedGuards_;
   std::map<std::vector<const SymExpr*>, GuardsAt> guardsAt_;  // by the substituted guards
   std::vector<int> allGuardSymbols_;                          // every guard's symbols, sorted
+  std::vector<std::optional<int64_t>> allValuesScratch_, valuesScratch_;  // guardsAt's lookup keys
   std::map<std::vector<std::optional<int64_t>>, GuardsAt*> guardsByValues_;  // by their values
   std::deque<LaneOffsets> laneOffsets_;
   std::map<std::vector<int>, std::optional<LoopSplit>> loopSplits_;  // by the iteration's loop variables

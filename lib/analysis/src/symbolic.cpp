@@ -1,6 +1,7 @@
 #include "symbolic.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <numeric>
 
@@ -46,6 +47,17 @@ ExprRef make(Op op, std::vector<ExprRef> args, int64_t value = 0, int symbolId =
     e->opsBelow |= a->opsBelow;
     e->size = std::min<uint64_t>(e->size + a->size, uint64_t{1} << 40);
   }
+  switch (op) {  // neverKnown (symbolic.h)
+    case Op::UniformLoad: case Op::LaneLoad: case Op::Varying: e->neverKnown = true; break;
+    case Op::Select: break;  // its arms may be known; select() may fold it away
+    case Op::LAnd: case Op::LOr: e->neverKnown = !args.empty() && args[0]->neverKnown; break;  // the second may be skipped
+    case Op::Mul:  // `x * 0` folds to 0: both factors must be such
+      e->neverKnown = args.size() == 2 && args[0]->neverKnown && args[1]->neverKnown;
+      break;
+    default:
+      for (const auto& a : args) e->neverKnown = e->neverKnown || a->neverKnown;
+      break;
+  }
   e->args = std::move(args);
   if (e->size > kMaxExprSize) {
     // Too large to follow: an unknown, lane-varying if anything below was.
@@ -55,6 +67,7 @@ ExprRef make(Op op, std::vector<ExprRef> args, int64_t value = 0, int symbolId =
     auto u = std::make_shared<SymExpr>();
     u->op = (e->opsBelow & varying) ? Op::Varying : Op::UniformLoad;
     u->opsBelow = uint64_t{1} << static_cast<int>(u->op);
+    u->neverKnown = true;
     u->hash = hashOf(*u);
     return u;
   }
@@ -195,31 +208,6 @@ bool dependsOnThread(const ExprRef& e) {
 }
 
 bool isUniform(const ExprRef& e) { return !dependsOnThread(e); }
-
-namespace {
-bool neverKnownIn(const ExprRef& e, std::unordered_map<const SymExpr*, bool>& seen) {
-  if (auto it = seen.find(e.get()); it != seen.end()) return it->second;
-  bool out = false;
-  switch (e->op) {
-    case Op::UniformLoad: case Op::LaneLoad: case Op::Varying: out = true; break;
-    case Op::Select: out = false; break;  // its arms may be known; select() may fold it away
-    case Op::LAnd: case Op::LOr: out = neverKnownIn(e->args[0], seen); break;  // the second may be skipped
-    case Op::Mul:  // `x * 0` folds to 0: both factors must be such
-      out = e->args.size() == 2 && neverKnownIn(e->args[0], seen) && neverKnownIn(e->args[1], seen);
-      break;
-    default:
-      for (const ExprRef& a : e->args) out = out || neverKnownIn(a, seen);
-      break;
-  }
-  seen.emplace(e.get(), out);
-  return out;
-}
-}  // namespace
-
-bool neverKnown(const ExprRef& e) {
-  std::unordered_map<const SymExpr*, bool> seen;
-  return neverKnownIn(e, seen);
-}
 
 std::string toString(const ExprRef& e, const SymbolTable& symbols) {
   static const char* dims = "xyz";
@@ -588,18 +576,20 @@ ExprRef substituteIn(const ExprRef& e, const Replace& replace, uint64_t leafOps,
   const bool shareable = share && !(e->opsBelow & loads);
   if (shareable)
     if (auto it = done.find(e.get()); it != done.end()) return it->second;
-  std::vector<ExprRef> args;
+  // A node has at most three operands (a select's): kept in place, not in a vector per node.
+  std::array<ExprRef, 3> args;
+  const size_t n = e->args.size();
   bool changed = false;
-  for (const auto& a : e->args) {
-    args.push_back(substituteIn(a, replace, leafOps, share, done));
-    changed = changed || args.back() != a;
+  for (size_t i = 0; i < n; ++i) {
+    args[i] = substituteIn(e->args[i], replace, leafOps, share, done);
+    changed = changed || args[i] != e->args[i];
   }
   ExprRef out = e;
   if (changed) {
     if (e->op == Op::Select) out = select(args[0], args[1], args[2]);
     else if (e->op == Op::Ffs || e->op == Op::Popc || e->op == Op::Clz)
       out = bitCount(e->op, args[0], static_cast<int>(e->value));  // the width kept
-    else if (args.size() == 1) out = unary(e->op, args[0]);
+    else if (n == 1) out = unary(e->op, args[0]);
     else out = binary(e->op, args[0], args[1]);
   }
   if (shareable && !(out->opsBelow & loads)) done.emplace(e.get(), out);  // an oversized result is a load (make)

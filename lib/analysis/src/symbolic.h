@@ -51,6 +51,9 @@ struct SymExpr {
   // hashed by its identity (each load is a value of its own). Lets comparisons and indexes
   // (interpreter_memory.cpp's values in registers) skip unequal expressions in O(1).
   uint64_t hash = 0;
+  // Unknown at every thread whatever its symbols become (neverKnown below), from the
+  // operands' flags at construction.
+  bool neverKnown = false;
 };
 
 // Expressions larger than this (as trees) are replaced by an unknown of the same
@@ -153,7 +156,7 @@ bool isUniform(const ExprRef& e);         // !dependsOnThread
 // `x * 0 -> 0` and select's known condition or equal arms are the only ones that could, so
 // a product needs both factors such, a select is never one). evaluate() and ThreadProgram
 // give such an expression no value at any thread (Evaluator::guardsAt relies on it).
-bool neverKnown(const ExprRef& e);
+inline bool neverKnown(const ExprRef& e) { return e->neverKnown; }
 std::string toString(const ExprRef& e, const SymbolTable& symbols);
 
 // Values for evaluation: thread index, block shape, and each symbol.
