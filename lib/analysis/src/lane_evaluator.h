@@ -208,7 +208,8 @@ struct Evaluator {
 
   // An evaluator of an access under the very same guards (the same expressions) in the same
   // launch, block and live values, whose guards' substitutions and masks this one uses instead
-  // of making its own (evaluateGroup's members: access_groups.cpp). A guard's program and mask
+  // of making its own (a group's members: access_groups.cpp; the accesses of a kernel's block
+  // runs: lane_function.cpp, sharedGuards). A guard's program and mask
   // read of the bindings only the guard's own symbols, which every evaluator of that launch,
   // block and live values binds alike (representative()). Null: its own.
   Evaluator* guardSource = nullptr;
