@@ -219,7 +219,7 @@ size_t hashOfPatterns(const std::vector<model::LanePattern>& patterns) {
 
 std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& members, const LaunchContext& launch,
                                           const SymbolTable& symbols, const model::Arch& arch,
-                                          const std::map<int, int64_t>& values) {
+                                          const std::map<int, int64_t>& values, GuardCache* cache) {
   if (members.size() < 2) return std::nullopt;
   // One access whose address mentions every member's symbols, so that the iterations listed
   // are those of every loop any member depends on.
@@ -230,21 +230,19 @@ std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& m
   Evaluator evAll(all, launch, symbols, arch);
   evAll.liveValues = values;
   std::vector<std::unique_ptr<Evaluator>> evs;
+  std::vector<std::shared_ptr<lanes::SharedGuards>> held;  // the members' shared guards, held while they run
   std::vector<int> bytes;
   evs.reserve(members.size());
   for (const RawAccess* m : members) {
     evs.push_back(std::make_unique<Evaluator>(*m, launch, symbols, arch));
     evs.back()->liveValues = values;
-    // Members under the same guards (the fields of one record, read in one branch) share the
-    // first such member's substitutions and masks of them (Evaluator::guardSource): each
-    // iteration's guards are then substituted and combined once for them all. Its notes say
-    // nothing here (the group keeps evAll's).
-    for (size_t earlier = 0; earlier + 1 < evs.size(); ++earlier)
-      if (evs[earlier]->raw.guards == m->guards) {
-        evs.back()->guardSource = evs[earlier]->guardSource ? evs[earlier]->guardSource : evs[earlier].get();
-        break;
-      }
     for (int d = 0; d < 3; ++d) evs.back()->blockIdx[d] = inside[static_cast<size_t>(d)];
+    // Members under the same guards (the fields of one record, read in one branch) substitute
+    // and combine them once per iteration, with the accesses' own runs of this block.
+    if (auto shared = lanes::sharedGuards(*m, launch, symbols, arch, inside, values, cache)) {
+      evs.back()->guardSource = shared->ev.get();
+      held.push_back(std::move(shared));
+    }
     bytes.push_back(m->bytes);
   }
   for (int d = 0; d < 3; ++d) evAll.blockIdx[d] = inside[static_cast<size_t>(d)];
@@ -302,7 +300,7 @@ std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& m
 }
 
 void groupAccesses(const std::vector<SeenAccess>& seen, const std::vector<LaunchContext>& contexts,
-                   const SymbolTable& symbols, const model::Arch& arch, const GuardCache& cache,
+                   const SymbolTable& symbols, const model::Arch& arch, GuardCache& cache,
                    std::vector<AccessSite>& sites, size_t first) {
   // Candidates by what must be the same: base object and loops. Loads and stores together: a
   // thread that loads some bytes of a record and stores others (an update in place) moves
@@ -342,7 +340,7 @@ void groupAccesses(const std::vector<SeenAccess>& seen, const std::vector<Launch
             if (live != cache.liveValues.end() && !live->second.empty()) choices.insert(live->second);
           }
           for (const auto& values : choices) {
-            auto g = evaluateGroup(raws, c, symbols, arch, values);
+            auto g = evaluateGroup(raws, c, symbols, arch, values, &cache);
             if (!g || g->activeMembers < 2) continue;
             if (!worst || g->sectorsPerRequest * worst->idealSectors > worst->sectorsPerRequest * g->idealSectors)
               worst = g;

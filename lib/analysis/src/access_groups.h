@@ -27,9 +27,11 @@ struct GroupFigures {
   int64_t requests = 0;   // the warp requests of the worst member's view
   int activeMembers = 0;  // members with an active lane in some warp request
 };
+// `cache`: the kernel's, whose shared guards (lane_evaluator.h, sharedGuards) the members'
+// evaluators use, as the accesses' own runs do; null: each member substitutes its own.
 std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& members, const LaunchContext& launch,
                                           const SymbolTable& symbols, const model::Arch& arch,
-                                          const std::map<int, int64_t>& values = {});
+                                          const std::map<int, int64_t>& values = {}, GuardCache* cache = nullptr);
 
 // Sets AccessSite::group on the accesses of one kernel (seen[i] is sites[first + i]) that the
 // memory system serves together: global loads and stores of one thread through the same
@@ -39,7 +41,7 @@ std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& m
 // branch arm that the defaults leave idle): the group is evaluated under each such choice
 // too, and keeps its worst figures. The group's id is its first member's index in `sites`.
 void groupAccesses(const std::vector<SeenAccess>& seen, const std::vector<LaunchContext>& contexts,
-                   const SymbolTable& symbols, const model::Arch& arch, const GuardCache& cache,
+                   const SymbolTable& symbols, const model::Arch& arch, GuardCache& cache,
                    std::vector<AccessSite>& sites, size_t first);
 
 }  // namespace coalesce::analysis

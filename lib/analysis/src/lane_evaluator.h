@@ -30,20 +30,10 @@ inline void collectSymbols(const ExprRef& e, std::set<int>& out) {
   for (const auto& a : e->args) collectSymbols(a, out);
 }
 
-// The values `iteration` gives the symbols `ids` (nullopt: none): what an expression naming
-// only those symbols is substituted by in that iteration (the kept guards and conditions'
-// key, lane_evaluator.h's guardsAt, lane_conditions.cpp).
-inline std::vector<std::optional<int64_t>> valuesIn(const std::map<int, int64_t>& iteration, const std::vector<int>& ids) {
-  std::vector<std::optional<int64_t>> out;
-  out.reserve(ids.size());
-  for (int id : ids) {
-    auto it = iteration.find(id);
-    out.push_back(it == iteration.end() ? std::nullopt : std::optional<int64_t>(it->second));
-  }
-  return out;
-}
-
-// valuesIn into `out`, whose buffer is kept (a lookup key filled again per iteration).
+// The values `iteration` gives the symbols `ids` (nullopt: none), into `out`, whose buffer is
+// kept (guardsAt's lookup keys, filled again per iteration): what an expression naming only
+// those symbols is substituted by in that iteration (the kept guards and conditions' key,
+// lane_evaluator.h's guardsAt, lane_conditions.cpp).
 inline void fillValuesIn(const std::map<int, int64_t>& iteration, const std::vector<int>& ids,
                          std::vector<std::optional<int64_t>>& out) {
   out.clear();
@@ -51,6 +41,12 @@ inline void fillValuesIn(const std::map<int, int64_t>& iteration, const std::vec
     auto it = iteration.find(id);
     out.push_back(it == iteration.end() ? std::nullopt : std::optional<int64_t>(it->second));
   }
+}
+inline std::vector<std::optional<int64_t>> valuesIn(const std::map<int, int64_t>& iteration, const std::vector<int>& ids) {
+  std::vector<std::optional<int64_t>> out;
+  out.reserve(ids.size());
+  fillValuesIn(iteration, ids, out);
+  return out;
 }
 
 // The symbols of one loop: its iteration counter and its geometric variables (`d >>= 1`,
@@ -208,8 +204,8 @@ struct Evaluator {
 
   // An evaluator of an access under the very same guards (the same expressions) in the same
   // launch, block and live values, whose guards' substitutions and masks this one uses instead
-  // of making its own (a group's members: access_groups.cpp; the accesses of a kernel's block
-  // runs: lane_function.cpp, sharedGuards). A guard's program and mask
+  // of making its own (sharedGuards below: the accesses' block runs and a group's members).
+  // A guard's program and mask
   // read of the bindings only the guard's own symbols, which every evaluator of that launch,
   // block and live values binds alike (representative()). Null: its own.
   Evaluator* guardSource = nullptr;
@@ -512,7 +508,6 @@ struct Evaluator {
     // Looked up with kept buffers, copied only into a new entry: most calls hit.
     fillValuesIn(iteration, allGuardSymbols_, allValuesScratch_);
     if (auto seen = guardsByValues_.find(allValuesScratch_); seen != guardsByValues_.end()) return *seen->second;
-    std::vector<std::optional<int64_t>> allValues = allValuesScratch_;
     std::vector<ExprRef> guards;
     guards.reserve(raw.guards.size());
     std::vector<const SymExpr*> key;
@@ -531,7 +526,7 @@ struct Evaluator {
     auto entry = guardsAt_.find(key);
     if (guardsByValues_.size() == kKeptPerGuard) guardsByValues_.clear();
     if (entry != guardsAt_.end()) {
-      guardsByValues_.emplace(std::move(allValues), &entry->second);
+      guardsByValues_.emplace(allValuesScratch_, &entry->second);
       return entry->second;
     }
     if (guardsAt_.size() == kKeptPerGuard) {
@@ -540,7 +535,7 @@ struct Evaluator {
       ++guardsGeneration;
     }
     GuardsAt& at = guardsAt_[std::move(key)];
-    guardsByValues_.emplace(std::move(allValues), &at);
+    guardsByValues_.emplace(allValuesScratch_, &at);
     at.guards = std::move(guards);
     at.guarded = std::any_of(at.guards.begin(), at.guards.end(), [](const ExprRef& g) {
       auto c = asConstant(g);
@@ -742,5 +737,25 @@ struct Evaluator {
     return true;
   }
 };
+
+// The evaluator whose guardsAt and maskOf the accesses under one set of guards share in one
+// block run (Evaluator::guardSource): over an access of those guards alone, a copy, since the
+// entry outlives the run that made it. Holding the guards also keeps the addresses its key
+// names from being reused by other expressions.
+struct SharedGuards {
+  RawAccess raw;
+  std::unique_ptr<Evaluator> ev;
+};
+
+// Sets of guards kept per kernel (GuardCache::sharedGuards) before all are forgotten.
+inline constexpr size_t kKeptSharedGuards = 256;
+
+// The shared guards of `raw`'s guards in the block run of `launch`, `blockIdx` and
+// `liveValues`, made on first use (lane_function.cpp); null without a cache or guards. The
+// launch must be the context the cache's keys name (not a copy of it): lane_function.cpp's
+// runs and access_groups.cpp's members use it.
+std::shared_ptr<SharedGuards> sharedGuards(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
+                                           const model::Arch& arch, const std::array<int64_t, 3>& blockIdx,
+                                           const std::map<int, int64_t>& liveValues, GuardCache* cache);
 
 }  // namespace coalesce::analysis::lanes

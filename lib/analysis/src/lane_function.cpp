@@ -202,27 +202,10 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
 
 }  // namespace
 
-namespace lanes {
-// The evaluator whose guardsAt and maskOf the accesses under one set of guards share in one
-// block run (Evaluator::guardSource): over an access of those guards alone, a copy, since the
-// entry outlives the run of the access that made it. Holding the guards also keeps the
-// addresses its key names from being reused by other expressions.
-struct SharedGuards {
-  RawAccess raw;
-  std::unique_ptr<Evaluator> ev;
-};
-}  // namespace lanes
-
-namespace {
-
-// Sets of guards kept per kernel (GuardCache::sharedGuards) before all are forgotten.
-constexpr size_t kKeptSharedGuards = 256;
-
-// The shared guards of `raw`'s guards in this block run, made on first use; null without a
-// cache or guards. The launch must be the context the cache's keys name (not a copy).
-std::shared_ptr<SharedGuards> sharedGuards(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
-                                           const model::Arch& arch, const std::array<int64_t, 3>& blockIdx,
-                                           const std::map<int, int64_t>& liveValues, GuardCache* cache) {
+std::shared_ptr<SharedGuards> lanes::sharedGuards(const RawAccess& raw, const LaunchContext& launch,
+                                                  const SymbolTable& symbols, const model::Arch& arch,
+                                                  const std::array<int64_t, 3>& blockIdx,
+                                                  const std::map<int, int64_t>& liveValues, GuardCache* cache) {
   if (!cache || raw.guards.empty()) return nullptr;
   std::vector<const SymExpr*> guards;
   for (const auto& g : raw.guards) guards.push_back(g.get());
@@ -239,6 +222,8 @@ std::shared_ptr<SharedGuards> sharedGuards(const RawAccess& raw, const LaunchCon
   cache->sharedGuards.emplace(std::move(key), shared);
   return shared;
 }
+
+namespace {
 
 // One block's figures under the given values for unknown scalars, with what they rest on.
 struct BlockRun {

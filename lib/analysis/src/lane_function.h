@@ -150,7 +150,7 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
 
 namespace lanes {
 class IterationMemo;  // lane_evaluator.h
-struct SharedGuards;  // lane_function.cpp
+struct SharedGuards;  // lane_evaluator.h
 }
 
 // What evaluating one kernel's accesses learns about their guards, shared by the accesses
