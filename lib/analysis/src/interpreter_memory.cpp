@@ -167,6 +167,10 @@ void Interpreter::record(model::AccessKind kind, const MemLoc& loc, const Expr* 
   if (kind != model::AccessKind::Atomic && !isVolatile) state_.available.add(loc.root, loc.offset, state_.guards, size);
   if (!state_.recording) return;
   if (load) state_.pendingStores.read(*loc.root);
+  // The access itself, not the parentheses around it: `(dT)(in[i])` converted to a class type
+  // passes `(in[i])` here while a plain cast passes `in[i]`, and the two instantiations of
+  // one template must name one place (one finding per place, docs/findings.md).
+  site = site->IgnoreParens();
   clang::SourceLocation at = sm_.getExpansionLoc(site->getBeginLoc());
   if (placedAt)
     if (const clang::SourceLocation p = sm_.getExpansionLoc(placedAt->getBeginLoc());

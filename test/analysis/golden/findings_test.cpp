@@ -436,3 +436,21 @@ TEST_CASE("findings/: the kernel's arithmetic floor counts what the source fixes
   CHECK(kernels.at("roundsAtRunTime")->arithmeticCyclesPerWarp < 2 * one);
   CHECK(kernels.at("manyRounds")->warpsPerLaunch == Approx((1 << 20) / 32));
 }
+
+TEST_CASE("findings/: a load instantiations reach with and without parentheses is one finding naming them all") {
+  const Analysed& r = analysed();
+  std::vector<const report::Finding*> found;
+  for (const report::Finding& f : r.shown)
+    if (f.loc.file.find("instantiations_one_place.cu") != std::string::npos && f.rule == "uncoalesced-global-access")
+      found.push_back(&f);
+  REQUIRE(found.size() == 1);
+  INFO(found[0]->message);
+  CHECK(found[0]->instantiations.size() == 3);
+  CHECK(found[0]->message.find("'in[r * cols + c]'") != std::string::npos);
+  // Each instantiation's access is placed at the subscript itself, in the same column.
+  std::set<unsigned> columns;
+  for (const AccessSite& a : r.analysis.accesses)
+    if (a.loc.file.find("instantiations_one_place.cu") != std::string::npos && a.expression.find("in[") == 0)
+      columns.insert(a.loc.column);
+  CHECK(columns.size() == 1);
+}
