@@ -7,7 +7,6 @@
 // took the default every unknown size takes (kAssumedRuntimeValue), and a loop over it around
 // a launch counted as a loop whose count the code does not show.
 #include <clang/AST/ExprCXX.h>
-#include <clang/AST/ParentMapContext.h>
 
 #include <algorithm>
 #include <functional>
@@ -97,16 +96,14 @@ std::optional<int64_t> HostValues::optionDefault(const VarDecl* var) {
   // command line.
   const auto underOption = [&](const Stmt* write) {
     const Stmt* child = write;
-    for (DynTypedNode node = DynTypedNode::create(*write);;) {
-      const auto parents = ctx_.getParents(node);
-      const Stmt* parent = parents.empty() ? nullptr : parents[0].get<Stmt>();
+    for (;;) {
+      const Stmt* parent = parents_.parentOf(child, fn);
       if (!parent) return false;
       if (const auto* i = dyn_cast<IfStmt>(parent); i && (child == i->getThen() || child == i->getElse()) &&
                                                     readsCommandLine(i->getCond(), fn, 0))
         return true;
       if (const auto* sw = dyn_cast<SwitchStmt>(parent); sw && child == sw->getBody() && readsCommandLine(sw->getCond(), fn, 0))
         return true;
-      node = parents[0];
       child = parent;
     }
   };

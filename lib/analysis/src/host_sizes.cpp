@@ -7,7 +7,6 @@
 // not 262,144 threads each (docs/findings.md, "requests per launch"; launch_requests.cpp).
 #include <clang/AST/Attr.h>
 #include <clang/AST/ExprCXX.h>
-#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
@@ -213,14 +212,13 @@ std::optional<std::pair<const VarDecl*, int64_t>> HostValues::middleOfLoop(const
 namespace {
 // Whether the statements between `s` and its function's body hold a loop (its writes may run
 // any number of times).
-bool inLoop(ASTContext& ctx, const Stmt* s) {
-  for (DynTypedNode node = DynTypedNode::create(*s);;) {
-    const auto parents = ctx.getParents(node);
-    const Stmt* parent = parents.empty() ? nullptr : parents[0].get<Stmt>();
+bool inLoop(FunctionParents& parents, const Stmt* s, const FunctionDecl* fn) {
+  for (const Stmt* at = s;;) {
+    const Stmt* parent = parents.parentOf(at, fn);
     if (!parent) return false;
     if (isa<ForStmt>(parent) || isa<WhileStmt>(parent) || isa<DoStmt>(parent) || isa<CXXForRangeStmt>(parent))
       return true;
-    node = parents[0];
+    at = parent;
   }
 }
 }  // namespace
@@ -228,12 +226,12 @@ bool inLoop(ASTContext& ctx, const Stmt* s) {
 // -1: an `if` around `s` takes the other arm under the defaults; 1: every `if` around it takes
 // its arm; 0: one cannot be read. A condition's own leaves join the answer's (its value rests
 // on them); one that voids it (a device property) leaves that `if` unread, the grid intact.
-static int armUnderDefaults(ASTContext& ctx, const Stmt* s, const std::function<std::optional<int64_t>(const Expr*)>& read) {
+static int armUnderDefaults(FunctionParents& parents, const Stmt* s, const FunctionDecl* fn,
+                            const std::function<std::optional<int64_t>(const Expr*)>& read) {
   int state = 1;
   const Stmt* child = s;
-  for (DynTypedNode node = DynTypedNode::create(*s);;) {
-    const auto parents = ctx.getParents(node);
-    const Stmt* parent = parents.empty() ? nullptr : parents[0].get<Stmt>();
+  for (;;) {
+    const Stmt* parent = parents.parentOf(child, fn);
     if (!parent) return state;
     if (const auto* i = dyn_cast<IfStmt>(parent); i && (child == i->getThen() || child == i->getElse())) {
       const auto v = read(i->getCond());
@@ -242,7 +240,6 @@ static int armUnderDefaults(ASTContext& ctx, const Stmt* s, const std::function<
     } else if (isa<SwitchStmt>(parent) || isa<ConditionalOperator>(parent)) {
       state = 0;
     }
-    node = parents[0];
     child = parent;
   }
 }
@@ -250,7 +247,7 @@ static int armUnderDefaults(ASTContext& ctx, const Stmt* s, const std::function<
 bool HostValues::deadUnderDefaults(const Stmt* s, const FunctionDecl* fn, const HostEnv* env) {
   // A write in a loop carries its value from one iteration to the next (srad_v1's `while
   // (blocks2.x != 0)` halving its reduction's grid): no one arm is the run's.
-  if (!defaults_ || !s || !fn || inLoop(ctx_, s)) return false;
+  if (!defaults_ || !s || !fn || inLoop(parents_, s, fn)) return false;
   SizeDefaults* const outer = defaults_;
   const auto read = [&](const Expr* cond) -> std::optional<int64_t> {
     SizeDefaults scratch;
@@ -265,7 +262,7 @@ bool HostValues::deadUnderDefaults(const Stmt* s, const FunctionDecl* fn, const 
       if (std::find(outer->options.begin(), outer->options.end(), o) == outer->options.end()) outer->options.push_back(o);
     return v;
   };
-  return armUnderDefaults(ctx_, s, read) < 0;
+  return armUnderDefaults(parents_, s, fn, read) < 0;
 }
 
 // A local declared without a value: its plain `=` assignments before `use`, outside loops,
@@ -287,7 +284,7 @@ std::optional<int64_t> HostValues::assignedUnderDefaults(const VarDecl* var, con
   std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
     if (!s || !plain) return;
     if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp() && hits(b->getLHS())) {
-      if (b->getOpcode() != BO_Assign || inLoop(ctx_, b)) plain = false;
+      if (b->getOpcode() != BO_Assign || inLoop(parents_, b, fn)) plain = false;
       else assignments.push_back(b);
     }
     if (const auto* u = dyn_cast<UnaryOperator>(s))
@@ -321,7 +318,7 @@ std::optional<int64_t> HostValues::assignedUnderDefaults(const VarDecl* var, con
       outer->options.insert(outer->options.end(), scratch.options.begin(), scratch.options.end());
       return v;
     };
-    const int arm = armUnderDefaults(ctx_, b, read);
+    const int arm = armUnderDefaults(parents_, b, fn, read);
     if (arm < 0) continue;
     if (arm == 0) {
       known = false;

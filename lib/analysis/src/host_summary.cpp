@@ -6,7 +6,6 @@
 #include "host_summary.h"
 #include "host_writes.h"
 
-#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
@@ -16,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "function_parents.h"
 #include "host_values.h"
 
 namespace coalesce::analysis {
@@ -123,12 +123,14 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
   ASTContext& ctx_;
   const SourceManager& sm_;
   HostValues values_;
+  FunctionParents parents_;  // loopsAround's and shareOfIterations' parents, per function
   HostSummary& out_;
   std::vector<const FunctionDecl*> functions_;
   std::set<const DeclRefExpr*> directCallees_;
   std::set<const InitListExpr*> seenLists_;
 
   std::string caller() const { return functions_.empty() ? std::string() : functions_.back()->getNameAsString(); }
+  const FunctionDecl* function() const { return functions_.empty() ? nullptr : functions_.back(); }
 
   // "path:expansion offset:spelling offset" of `loc` (HostSummary::Call::site): the file by its
   // absolute path, which every parse of the program's folder names alike.
@@ -153,12 +155,9 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
   std::vector<const ForStmt*> loopsAround(const Stmt* s) {
     std::vector<const ForStmt*> out;
     const Stmt* child = s;
-    DynTypedNode node = DynTypedNode::create(*s);
     for (;;) {
-      const auto parents = ctx_.getParents(node);
-      const Stmt* parent = parents.empty() ? nullptr : parents[0].get<Stmt>();
+      const Stmt* parent = parents_.parentOf(child, function());
       if (!parent) break;  // the function (or a declaration) is reached
-      node = parents[0];
       const Stmt* body = nullptr;
       if (const auto* f = dyn_cast<ForStmt>(parent)) body = f->getBody();
       else if (const auto* w = dyn_cast<WhileStmt>(parent)) body = w->getBody();
@@ -176,12 +175,9 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
     double share = 1;
     std::vector<EveryNthArm> pending;
     const Stmt* child = s;
-    DynTypedNode node = DynTypedNode::create(*s);
     for (;;) {
-      const auto parents = ctx_.getParents(node);
-      const Stmt* parent = parents.empty() ? nullptr : parents[0].get<Stmt>();
+      const Stmt* parent = parents_.parentOf(child, function());
       if (!parent) break;
-      node = parents[0];
       if (const auto* branch = dyn_cast<IfStmt>(parent))
         if (auto arm = everyNthArm(branch, child, values_)) pending.push_back(std::move(*arm));
       if (isa<ForStmt>(parent) || isa<WhileStmt>(parent) || isa<DoStmt>(parent) || isa<CXXForRangeStmt>(parent))

@@ -5,7 +5,6 @@
 
 #include <clang/AST/Attr.h>
 #include <clang/AST/ExprCXX.h>
-#include <clang/AST/ParentMapContext.h>
 #include <clang/Basic/SourceManager.h>
 
 #include <algorithm>
@@ -633,11 +632,7 @@ std::optional<int64_t> HostValues::programParameterDefault(const ParmVarDecl* pa
 // Whether `var` is declared in the init of a `for` whose body holds `use` and writes it
 // nowhere (the loop's increment steps it).
 bool HostValues::countsLoopAround(const VarDecl* var, const Expr* use) {
-  const ForStmt* loop = nullptr;
-  for (const DynTypedNode& p : ctx_.getParents(*var))
-    if (const auto* decl = p.get<DeclStmt>())
-      for (const DynTypedNode& pp : ctx_.getParents(*decl))
-        if (const auto* f = pp.get<ForStmt>(); f && f->getInit() == decl) loop = f;
+  const ForStmt* loop = parents_.loopDeclaring(var);
   if (!loop || !loop->getBody() || !loop->getBody()->getSourceRange().fullyContains(use->getSourceRange()))
     return false;
   bool written = false;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "coalesce/model/access_model.h"
+#include "function_parents.h"
 #include "program_facts.h"
 
 namespace coalesce::analysis {
@@ -109,6 +110,7 @@ class HostValues {
 
  private:
   clang::ASTContext& ctx_;
+  FunctionParents parents_;  // the host walks' parents, per function (not the whole unit's)
   std::function<const ProgramFacts*()> programFacts_;
   const ProgramFacts* programFacts() const { return programFacts_ ? programFacts_() : nullptr; }
   std::optional<int64_t> programParameterValue(const clang::ParmVarDecl* parm);

@@ -6,7 +6,6 @@
 
 #include <clang/AST/GlobalDecl.h>
 #include <clang/AST/Mangle.h>
-#include <clang/AST/ParentMapContext.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
@@ -189,11 +188,6 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
   collector.resolveLaunches();
   collector.perObjectCounts();
   collector.findAlternatives();
-  // The whole translation unit's parent map, which the host-side readers build on their first
-  // getParents (host_summary.cpp, host_values.cpp, host_sizes.cpp, host_options.cpp), is not
-  // read by the kernels' walks: 67 MiB of a 65,536-load kernel's worker, kept beside its
-  // interpreter and records. Built again, the same, by a later reader that asks.
-  ctx.getParentMapContext().clear();
 
   const std::optional<LaunchCollector::RepeatedWork> repeatedWork = collector.repeatedLibraryWork();
   for (const Sampled& sampled : sampledInstantiations(collector.kernels, options.maxInstantiations,
