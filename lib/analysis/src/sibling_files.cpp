@@ -24,7 +24,6 @@
 
 #include "analysis_policy.h"
 #include "host_summary.h"
-#include "parse_inputs.h"  // isHostOnlySystemHeaderFunction
 #include "sibling_text.h"
 
 namespace coalesce::analysis {
@@ -50,9 +49,14 @@ class SummaryConsumer : public clang::ASTConsumer {
     ctx.setTraversalScope(scope);
     out_ = summarizeHostCode(ctx);
   }
-  // The summary reads nothing of the system headers (host_summary.cpp): their host bodies
-  // are skipped as in the analysis's own parse (analyze.cpp, SummaryAction below).
-  bool shouldSkipFunctionBody(clang::Decl* d) override { return isHostOnlySystemHeaderFunction(d); }
+  // The summary reads nothing of the system headers (host_summary.cpp): their bodies are
+  // skipped, the device ones too (the analysis's own parse keeps those, which kernels may
+  // call: analyze.cpp), where Sema lets a body be skipped (not a constexpr function's, nor
+  // one whose return type is deduced from it: Sema::canSkipFunctionBody).
+  bool shouldSkipFunctionBody(clang::Decl* d) override {
+    const clang::SourceManager& sm = d->getASTContext().getSourceManager();
+    return d->getAsFunction() && sm.isInSystemHeader(sm.getExpansionLoc(d->getLocation()));
+  }
 
  private:
   std::optional<HostSummary>& out_;
