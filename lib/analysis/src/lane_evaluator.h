@@ -613,20 +613,26 @@ struct Evaluator {
   void checkLoopSplit(const AddressSplit& fast, bool fastGather, const std::map<int, int64_t>& iteration,
                       const Bindings& rep);
 
+  // Whether a thread of the block passes the access's guards in this iteration: what a probe
+  // asks first (lane_function.cpp, evaluateLanesInBlock), since an iteration where none does
+  // makes no request in any of patternFor's cases. The mask is kept with the guards, so
+  // patternFor does not make it again; the loop split is not made for an idle iteration.
+  bool anyThreadRuns(const std::map<int, int64_t>& iteration) {
+    const Bindings& rep = representativeAt(iteration);
+    Evaluator& guarding = guardSource ? *guardSource : *this;
+    GuardsAt& at = guarding.guardsAt(iteration, rep);
+    if (!at.guarded) return true;
+    const std::vector<bool>& active = guarding.maskOf(at, rep).active;
+    return std::find(active.begin(), active.end(), true) != active.end();
+  }
+
   Pattern patternFor(const std::map<int, int64_t>& iteration) {
     Pattern out;
-    // What stays the same over iterations of the same loop variables, kept: the loop split and
-    // representative()'s bindings, in which only those variables' values change.
-    if (!keptRep_ || !sameLoopVariables(iteration)) {
-      keptLoopVariables_.clear();
-      for (const auto& [id, value] : iteration) keptLoopVariables_.push_back(id);
-      keptRep_ = representative(iteration);
+    const Bindings& rep = representativeAt(iteration);
+    if (!keptSplitMade_) {
       keptSplit_ = useLoopSplits ? loopSplit(keptLoopVariables_) : nullptr;
-    } else {
-      for (const auto& [id, value] : iteration)
-        if (relevant.count(id)) keptRep_->symbols[id] = value;
+      keptSplitMade_ = true;
     }
-    const Bindings& rep = *keptRep_;
     const LoopSplit* split = keptSplit_;
     // Without a loop split, the address in this iteration (a loop split says it holds no load
     // and nothing varying).
@@ -729,6 +735,22 @@ struct Evaluator {
   std::vector<int> keptLoopVariables_;  // of the last iteration patternFor was asked for
   std::optional<Bindings> keptRep_;
   const LoopSplit* keptSplit_ = nullptr;
+  bool keptSplitMade_ = false;  // keptSplit_ is the split of keptLoopVariables_
+  // What stays the same over iterations of the same loop variables, kept: representative()'s
+  // bindings, in which only those variables' values change, and the loop split (made by
+  // patternFor when first needed for those variables).
+  const Bindings& representativeAt(const std::map<int, int64_t>& iteration) {
+    if (!keptRep_ || !sameLoopVariables(iteration)) {
+      keptLoopVariables_.clear();
+      for (const auto& [id, value] : iteration) keptLoopVariables_.push_back(id);
+      keptRep_ = representative(iteration);
+      keptSplitMade_ = false;
+    } else {
+      for (const auto& [id, value] : iteration)
+        if (relevant.count(id)) keptRep_->symbols[id] = value;
+    }
+    return *keptRep_;
+  }
   bool sameLoopVariables(const std::map<int, int64_t>& iteration) const {
     if (iteration.size() != keptLoopVariables_.size()) return false;
     size_t i = 0;

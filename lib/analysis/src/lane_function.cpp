@@ -121,6 +121,9 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
   for (size_t c = 0; c < combos.size(); c += step) {
     const auto& combo = combos[c];
     if (probe && !first && anyRequest(result)) break;
+    // A probe reads only whether some iteration makes a request: one where no thread passes
+    // the guards makes none (the searches' blocks and values mostly idle the access).
+    if (probe && !ev.anyThreadRuns(combo)) continue;
     ++listed;
     auto p = ev.patternFor(combo);
     model::Access access{raw.space, raw.kind, raw.bytes, std::move(p.pattern), raw.sameWordSerialised};
