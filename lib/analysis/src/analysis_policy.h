@@ -79,4 +79,10 @@ inline constexpr size_t kMaxIterationCombos = 256;
 // Consecutive inside blocks averaged in a 1D grid whose address bends on the block index.
 inline constexpr int64_t kBendingBlocksAveraged = 8;
 
+// A launch in a host loop passing the loop's counter (launch_counters.cpp): the values listed at
+// most (more: the counter's first value, as before), and the launches analysed at most, evenly
+// spaced over them (each a context of the kernel, evaluated in full).
+inline constexpr size_t kMaxCounterValues = 4096;
+inline constexpr size_t kMaxCounterLaunches = 8;
+
 }  // namespace coalesce::analysis

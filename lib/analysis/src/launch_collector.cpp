@@ -107,6 +107,8 @@ void LaunchCollector::resolveLaunches() {
     std::vector<const HostEnv*> envs = environmentsOf(p.holder, kCallerDepth);
     std::vector<std::optional<double>> envRuns(envs.size());
     if (envs.size() == 1 && !envs.front()) spreadOverProgramCalls(p.holder, envs, envRuns);
+    // A loop around the launch whose counter an argument reads: a launch per value (launch_counters.cpp).
+    if (const std::optional<CounterSweep> sweep = counterSweep(p, around)) sweepCounter(*sweep, envs, envRuns);
     const Runs inHolder = runsOf(p.call, p.holder, 0);  // the loops around the launch in its function
     for (size_t e = 0; e < envs.size(); ++e) {
       const HostEnv* env = envs[e];
@@ -154,9 +156,10 @@ void LaunchCollector::resolveLaunches() {
       // enclosing condition false does not launch here.
       // A condition over the counter of a host loop around the launch (`if (!(step % 4))`, whose
       // counter the values read at its first iteration) varies from one iteration to the next:
-      // it never makes the launch dead (launch_repeats.cpp counts the iterations it takes).
+      // it never makes the launch dead (launch_repeats.cpp counts the iterations it takes),
+      // unless the environment fixes the counter (a launch per value: launch_counters.cpp).
       const bool skipped = std::any_of(conditions.begin(), conditions.end(), [&](const auto& c) {
-        if (readsLoopCounter(c.first)) return false;
+        if (readsLoopCounter(c.first, use)) return false;
         auto v = values_.constantOf(c.first, use);
         return v && (*v != 0) != c.second;
       });
@@ -297,12 +300,13 @@ void LaunchCollector::spreadOverProgramCalls(const FunctionDecl* holder, std::ve
   }
 }
 
-bool LaunchCollector::readsLoopCounter(const Stmt* e) {
+bool LaunchCollector::readsLoopCounter(const Stmt* e, const HostEnv* env) {
   if (!e) return false;
   if (const auto* r = dyn_cast<DeclRefExpr>(e))
-    if (const auto* v = dyn_cast<VarDecl>(r->getDecl()); v && v->isLocalVarDecl() && values_.countsLoopAround(v, r))
+    if (const auto* v = dyn_cast<VarDecl>(r->getDecl());
+        v && v->isLocalVarDecl() && !(env && env->facts.count(v)) && values_.countsLoopAround(v, r))
       return true;
-  return std::any_of(e->child_begin(), e->child_end(), [&](const Stmt* c) { return readsLoopCounter(c); });
+  return std::any_of(e->child_begin(), e->child_end(), [&](const Stmt* c) { return readsLoopCounter(c, env); });
 }
 
 std::string LaunchCollector::locationText(clang::SourceLocation loc) const {

@@ -192,6 +192,18 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
   std::map<const clang::FunctionDecl*, std::unique_ptr<clang::ParentMap>> parentsOf_;  // per function holding launches
 
   std::string locationText(clang::SourceLocation loc) const;
+  // A host loop around a launch whose counter an argument reads, and the values of it the
+  // launch is analysed with (launch_counters.cpp).
+  struct CounterSweep {
+    const clang::VarDecl* counter = nullptr;
+    std::string where;           // the loop, "a.cu:95"
+    size_t count = 0;            // the values the counter takes
+    std::vector<int64_t> taken;  // those analysed, evenly spaced, each an equal share of the runs
+  };
+  std::optional<CounterSweep> counterSweep(const PendingLaunch& p, const std::vector<const clang::ForStmt*>& around);
+  // Each environment once per value taken, with the counter fixed and its share of the runs.
+  void sweepCounter(const CounterSweep& sweep, std::vector<const HostEnv*>& envs,
+                    std::vector<std::optional<double>>& envRuns);
   std::vector<const HostEnv*> environmentsOf(const clang::FunctionDecl* fn, int depth);
   void spreadOverProgramCalls(const clang::FunctionDecl* holder, std::vector<const HostEnv*>& envs,
                               std::vector<std::optional<double>>& envRuns);
@@ -215,8 +227,9 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
   };
   std::optional<EveryNth> everyNth(const clang::IfStmt* branch, const clang::Stmt* child);
   std::string sourceText(const clang::Expr* e) const;
-  // Whether `e` reads the counter of a host `for` loop whose body holds it (HostValues::countsLoopAround).
-  bool readsLoopCounter(const clang::Stmt* e);
+  // Whether `e` reads the counter of a host `for` loop whose body holds it
+  // (HostValues::countsLoopAround) and that `env` does not fix.
+  bool readsLoopCounter(const clang::Stmt* e, const HostEnv* env = nullptr);
   // launch_alternatives.cpp: the arm of a selection a statement sits in, and the call it makes there.
   struct ArmOf {
     const clang::Stmt* selector;  // the `switch`, or the first `if` of an `else if` chain

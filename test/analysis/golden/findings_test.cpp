@@ -454,3 +454,27 @@ TEST_CASE("findings/: a load instantiations reach with and without parentheses i
       columns.insert(a.loc.column);
   CHECK(columns.size() == 1);
 }
+
+TEST_CASE("findings/: a launch in a host loop is analysed at the values of the counter it passes") {
+  const Analysed& r = analysed();
+  size_t strided = 0;
+  for (const AccessSite& a : r.analysis.accesses) {
+    if (a.loc.file.find("launch_counter_sweep.cu") == std::string::npos) continue;
+    std::string all;
+    for (const std::string& s : a.assumptions) all += s + "\n";
+    INFO(a.kernel << " " << a.expression << "\n" << all);
+    if (a.kernel == "strided") {
+      ++strided;
+      REQUIRE(a.figures.global);
+      CHECK(a.figures.global->aligned.sectorsPerRequest == Approx(32));  // a stride past one sector
+      CHECK(all.find("one of the 32 values of the loop") != std::string::npos);
+      CHECK(all.find("the kernel has 8 launches") != std::string::npos);  // 8 of the 32, evenly spaced
+    }
+    if (a.kernel == "firstOnly") {
+      REQUIRE(a.figures.global);
+      CHECK(a.figures.global->aligned.sectorsPerRequest == Approx(4));  // s == 1 only
+      CHECK(all.find("the kernel has") == std::string::npos);           // one launch
+    }
+  }
+  CHECK(strided == 2);
+}
