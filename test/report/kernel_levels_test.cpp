@@ -63,6 +63,21 @@ TEST_CASE("an overload one program launches and another does not is judged in ea
   REQUIRE(unlaunched);
   CHECK(isNote(*unlaunched));
   CHECK(contains(unlaunched->severityCapReason, "is never launched in b.cu"));
+
+  // The same file with errors in its host code: its launch may be in a function the parse lost.
+  FileRecord b;
+  b.path = "b.cu";
+  b.hostErrors = 15;
+  r.files = {b};
+  const std::vector<report::Finding> withErrors = report::runRules(r, defaultArch());
+  const report::Finding* unread = nullptr;
+  for (const report::Finding& f : withErrors)
+    if (f.loc.file == "b.cu" && f.kernel == "init(int, double *)") unread = &f;
+  REQUIRE(unread);
+  CHECK(isNote(*unread));
+  CHECK_FALSE(contains(unread->severityCapReason, "is never launched"));
+  CHECK(contains(unread->severityCapReason, "no launch of init(int, double *) was found in b.cu"));
+  CHECK(contains(unread->severityCapReason, "has 15 errors"));
 }
 
 TEST_CASE("a kernel launched once beside a library's work repeated per run is a setup kernel") {

@@ -40,10 +40,23 @@ void capUnlaunchedKernels(std::vector<Finding>& findings, const AnalysisResult& 
     std::erase_if(covered, [](const KernelRecord* k) { return k->status != Status::Analysed; });  // no say
     if (covered.empty() || !std::all_of(covered.begin(), covered.end(), unlaunched)) continue;
     f.severityCap = std::min(f.severityCap.value_or(Severity::Note), Severity::Note);
-    f.severityCapReason = fmt::format(
-        "a note, not a warning: {} is never launched in {}, which launches other kernels (if another file "
-        "launches it, give its block with --block-dim or a `coalesce-lint: block=` comment)",
-        f.kernel, covered.front()->loc.file);
+    // A file whose host code had errors (a header not found: mpi.h) may launch the kernel in a
+    // function the parse could not read (the NVIDIA blog's cuda-aware-mpi Device.cu, whose
+    // wrappers launch both halo kernels): the note then says only that no launch was seen.
+    const std::string& file = covered.front()->loc.file;
+    const auto errors = std::find_if(analysis.files.begin(), analysis.files.end(),
+                                     [&](const FileRecord& r) { return r.path == file && r.hostErrors > 0; });
+    if (errors != analysis.files.end())
+      f.severityCapReason = fmt::format(
+          "a note, not a warning: no launch of {} was found in {}, which launches other kernels, but its host code "
+          "has {} error{} (a launch there may not have been read: give the build's flags after --, or its block with "
+          "--block-dim or a `coalesce-lint: block=` comment)",
+          f.kernel, file, errors->hostErrors, errors->hostErrors == 1 ? "" : "s");
+    else
+      f.severityCapReason = fmt::format(
+          "a note, not a warning: {} is never launched in {}, which launches other kernels (if another file "
+          "launches it, give its block with --block-dim or a `coalesce-lint: block=` comment)",
+          f.kernel, file);
   }
 }
 
