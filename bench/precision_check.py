@@ -44,7 +44,9 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           ("panel21", "panel21-findings.json", "panel21-judgments.json"),
           # Notes, not warnings, judged for what the default level hides (docs/precision.md, session
           # 22): a place of them judged false that becomes a warning fails the check.
-          ("panel21-notes", "panel21-notes-findings.json", "panel21-notes-judgments.json")]
+          ("panel21-notes", "panel21-notes-findings.json", "panel21-notes-judgments.json"),
+          # Session 26: the NVIDIA developer blog's code samples, its 3 warnings and 8 notes.
+          ("panel22", "panel22-findings.json", "panel22-judgments.json")]
 
 
 def load_panels(folder):
