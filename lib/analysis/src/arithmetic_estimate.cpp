@@ -15,6 +15,8 @@
 #include <set>
 #include <string_view>
 
+#include "loop_comparison.h"
+
 namespace coalesce::analysis {
 
 using namespace clang;
@@ -184,16 +186,7 @@ std::optional<int64_t> constantTrips(const ForStmt& loop, const ASTContext& ctx)
     return std::nullopt;
   }
   if (changesTrips(loop.getBody(), var, false)) return std::nullopt;
-  const auto holds = [&](int64_t v) {
-    switch (op) {
-      case BO_LT: return v < *bound;
-      case BO_LE: return v <= *bound;
-      case BO_GT: return v > *bound;
-      case BO_GE: return v >= *bound;
-      case BO_NE: return v != *bound;
-      default: return false;
-    }
-  };
+  const auto holds = [&](int64_t v) { return loopConditionHolds(op, v, *bound); };
   int64_t v = *start, trips = 0;
   while (holds(v)) {
     if (++trips > kMostTrips) return std::nullopt;

@@ -16,6 +16,7 @@
 
 #include "analysis_policy.h"
 #include "launch_collector.h"
+#include "loop_comparison.h"
 
 namespace coalesce::analysis {
 
@@ -69,16 +70,7 @@ std::optional<LaunchCollector::CounterSweep> LaunchCollector::counterSweep(const
       step = c->getOpcode();
     }
     if (!bound || !by) return std::nullopt;
-    const auto holds = [&](int64_t v) {
-      switch (cond->getOpcode()) {
-        case BO_LT: return v < *bound;
-        case BO_LE: return v <= *bound;
-        case BO_GT: return v > *bound;
-        case BO_GE: return v >= *bound;
-        case BO_NE: return v != *bound;
-        default: return false;
-      }
-    };
+    const auto holds = [&](int64_t v) { return loopConditionHolds(cond->getOpcode(), v, *bound); };
     const auto next = [&](int64_t v) -> std::optional<int64_t> {
       switch (step) {
         case BO_AddAssign: return v + *by;
