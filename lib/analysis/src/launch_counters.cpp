@@ -12,6 +12,7 @@
 #include <clang/AST/Stmt.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 
 #include "analysis_policy.h"
@@ -75,7 +76,7 @@ std::optional<LaunchCollector::CounterSweep> LaunchCollector::counterSweep(const
       switch (step) {
         case BO_AddAssign: return v + *by;
         case BO_SubAssign: return v - *by;
-        case BO_MulAssign: return v * *by;
+        case BO_MulAssign: return std::abs(v) < (int64_t{1} << 40) && std::abs(*by) < (int64_t{1} << 20) ? std::optional<int64_t>(v * *by) : std::nullopt;
         case BO_DivAssign: return *by ? std::optional<int64_t>(v / *by) : std::nullopt;
         case BO_ShlAssign: return *by >= 0 && *by < 32 && std::abs(v) < (int64_t{1} << 40) ? std::optional<int64_t>(v << *by) : std::nullopt;
         case BO_ShrAssign: return *by >= 0 && *by < 63 ? std::optional<int64_t>(v >> *by) : std::nullopt;
