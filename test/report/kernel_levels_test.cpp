@@ -42,6 +42,14 @@ const report::Finding* findingIn(const std::vector<report::Finding>& findings, c
 
 bool isNote(const report::Finding& f) { return f.severityCap && *f.severityCap == report::Severity::Note; }
 
+// The finding of kernel `kernel` in `file`, or null.
+const report::Finding* findingOf(const std::vector<report::Finding>& findings, const std::string& file,
+                                 const std::string& kernel) {
+  for (const report::Finding& f : findings)
+    if (f.loc.file == file && f.kernel == kernel) return &f;
+  return nullptr;
+}
+
 }  // namespace
 
 TEST_CASE("an overload one program launches and another does not is judged in each program") {
@@ -57,9 +65,7 @@ TEST_CASE("an overload one program launches and another does not is judged in ea
   const report::Finding* launched = findingIn(findings, "a.cu");
   REQUIRE(launched);
   CHECK_FALSE(isNote(*launched));
-  const report::Finding* unlaunched = nullptr;
-  for (const report::Finding& f : findings)
-    if (f.loc.file == "b.cu" && f.kernel == "init(int, double *)") unlaunched = &f;
+  const report::Finding* unlaunched = findingOf(findings, "b.cu", "init(int, double *)");
   REQUIRE(unlaunched);
   CHECK(isNote(*unlaunched));
   CHECK(contains(unlaunched->severityCapReason, "is never launched in b.cu"));
@@ -70,9 +76,7 @@ TEST_CASE("an overload one program launches and another does not is judged in ea
   b.hostErrors = 15;
   r.files = {b};
   const std::vector<report::Finding> withErrors = report::runRules(r, defaultArch());
-  const report::Finding* unread = nullptr;
-  for (const report::Finding& f : withErrors)
-    if (f.loc.file == "b.cu" && f.kernel == "init(int, double *)") unread = &f;
+  const report::Finding* unread = findingOf(withErrors, "b.cu", "init(int, double *)");
   REQUIRE(unread);
   CHECK(isNote(*unread));
   CHECK_FALSE(contains(unread->severityCapReason, "is never launched"));

@@ -4,8 +4,8 @@
 // `if` arms around an assignment: host_summary.cpp, host_sizes.cpp, host_options.cpp,
 // host_values.cpp). ASTContext::getParents answers that from a parent map of the whole
 // translation unit, built on its first call: every declaration of the CUDA and C++ headers and
-// their template instantiations, 23 % of Rodinia hotspot.cu's analysis in instructions and
-// 15 to 20 % of the 65,536-load kernel's run (docs/analysis-speed.md, session 26). A
+// their template instantiations, 137 M of Rodinia hotspot.cu's 1,408 M analysis instructions
+// and 15 to 20 % of the 65,536-load kernel's run (docs/analysis-speed.md, session 26). A
 // clang::ParentMap of the one function body asked about costs a walk of that body.
 //
 // The walks read what getParents gave them: they stop where its parent is a declaration, not
@@ -46,7 +46,8 @@ class FunctionParents {
     return found == it->second.end() ? nullptr : found->second;
   }
 
- private:
+  // The parent map of `fn`'s body, made on first use and kept (null: no body). The launch
+  // collector's walks from a launch to its function read it too (LaunchCollector::parentsOf).
   const clang::ParentMap* mapOf(const clang::FunctionDecl* fn) {
     clang::Stmt* body = fn ? fn->getBody() : nullptr;
     if (!body) return nullptr;
@@ -54,6 +55,8 @@ class FunctionParents {
     if (!kept) kept = std::make_unique<clang::ParentMap>(body);
     return kept.get();
   }
+
+ private:
   static void collectLoops(const clang::Stmt* s, std::map<const clang::VarDecl*, const clang::ForStmt*>& out) {
     if (!s) return;
     if (const auto* loop = llvm::dyn_cast<clang::ForStmt>(s))

@@ -164,39 +164,55 @@ std::optional<double> HostValues::realOf(const Expr* e, const HostEnv* env, int 
   return fail();
 }
 
-// `for (i = a; i < b; i += c)` (and `<=`, `>`, `>=`, `++`, `--`, `-=`), read under the defaults:
-// the counter at its middle iteration, start + step x floor((trips - 1) / 2); nothing when the
-// loop is of another form or runs no iteration.
-std::optional<std::pair<const VarDecl*, int64_t>> HostValues::middleOfLoop(const ForStmt* loop, const HostEnv* env) {
+std::optional<HostValues::CounterLoop> HostValues::counterLoop(const ForStmt* loop) {
   const auto varOf = [](const Expr* e) -> const VarDecl* {
     const auto* r = e ? dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()) : nullptr;
     return r ? dyn_cast<VarDecl>(r->getDecl()) : nullptr;
   };
   if (!loop->getCond() || !loop->getInc()) return std::nullopt;
-  const VarDecl* var = nullptr;
-  std::optional<int64_t> start;
+  CounterLoop out;
   if (const auto* d = dyn_cast_or_null<DeclStmt>(loop->getInit()); d && d->isSingleDecl()) {
-    var = dyn_cast<VarDecl>(d->getSingleDecl());
-    if (var && var->getInit()) start = constantOf(var->getInit(), env);
+    out.var = dyn_cast<VarDecl>(d->getSingleDecl());
+    if (out.var) out.start = out.var->getInit();
   } else if (const auto* b = dyn_cast_or_null<BinaryOperator>(loop->getInit()); b && b->getOpcode() == BO_Assign) {
-    var = varOf(b->getLHS());
-    start = constantOf(b->getRHS(), env);
+    out.var = varOf(b->getLHS());
+    out.start = b->getRHS();
   }
   const auto* cond = dyn_cast<BinaryOperator>(loop->getCond()->IgnoreParenImpCasts());
-  if (!var || !start || !cond || varOf(cond->getLHS()) != var) return std::nullopt;
-  const std::optional<int64_t> bound = constantOf(cond->getRHS(), env);
-  std::optional<int64_t> step;
+  if (!out.var || !cond || varOf(cond->getLHS()) != out.var) return std::nullopt;
+  out.compare = cond->getOpcode();
+  out.bound = cond->getRHS();
   const Expr* inc = loop->getInc()->IgnoreParenImpCasts();
-  if (const auto* u = dyn_cast<UnaryOperator>(inc); u && u->isIncrementDecrementOp() && varOf(u->getSubExpr()) == var)
-    step = u->isIncrementOp() ? 1 : -1;
-  else if (const auto* c = dyn_cast<CompoundAssignOperator>(inc); c && varOf(c->getLHS()) == var)
-    if (auto by = constantOf(c->getRHS(), env))
-      step = c->getOpcode() == BO_AddAssign ? std::optional<int64_t>(*by)
-             : c->getOpcode() == BO_SubAssign ? std::optional<int64_t>(-*by)
-                                              : std::nullopt;
+  if (const auto* u = dyn_cast<UnaryOperator>(inc); u && u->isIncrementDecrementOp() && varOf(u->getSubExpr()) == out.var)
+    out.unit = u->isIncrementOp() ? 1 : -1;
+  else if (const auto* c = dyn_cast<CompoundAssignOperator>(inc); c && varOf(c->getLHS()) == out.var)
+    out.step = c->getOpcode(), out.by = c->getRHS();
+  else
+    return std::nullopt;
+  return out;
+}
+
+// `for (i = a; i < b; i += c)` (and `<=`, `>`, `>=`, `++`, `--`, `-=`), read under the defaults:
+// the counter at its middle iteration, start + step x floor((trips - 1) / 2); nothing when the
+// loop is of another form or runs no iteration.
+std::optional<std::pair<const VarDecl*, int64_t>> HostValues::middleOfLoop(const ForStmt* loop, const HostEnv* env) {
+  const std::optional<CounterLoop> counter = counterLoop(loop);
+  if (!counter) return std::nullopt;
+  const VarDecl* var = counter->var;
+  const std::optional<int64_t> start = counter->start ? constantOf(counter->start, env) : std::nullopt;
+  if (!start) return std::nullopt;
+  const std::optional<int64_t> bound = constantOf(counter->bound, env);
+  std::optional<int64_t> step;
+  if (!counter->by) {
+    step = counter->unit;
+  } else if (auto by = constantOf(counter->by, env)) {
+    step = counter->step == BO_AddAssign   ? std::optional<int64_t>(*by)
+           : counter->step == BO_SubAssign ? std::optional<int64_t>(-*by)
+                                           : std::nullopt;
+  }
   if (!bound || !step || *step == 0) return std::nullopt;
   int64_t span = 0;  // how far the counter moves while the condition holds, counted from 1
-  switch (cond->getOpcode()) {
+  switch (counter->compare) {
     case BO_LT: span = *step > 0 ? *bound - *start : 0; break;
     case BO_LE: span = *step > 0 ? *bound - *start + 1 : 0; break;
     case BO_GT: span = *step < 0 ? *start - *bound : 0; break;

@@ -15,7 +15,6 @@
 #include <utility>
 #include <vector>
 
-#include "function_parents.h"
 #include "host_values.h"
 
 namespace coalesce::analysis {
@@ -123,7 +122,6 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
   ASTContext& ctx_;
   const SourceManager& sm_;
   HostValues values_;
-  FunctionParents parents_;  // loopsAround's and shareOfIterations' parents, per function
   HostSummary& out_;
   std::vector<const FunctionDecl*> functions_;
   std::set<const DeclRefExpr*> directCallees_;
@@ -156,7 +154,7 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
     std::vector<const ForStmt*> out;
     const Stmt* child = s;
     for (;;) {
-      const Stmt* parent = parents_.parentOf(child, function());
+      const Stmt* parent = values_.parents().parentOf(child, function());
       if (!parent) break;  // the function (or a declaration) is reached
       const Stmt* body = nullptr;
       if (const auto* f = dyn_cast<ForStmt>(parent)) body = f->getBody();
@@ -176,7 +174,7 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
     std::vector<EveryNthArm> pending;
     const Stmt* child = s;
     for (;;) {
-      const Stmt* parent = parents_.parentOf(child, function());
+      const Stmt* parent = values_.parents().parentOf(child, function());
       if (!parent) break;
       if (const auto* branch = dyn_cast<IfStmt>(parent))
         if (auto arm = everyNthArm(branch, child, values_)) pending.push_back(std::move(*arm));

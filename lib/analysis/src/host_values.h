@@ -180,6 +180,25 @@ class HostValues {
   // A call that reads a number from the command line (`atoi(argv[1])`, the samples'
   // getCmdLineArgumentInt): a size of the input.
   static bool parsesInput(const clang::Expr* e);
+
+ public:
+  // A `for` loop of one counter, as written (host_sizes.cpp): `for (T v = start; v CMP bound; v
+  // STEP)`, or `v = start` as its init; STEP `++`, `--` or a compound assignment. Its values are
+  // the readers' to take (middleOfLoop, launch_counters.cpp's sweep); null for another form.
+  struct CounterLoop {
+    const clang::VarDecl* var = nullptr;
+    const clang::Expr* start = nullptr;  // null: declared without a value
+    clang::BinaryOperatorKind compare = clang::BO_LT;
+    const clang::Expr* bound = nullptr;
+    clang::BinaryOperatorKind step = clang::BO_AddAssign;  // `++` and `--` add
+    const clang::Expr* by = nullptr;     // the compound assignment's right side; null for ++ and --
+    int64_t unit = 1;                    // ++: 1, --: -1 (when `by` is null)
+  };
+  static std::optional<CounterLoop> counterLoop(const clang::ForStmt* loop);
+  // The host walks' parents, per function (function_parents.h), for the launch collector's too.
+  FunctionParents& parents() { return parents_; }
+
+ private:
   std::optional<int64_t> returnedConstant(const clang::CallExpr* call, const HostEnv* env, int depth);
   std::deque<HostEnv> callEnvs_;  // returnedConstant: the bindings of the calls followed (stable addresses)
   bool memberAssigned(const clang::VarDecl* var, const clang::FieldDecl* field);

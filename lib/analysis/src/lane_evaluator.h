@@ -205,9 +205,8 @@ struct Evaluator {
   // An evaluator of an access under the very same guards (the same expressions) in the same
   // launch, block and live values, whose guards' substitutions and masks this one uses instead
   // of making its own (sharedGuards below: the accesses' block runs and a group's members).
-  // A guard's program and mask
-  // read of the bindings only the guard's own symbols, which every evaluator of that launch,
-  // block and live values binds alike (representative()). Null: its own.
+  // A guard's program and mask read of the bindings only the guard's own symbols, which every
+  // evaluator of that launch, block and live values binds alike (representative()). Null: its own.
   Evaluator* guardSource = nullptr;
 
   // Shared by the runs of one evaluateLanes when set; else the combos are listed afresh.

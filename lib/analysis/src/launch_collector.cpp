@@ -345,9 +345,9 @@ std::vector<const HostEnv*> LaunchCollector::environmentsOf(const FunctionDecl* 
 // The `if` conditions around `call` inside `holder`, each with the value it must have
 // for the call to run (true in the then-branch, false in the else-branch).
 const ParentMap& LaunchCollector::parentsOf(const FunctionDecl* holder) {
-  auto& cached = parentsOf_[holder];
-  if (!cached) cached = std::make_unique<ParentMap>(holder->getBody());
-  return *cached;
+  static const ParentMap none(nullptr);  // a function without a body: no statement has a parent
+  const ParentMap* map = values_.parents().mapOf(holder);
+  return map ? *map : none;
 }
 
 std::vector<std::pair<const Expr*, bool>> LaunchCollector::enclosingConditions(const Stmt* call, const FunctionDecl* holder) {

@@ -189,7 +189,6 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
   std::function<const ProgramFacts*()> programFacts_;
   std::deque<HostEnv> envs_;  // stable addresses: environments point at their callers'
   std::map<std::pair<const clang::FunctionDecl*, int>, std::vector<const HostEnv*>> envsOf_;  // environmentsOf, once
-  std::map<const clang::FunctionDecl*, std::unique_ptr<clang::ParentMap>> parentsOf_;  // per function holding launches
 
   std::string locationText(clang::SourceLocation loc) const;
   // A host loop around a launch whose counter an argument reads, and the values of it the

@@ -25,11 +25,6 @@ using namespace clang;
 
 namespace {
 
-const VarDecl* counterVar(const Expr* e) {
-  const auto* r = e ? dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()) : nullptr;
-  return r ? dyn_cast<VarDecl>(r->getDecl()) : nullptr;
-}
-
 // The first reference to `var` in `e`, or null.
 const DeclRefExpr* referenceTo(const Stmt* e, const VarDecl* var) {
   if (!e) return nullptr;
@@ -58,20 +53,13 @@ std::optional<LaunchCollector::CounterSweep> LaunchCollector::counterSweep(const
       if (arg->getType()->isIntegralOrEnumerationType() && (use = referenceTo(arg, var))) break;
     // Read by an argument, stepped by the loop alone (its body writes it nowhere).
     if (!use || !values_.countsLoopAround(var, use)) continue;
-    const auto* cond = dyn_cast<BinaryOperator>(f->getCond()->IgnoreParenImpCasts());
-    if (!cond || counterVar(cond->getLHS()) != var) return std::nullopt;
-    const std::optional<int64_t> bound = values_.constantOf(cond->getRHS());
-    const Expr* inc = f->getInc()->IgnoreParenImpCasts();
-    std::optional<int64_t> by;
-    BinaryOperatorKind step = BO_AddAssign;
-    if (const auto* u = dyn_cast<UnaryOperator>(inc); u && u->isIncrementDecrementOp() && counterVar(u->getSubExpr()) == var) {
-      by = u->isIncrementOp() ? 1 : -1;
-    } else if (const auto* c = dyn_cast<CompoundAssignOperator>(inc); c && counterVar(c->getLHS()) == var) {
-      by = values_.constantOf(c->getRHS());
-      step = c->getOpcode();
-    }
+    const std::optional<HostValues::CounterLoop> counted = HostValues::counterLoop(f);
+    if (!counted || counted->var != var) return std::nullopt;  // the counter's first value, as before
+    const std::optional<int64_t> bound = values_.constantOf(counted->bound);
+    const BinaryOperatorKind step = counted->step;
+    const std::optional<int64_t> by = counted->by ? values_.constantOf(counted->by) : std::optional<int64_t>(counted->unit);
     if (!bound || !by) return std::nullopt;
-    const auto holds = [&](int64_t v) { return loopConditionHolds(cond->getOpcode(), v, *bound); };
+    const auto holds = [&](int64_t v) { return loopConditionHolds(counted->compare, v, *bound); };
     const auto next = [&](int64_t v) -> std::optional<int64_t> {
       switch (step) {
         case BO_AddAssign: return v + *by;

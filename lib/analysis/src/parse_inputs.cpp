@@ -23,11 +23,15 @@ namespace coalesce::analysis {
 // its preamble); a template whose body is skipped instantiates without one. Kept: every
 // body outside system headers, every __device__ / __global__ one (a kernel may inline it),
 // and what Sema will not skip (constexpr, deduced return types: Sema::canSkipFunctionBody).
-bool isHostOnlySystemHeaderFunction(const clang::Decl* d) {
-  const clang::FunctionDecl* fn = d->getAsFunction();  // also the pattern of a function template
-  if (!fn) return false;
+bool isSystemHeaderFunction(const clang::Decl* d) {
+  if (!d->getAsFunction()) return false;  // also the pattern of a function template
   const clang::SourceManager& sm = d->getASTContext().getSourceManager();
-  if (!sm.isInSystemHeader(sm.getExpansionLoc(d->getLocation()))) return false;
+  return sm.isInSystemHeader(sm.getExpansionLoc(d->getLocation()));
+}
+
+bool isHostOnlySystemHeaderFunction(const clang::Decl* d) {
+  if (!isSystemHeaderFunction(d)) return false;
+  const clang::FunctionDecl* fn = d->getAsFunction();
   return !fn->hasAttr<clang::CUDADeviceAttr>() && !fn->hasAttr<clang::CUDAGlobalAttr>();
 }
 

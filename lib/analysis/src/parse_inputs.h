@@ -13,6 +13,8 @@ class FileManager;
 
 namespace coalesce::analysis {
 
+// A function (or function template) declared in a system header.
+bool isSystemHeaderFunction(const clang::Decl* d);
 // The bodies a parse skips: host functions of the system headers (parse_inputs.cpp says why).
 bool isHostOnlySystemHeaderFunction(const clang::Decl* d);
 // The files a parse read, absolute, the built-in in-memory ones and `ownPch` left out (the

@@ -24,6 +24,7 @@
 
 #include "analysis_policy.h"
 #include "host_summary.h"
+#include "parse_inputs.h"  // isSystemHeaderFunction
 #include "sibling_text.h"
 
 namespace coalesce::analysis {
@@ -53,10 +54,7 @@ class SummaryConsumer : public clang::ASTConsumer {
   // skipped, the device ones too (the analysis's own parse keeps those, which kernels may
   // call: analyze.cpp), where Sema lets a body be skipped (not a constexpr function's, nor
   // one whose return type is deduced from it: Sema::canSkipFunctionBody).
-  bool shouldSkipFunctionBody(clang::Decl* d) override {
-    const clang::SourceManager& sm = d->getASTContext().getSourceManager();
-    return d->getAsFunction() && sm.isInSystemHeader(sm.getExpansionLoc(d->getLocation()));
-  }
+  bool shouldSkipFunctionBody(clang::Decl* d) override { return isSystemHeaderFunction(d); }
 
  private:
   std::optional<HostSummary>& out_;

@@ -1,6 +1,7 @@
 #include "launch_level.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 
@@ -29,6 +30,10 @@ void capUnlaunchedKernels(std::vector<Finding>& findings, const AnalysisResult& 
   // a template whose instantiations differ, needs all of them unlaunched); records of the same
   // name defined elsewhere are other kernels (finding_site.h, kernelsCovered: the overload
   // `init(int, const int, double *)` that one driver of a tree launches and another does not).
+  // The files whose host code had errors, with how many (FileRecord::hostErrors).
+  std::map<std::string, int> hostErrors;
+  for (const FileRecord& r : analysis.files)
+    if (r.hostErrors > 0) hostErrors[r.path] = r.hostErrors;
   const std::vector<size_t> kernelOf = kernelOfAccesses(analysis);
   const auto unlaunched = [&](const KernelRecord* k) {
     return launchedNowhere(*k) && launchingFiles.count(k->loc.file) > 0;
@@ -44,14 +49,12 @@ void capUnlaunchedKernels(std::vector<Finding>& findings, const AnalysisResult& 
     // function the parse could not read (the NVIDIA blog's cuda-aware-mpi Device.cu, whose
     // wrappers launch both halo kernels): the note then says only that no launch was seen.
     const std::string& file = covered.front()->loc.file;
-    const auto errors = std::find_if(analysis.files.begin(), analysis.files.end(),
-                                     [&](const FileRecord& r) { return r.path == file && r.hostErrors > 0; });
-    if (errors != analysis.files.end())
+    if (const auto errors = hostErrors.find(file); errors != hostErrors.end())
       f.severityCapReason = fmt::format(
           "a note, not a warning: no launch of {} was found in {}, which launches other kernels, but its host code "
           "has {} error{} (a launch there may not have been read: give the build's flags after --, or its block with "
           "--block-dim or a `coalesce-lint: block=` comment)",
-          f.kernel, file, errors->hostErrors, errors->hostErrors == 1 ? "" : "s");
+          f.kernel, file, errors->second, errors->second == 1 ? "" : "s");
     else
       f.severityCapReason = fmt::format(
           "a note, not a warning: {} is never launched in {}, which launches other kernels (if another file "
