@@ -85,6 +85,12 @@ std::optional<int64_t> HostValues::constantOf(const Expr* e, const HostEnv* env,
         if (defaults_ && parsesInput(var->getInit())) return defaultedLeaf(e);
         return constantOf(var->getInit(), env, depth + 1);
       }
+      // Assigned again: the value on every path to this read (`threads = 128;` before it, or
+      // the initialiser when the writes come after).
+      if (const Expr* value = reachingValue(var, ref)) {
+        if (value == var->getInit() && defaults_ && parsesInput(value)) return defaultedLeaf(e);
+        if (auto v = constantOf(value, env, depth + 1)) return v;
+      }
       // `uint byteCount = 64 * 1048576;` changed only under a command-line option.
       if (defaults_)
         if (auto v = optionDefault(var)) {
@@ -721,9 +727,11 @@ Dim3Axes HostValues::dim3AxesOf(const Expr* e, const HostEnv* env, int depth) {
   if (const auto* arg = argumentOf(e, env); arg && !isReassigned(cast<DeclRefExpr>(e)->getDecl()))
     return dim3AxesOf(arg->expr, arg->env, depth + 1);
   if (const auto* ref = dyn_cast<DeclRefExpr>(e))
-    if (const auto* var = dyn_cast<VarDecl>(ref->getDecl());
-        var && !isa<ParmVarDecl>(var) && var->getInit() && !isReassigned(var)) {
-      Dim3Axes d = dim3AxesOf(var->getInit(), env, depth + 1);
+    if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && !isa<ParmVarDecl>(var) && var->getInit()) {
+      // Assigned again: the value on the way to this read (`block = 128;` before the launch).
+      const Expr* value = isReassigned(var) ? reachingValue(var, ref) : var->getInit();
+      if (!value) return none;
+      Dim3Axes d = dim3AxesOf(value, env, depth + 1);
       // dim3 threads; threads.x = 32; threads.y = 8;  (Rodinia writes launches so)
       applyMemberAssignments(var, d, env);
       // `case 512:` of `switch (threads.x)` around the launch.

@@ -146,6 +146,10 @@ class HostValues {
   // The value of the one assignment to a local declared without one, when that assignment is
   // a statement of the function's body itself (it always runs); else null.
   const clang::Expr* onlyAssignment(const clang::VarDecl* var);
+  // The value a local holds at `use`: its initialiser or the last whole assignment on every
+  // path to the read (`block = 128;` before a launch), null when a write could reach it
+  // otherwise (reaching_assignment.cpp).
+  const clang::Expr* reachingValue(const clang::VarDecl* var, const clang::Expr* use);
   std::map<const clang::VarDecl*, const clang::Expr*> onlyAssignment_;
   void applyMemberAssignments(const clang::VarDecl* var, Dim3Axes& d, const HostEnv* env);
   std::optional<int64_t> memberConstant(const clang::MemberExpr* m, const HostEnv* env, int depth);
