@@ -79,7 +79,7 @@ TEST_CASE("records: the field list covers the records' members") {
   CHECK(split.all == 9);  // warp, block_x, block_y, block_z, iteration, values, lanes, block_values, by_warp
   BarrierSite s;
   describeFields(barrier, s);
-  CHECK(barrier.all == 15);  // ... line_text, loops, reach_by_warp, reach_iteration
+  CHECK(barrier.all == 16);  // ... line_text, loops, reach_by_warp, reach_iteration, skippers_exit
   CHECK(barrier.internal == 4);
   PointerParam p;
   describeFields(param, p);

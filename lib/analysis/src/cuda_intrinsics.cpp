@@ -248,10 +248,11 @@ bool isBlockBarrier(const CallExpr* call) {
 void Interpreter::synchronisation(const CallExpr* call, const std::string& name) {
   const bool barrier = isBlockBarrier(call);
   if (barrier || name == "__syncwarp" || name.rfind("__threadfence", 0) == 0) memoryMayChange();
+  if (barrier) noteBarrierSighting();
   if (barrier && userCode(call))
     events_.barriers.push_back(SeenBarrier{currentGuards(), text(call->getSourceRange()),
                                            state_.stack.back()->getNameAsString(),
-                                           sm_.getExpansionLoc(call->getBeginLoc()), state_.loops});
+                                           sm_.getExpansionLoc(call->getBeginLoc()), state_.loops, state_.guardIds});
 }
 
 // Cooperative groups' thread identity, for the block and for tiles.

@@ -52,6 +52,7 @@ void Interpreter::run(const FunctionDecl* fn) {
   state_.stack.push_back(fn);
   walk(fn->getBody());
   state_.stack.pop_back();
+  markSkippersThatExit();
   // Stores nvcc drops (overwritten by the same thread before anything may read them,
   // register_forwarding.h) make no instruction: they leave the events before anything
   // (records, fixes) numbers them.

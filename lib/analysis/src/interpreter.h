@@ -30,6 +30,9 @@
 
 namespace coalesce::analysis {
 
+// Inline PTX that synchronises the block (barrier_skippers.cpp).
+bool asmHoldsBarrier(const clang::GCCAsmStmt* a);
+
 class Interpreter {
  public:
   Interpreter(clang::ASTContext& ctx, SymbolTable& symbols, const model::Arch& arch)
@@ -113,6 +116,12 @@ class Interpreter {
                                      const std::string& name);
   std::optional<Value> cooperativeGroups(const clang::CallExpr* call);
   void synchronisation(const clang::CallExpr* call, const std::string& name);
+
+  // ---- threads that skip a barrier and then exit (barrier_skippers.cpp) -----------------
+  void noteBarrierSighting();
+  bool mayHoldBarrier(const clang::FunctionDecl* fn);
+  std::map<const clang::FunctionDecl*, bool> mayHoldBarrier_;
+  void markSkippersThatExit();
   // One handler per row of cuda_intrinsics.cpp's table.
   Value atomicCall(const clang::CallExpr* call, const std::string& name);
   Value hintedStore(const clang::CallExpr* call, const std::string& name);

@@ -69,8 +69,10 @@ Value Interpreter::opaqueCall(const CallExpr* call, const FunctionDecl* fn, cons
     Value v = readByConstRef || forwarded ? readRecord(arg) : eval(arg);
     inputs.push_back(uniformValue(v) ? constant(0) : leaf(Op::Varying));
   }
-  // A function of the user's not followed may read and write any memory.
+  // A function of the user's not followed may read and write any memory, and a function not
+  // followed may hold a barrier (cub's BlockReduce).
   if (!fn || !sm_.isInSystemHeader(sm_.getExpansionLoc(fn->getLocation()))) memoryMayChange();
+  if (mayHoldBarrier(fn)) noteBarrierSighting();
   if (!pureOfArgs) return intValue(leaf(Op::Varying));
   return intValue(opaqueLike(inputs, name.empty() ? "call" : name));
 }

@@ -84,6 +84,22 @@ struct InterpreterState {
   std::vector<std::string> guardTexts;            // their source text, for assumptions
   std::vector<bool> guardTestsData;               // each: an if's test of per-thread values not followed (pushGuard)
   std::vector<bool> guardExits;                   // each: an early return's, out of the kernel itself (pushGuard)
+  std::vector<int> guardIds;                      // each: its span's index in guardSpans (barrier_skippers.cpp)
+  // When each guard was in force, in the walk's order, and the loops around it (its own loop
+  // left out for a loop's condition: a thread failing that has left the loop); and each barrier
+  // the walk passes, the user's or a header's, with the guards and loops around it. Read once
+  // the kernel is walked (Interpreter::markSkippersThatExit).
+  struct GuardSpan {
+    int64_t pushed = 0, popped = 0;
+    std::vector<int> loops;
+  };
+  std::vector<GuardSpan> guardSpans;
+  struct BarrierSighting {
+    int64_t at = 0;
+    std::vector<int> guardIds, loops;
+  };
+  std::vector<BarrierSighting> barrierSightings;
+  int64_t clock = 0;
   std::vector<const clang::FunctionDecl*> stack;  // the kernel, then each inlined callee
   std::vector<Frame> frames;                      // one per inlined call
   std::map<std::pair<const StructValue*, const clang::FieldDecl*>, Value> lazyFields;
@@ -131,6 +147,7 @@ struct SeenBarrier {
   std::string call, function;
   clang::SourceLocation loc;
   std::vector<int> loops;
+  std::vector<int> guardIds;  // InterpreterState::guardIds when it was passed
 };
 
 struct KernelEvents {

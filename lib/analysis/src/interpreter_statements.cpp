@@ -45,8 +45,14 @@ void Interpreter::pushGuard(ExprRef g, std::string what, bool loop, bool exits) 
   state_.guardExits.push_back(exits);
   state_.guards.push_back(std::move(g));
   state_.guardTexts.push_back(std::move(what));
+  InterpreterState::GuardSpan span{++state_.clock, 0, state_.loops};
+  if (loop && !span.loops.empty()) span.loops.pop_back();  // its own loop, which a thread failing it leaves
+  state_.guardIds.push_back(static_cast<int>(state_.guardSpans.size()));
+  state_.guardSpans.push_back(std::move(span));
 }
 void Interpreter::popGuard() {
+  state_.guardSpans[static_cast<size_t>(state_.guardIds.back())].popped = ++state_.clock;
+  state_.guardIds.pop_back();
   state_.guards.pop_back();
   state_.guardTexts.pop_back();
   state_.guardTestsData.pop_back();
@@ -162,6 +168,7 @@ void Interpreter::asmStatement(const GCCAsmStmt* a) {
   }
   for (unsigned i = 0; i < a->getNumClobbers(); ++i)
     if (a->getClobber(i) == "memory") memoryMayChange();
+  if (asmHoldsBarrier(a)) noteBarrierSighting();
 }
 
 void Interpreter::declare(const VarDecl* var) {

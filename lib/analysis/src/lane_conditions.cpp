@@ -282,7 +282,7 @@ std::vector<std::string> reachByWarp(const RawAccess& raw, size_t from, std::vec
 }  // namespace
 
 BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& launch, const SymbolTable& symbols,
-                             const model::Arch& arch) {
+                             const model::Arch& arch, bool skippersExit) {
   BarrierReach out;
   if (guarded.guards.empty()) return out;
   RawAccess raw = guarded;
@@ -297,7 +297,8 @@ BarrierReach evaluateBarrier(const RawAccess& guarded, const LaunchContext& laun
     std::vector<bool> alive(static_cast<size_t>(d.volume()), true);
     for (size_t g = 0; g < raw.guards.size(); ++g) {
       const ExprRef guard = ev.atIteration(raw.guards[g], combo, rep);
-      const bool exits = g < raw.guardExits.size() && raw.guardExits[g];
+      const bool exits = (g < raw.guardExits.size() && raw.guardExits[g]) ||
+                         (skippersExit && g < raw.guardSkippersExit.size() && raw.guardSkippersExit[g]);
       if (!dependsOnThread(guard)) {  // uniform over the block
         // Known false: no thread of the block gets past it (a `__trap()` taken by every
         // thread, an early return on a parameter), so none reaches the barrier here.

@@ -41,6 +41,10 @@ struct RawAccess {
   // until reached by all non-exited threads in the block"). Set for barriers only
   // (Interpreter::currentGuards); evaluateBarrier reads it.
   std::vector<bool> guardExits;
+  // Each guard of a barrier: a thread failing it reaches no barrier after it and exits, which
+  // releases a barrier it held up (PTX ISA `exit`; lib/analysis/src/barrier_skippers.cpp).
+  // evaluateBarrier reads it as guardExits when asked to.
+  std::vector<bool> guardSkippersExit;
 };
 
 // What the launch (or the fallback) fixes.
@@ -228,8 +232,9 @@ struct BarrierReach {
   std::vector<std::string> reachByWarp;
   int iteration = 0;  // the iteration combination where the guard split the block
 };
-// Whether every thread of a block passes the same way through `raw.guards`.
+// Whether every thread of a block passes the same way through `raw.guards`. `skippersExit`:
+// the threads failing a guard of `guardSkippersExit` count as exited.
 BarrierReach evaluateBarrier(const RawAccess& guards, const LaunchContext& launch, const SymbolTable& symbols,
-                             const model::Arch& arch);
+                             const model::Arch& arch, bool skippersExit = false);
 
 }  // namespace coalesce::analysis

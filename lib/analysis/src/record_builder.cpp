@@ -437,13 +437,21 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
       const BarrierSite::Reach reach = r.kind == BarrierReach::Kind::Divergent ? BarrierSite::Reach::Divergent
                                        : r.kind == BarrierReach::Kind::Unknown ? BarrierSite::Reach::Unknown
                                                                                : BarrierSite::Reach::Uniform;
-      if (rank(reach) > rank(site.reach)) {
+      // Split only by threads that skip it and then exit (barrier_skippers.cpp): no hang on
+      // compute capability 7.0 and later.
+      const bool skippersExit =
+          reach == BarrierSite::Reach::Divergent &&
+          std::find(b.guards.guardSkippersExit.begin(), b.guards.guardSkippersExit.end(), true) !=
+              b.guards.guardSkippersExit.end() &&
+          evaluateBarrier(b.guards, c, symbols, arch, /*skippersExit=*/true).kind != BarrierReach::Kind::Divergent;
+      if (rank(reach) > rank(site.reach) || (reach == site.reach && site.skippersExit && !skippersExit)) {
         site.reach = reach;
         site.condition = r.guard;
         site.block = c.block;
         site.assumptions = r.assumptions;
         site.reachByWarp = r.reachByWarp;
         site.reachIteration = r.iteration;
+        site.skippersExit = skippersExit;
       }
     }
     out.barriers.push_back(std::move(site));

@@ -64,9 +64,15 @@ std::vector<Finding> mergeByPlace(std::vector<Finding> findings, const AnalysisR
   out.reserve(order.size());
   for (const auto& key : order) {
     std::vector<Finding>& group = groups[key];
-    // The worst first; among equals, the first seen.
-    std::stable_sort(group.begin(), group.end(),
-                     [](const Finding& a, const Finding& b) { return badness(a) > badness(b); });
+    // The worst first; among equals, the first seen. A barrier's findings have no figure: the
+    // worst is the one its rule ranks higher (an error where a kernel's threads skip it and reach
+    // another barrier, before a note where they exit: CloverLeaf's `Reduce`, called last in
+    // PdV's kernel and twice in calc_dt's).
+    const auto level = [](const Finding& f) { return f.severityCap ? std::min(f.severity, *f.severityCap) : f.severity; };
+    std::stable_sort(group.begin(), group.end(), [&](const Finding& a, const Finding& b) {
+      if (badness(a) != badness(b)) return badness(a) > badness(b);
+      return a.barrier && b.barrier && level(a) > level(b);
+    });
     Finding merged = group.front();
     std::vector<std::string> kernels, fields;
     for (const Finding& f : group) {

@@ -30,6 +30,7 @@ __global__ void blockUniform(Params p, float* __restrict__ out, int m) {
   if (threadIdx.x < m) {
     __syncthreads();  // finding: barrier-in-divergent-code=error
   }
+  __syncthreads();  // the threads that skipped the branch arrive here while the others wait in it
 }
 
 // A recursive reduction template (CloverLeaf's Reduce<T, offset>): each level syncs only while

@@ -54,6 +54,7 @@ __global__ void tasks(float* __restrict__ data, int n, int start) {
   if (threadIdx.x < 128) {
     __syncthreads();  // finding: barrier-in-divergent-code=error
   }
+  __syncthreads();  // the threads that skipped the branch arrive here while the others wait in it
 }
 
 // Thread 0 publishes a chunk index taken with an atomic; every thread reads it back after the

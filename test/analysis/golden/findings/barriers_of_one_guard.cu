@@ -4,7 +4,8 @@
 // several barriers in its body. Each guard keeps its own. A split proven only for a guessed
 // block is a warning. An early `return` before barriers splits nothing: the threads that take
 // it have exited, and a barrier waits only for those that have not
-// (findings/barrier_after_exits.cu).
+// (findings/barrier_after_exits.cu); a branch whose skippers reach no barrier before they exit
+// is a note there, so the kernels here end with a barrier every thread reaches.
 #include <cuda_runtime.h>
 
 __global__ void branchAroundBarriers(const double* in, double* out, int n) {
@@ -19,6 +20,7 @@ __global__ void branchAroundBarriers(const double* in, double* out, int n) {
     __syncthreads();  // finding: none
     out[j] = s[255 - threadIdx.x];
   }
+  __syncthreads();  // the threads that skipped the branch arrive here while the others wait in it
 }
 
 __global__ void loopAndGuard(const float* in, float* out, int nx) {
@@ -34,6 +36,7 @@ __global__ void loopAndGuard(const float* in, float* out, int nx) {
   if (threadIdx.x < 64) {
     __syncthreads();  // finding: barrier-in-divergent-code=error
   }
+  __syncthreads();  // the threads that skipped the branch arrive here while the others wait in it
 }
 
 // No launch: the block is a guess (256 threads), and whether `j > n` splits a block depends on
@@ -47,6 +50,7 @@ __global__ void unlaunchedGuessedBlock(const float* in, float* out, int n) {
     __syncthreads();  // finding: barrier-in-divergent-code=warning
     out[blockIdx.x * 100 + j] = s[99 - j];
   }
+  __syncthreads();  // the threads that skipped the branch arrive here while the others wait in it
 }
 
 int main() {

@@ -296,6 +296,9 @@ struct BarrierSite {
   // loops around the barrier where the guard first splits the block (`reachIteration`, 0 first).
   std::vector<std::string> reachByWarp;
   int reachIteration = 0;
+  // Divergent only through threads that skip it, reach no other barrier and exit: on compute
+  // capability 7.0 and later their exit releases it (lib/analysis/src/barrier_skippers.cpp).
+  bool skippersExit = false;
   bool operator==(const BarrierSite&) const = default;
 };
 inline std::string_view toString(BarrierSite::Reach r) {
