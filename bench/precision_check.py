@@ -46,7 +46,10 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           # 22): a place of them judged false that becomes a warning fails the check.
           ("panel21-notes", "panel21-notes-findings.json", "panel21-notes-judgments.json"),
           # Session 26: the NVIDIA developer blog's code samples, its 3 warnings and 8 notes.
-          ("panel22", "panel22-findings.json", "panel22-judgments.json")]
+          ("panel22", "panel22-findings.json", "panel22-judgments.json"),
+          # Session 27: chai (CUDA-D), FasterTransformer's kernels, CloverLeaf_CUDA, CoMD-CUDA,
+          # ripser++, TIGRE, astra-toolbox, miniFE: 8 warnings and errors, 12 notes.
+          ("panel23", "panel23-findings.json", "panel23-judgments.json")]
 
 
 def load_panels(folder):
