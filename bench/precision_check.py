@@ -49,7 +49,11 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           ("panel22", "panel22-findings.json", "panel22-judgments.json"),
           # Session 27: chai (CUDA-D), FasterTransformer's kernels, CloverLeaf_CUDA, CoMD-CUDA,
           # ripser++, TIGRE, astra-toolbox, miniFE: 8 warnings and errors, 12 notes.
-          ("panel23", "panel23-findings.json", "panel23-judgments.json")]
+          ("panel23", "panel23-findings.json", "panel23-judgments.json"),
+          # Session 27: NPB-GPU LU's six barrier places, judged worth fixing by panel 13 before the
+          # judge prompt said that exited threads hold up no barrier (panel 21 on), judged again by
+          # a new judge with the current prompt, as the tool reported them before session 27.
+          ("panel23-lu", "panel23-lu-findings.json", "panel23-lu-judgments.json")]
 
 
 def load_panels(folder):

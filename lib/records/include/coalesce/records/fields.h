@@ -308,7 +308,7 @@ void describeFields(V& v, R& r) {
   v.field("loops", r.loops, kInternalField);
   v.field("reach_by_warp", r.reachByWarp, kInternalField);
   v.field("reach_iteration", r.reachIteration, kInternalField);
-  v.field("skippers_exit", r.skippersExit);
+  v.field("skippers_exit", r.skippersExit, kMayBeAbsent);
 }
 
 template <class V, RecordOf<PointerParam> R>
