@@ -18,11 +18,12 @@
 // user's and the headers' (cub's BlockReduce), and a call not followed that may hold one.
 // A thread that skips a barrier and then reaches another still splits the block: it would
 // arrive at the wrong barrier.
+#include <clang/AST/Attr.h>
 #include <clang/AST/Expr.h>
-#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/Stmt.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "interpreter.h"
 
@@ -46,8 +47,9 @@ void Interpreter::noteBarrierSighting() {
 }
 
 // Whether a call the walk does not follow may reach a barrier: a body that calls one (or a
-// function that may, a few calls deep), or no body the tool can read outside the CUDA and C++
-// headers (a device function of another translation unit).
+// function that may), or no body the tool can read outside the CUDA and C++ headers (a device
+// function of another translation unit). A call through a pointer (CloverLeaf's `func(a, b)`
+// operators) is taken to hold none.
 bool Interpreter::mayHoldBarrier(const FunctionDecl* fn) {
   if (!fn) return false;
   fn = fn->getCanonicalDecl();
