@@ -31,8 +31,6 @@ namespace coalesce::analysis {
 
 using namespace clang;
 
-bool isBlockBarrier(const CallExpr* call);  // cuda_intrinsics.cpp
-
 // Inline PTX that synchronises the block (or a named barrier of it).
 bool asmHoldsBarrier(const GCCAsmStmt* a) {
   if (!a->getAsmString()) return false;

@@ -61,6 +61,14 @@ bool writesVariable(const Stmt* s, const VarDecl* var) {
   return false;
 }
 
+bool writesAnywhere(const Stmt* s, const VarDecl* var) {
+  if (!s) return false;
+  if (writesVariable(s, var)) return true;
+  for (const Stmt* child : s->children())
+    if (writesAnywhere(child, var)) return true;
+  return false;
+}
+
 // Whether `s` reads the command line: argc or argv, or a local of `fn` given a value that
 // does (`opt = getopt(argc, argv, "i:t:m:n:l:bro")`, followed two locals deep).
 bool HostValues::readsCommandLine(const Stmt* s, const FunctionDecl* fn, int depth) {

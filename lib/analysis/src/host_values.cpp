@@ -667,14 +667,7 @@ bool HostValues::isReassigned(const ValueDecl* decl) {
     return reassigned_[decl] = false;
   const auto* fn = var ? dyn_cast<FunctionDecl>(var->getDeclContext()) : nullptr;
   if (!fn || !fn->getBody()) return reassigned_[decl] = true;
-  bool found = false;
-  std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
-    if (!s || found) return;
-    found = writesVariable(s, var);
-    for (const Stmt* c : s->children()) scan(c);
-  };
-  scan(fn->getBody());
-  return reassigned_[decl] = found;
+  return reassigned_[decl] = writesAnywhere(fn->getBody(), var);
 }
 
 // A block or grid argument as a whole: every axis known, else nothing.

@@ -15,6 +15,8 @@ class HostValues;
 // Whether `s` itself (not its children) writes `var`: assigns it (`=`, `*=`, ...), bumps it,
 // takes its address, or passes it to a non-const reference parameter. Defined in host_options.cpp.
 bool writesVariable(const clang::Stmt* s, const clang::VarDecl* var);
+// Whether `s` or a statement inside it writes `var` (writesVariable). Defined in host_options.cpp.
+bool writesAnywhere(const clang::Stmt* s, const clang::VarDecl* var);
 
 // `if (i % k == 0)` (`!(i % k)`, `i % k == c`, `i % k != c`, and their else arms), k a constant
 // the host code shows: the share of the iterations of a loop stepping i that take the arm

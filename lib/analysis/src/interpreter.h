@@ -30,7 +30,9 @@
 
 namespace coalesce::analysis {
 
-// Inline PTX that synchronises the block (barrier_skippers.cpp).
+// A block-wide barrier: __syncthreads and its variants, cooperative groups' block sync
+// (cuda_intrinsics.cpp); inline PTX that synchronises the block (barrier_skippers.cpp).
+bool isBlockBarrier(const clang::CallExpr* call);
 bool asmHoldsBarrier(const clang::GCCAsmStmt* a);
 
 class Interpreter {

@@ -27,14 +27,6 @@ using namespace clang;
 
 namespace {
 
-bool writesAnywhere(const Stmt* s, const VarDecl* var) {
-  if (!s) return false;
-  if (writesVariable(s, var)) return true;
-  for (const Stmt* child : s->children())
-    if (writesAnywhere(child, var)) return true;
-  return false;
-}
-
 // X of a statement that is `var = X;` and nothing else; null otherwise.
 const Expr* wholeAssignment(const Stmt* s, const VarDecl* var) {
   if (const auto* cleanups = dyn_cast<ExprWithCleanups>(s)) s = cleanups->getSubExpr();
