@@ -517,7 +517,7 @@ struct Evaluator {
       auto found = kept.find(valuesScratch_);
       if (found == kept.end()) {
         if (kept.size() == kKeptPerGuard) kept.clear();
-        found = kept.emplace(valuesScratch_, atIteration(raw.guards[g], iteration, rep)).first;
+        found = kept.emplace(valuesScratch_, canonicalGuard(atIteration(raw.guards[g], iteration, rep))).first;
       }
       guards.push_back(found->second);
       key.push_back(found->second.get());
@@ -542,6 +542,20 @@ struct Evaluator {
     });
     return at;
   }
+  // A guard whose substitution is a known constant lets every thread through or none: one
+  // object for each, so that iterations whose loop guards all hold (`i < 15` at i = 7, 9, 11)
+  // are the same set of guards and share one mask. Each substitution made a new constant
+  // node, a new key and a new mask: on Rodinia's dwt2d kernels 415,696 sets for 492,519
+  // lookups, none shared (docs/analysis-speed.md, session 28). guardMask reads a constant
+  // guard only as zero or not.
+  ExprRef canonicalGuard(ExprRef guard) {
+    const auto c = asConstant(guard);
+    if (!c) return guard;
+    ExprRef& kept = *c != 0 ? holds_ : stops_;
+    if (!kept) kept = constant(*c != 0 ? 1 : 0);
+    return kept;
+  }
+  ExprRef holds_, stops_;
   // Counts the times the kept guards were forgotten: a GuardsAt's address names it only
   // within one generation (lane_conditions.cpp keeps outcomes by it).
   size_t guardsGeneration = 0;

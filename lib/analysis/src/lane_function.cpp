@@ -229,10 +229,18 @@ std::shared_ptr<SharedGuards> lanes::sharedGuards(const RawAccess& raw, const La
 namespace {
 
 // One block's figures under the given values for unknown scalars, with what they rest on.
+// `idle`: made by runUnlessIdle, which found no thread past the guards in any listed
+// iteration and left the figures out (`result` then holds no request, as the full run's
+// would); materialise() makes them when the run is kept after all.
 struct BlockRun {
   LaneResult result;
   std::set<std::string> assumptions;
   std::set<int> representativeSymbols;
+  struct Idle {
+    std::array<int64_t, 3> blockIdx;
+    std::map<int, int64_t> liveValues;
+  };
+  std::optional<Idle> idle;
 };
 // `share`: the kernel's cache, whose shared guards this run uses (sharedGuards), when `launch`
 // is a context its keys may name.
@@ -250,6 +258,42 @@ BlockRun runInBlock(const RawAccess& raw, const LaunchContext& launch, const Sym
   run.assumptions = std::move(ev.assumptions);
   run.representativeSymbols = std::move(ev.representativeSymbols);
   return run;
+}
+
+// runInBlock, but a block in which no thread passes the access's guards in any listed
+// iteration is only marked idle: each of patternFor's cases makes its requests from the
+// threads past the guards, so that run's figures hold no request, and evaluateLanes, which
+// moves on to another block or other values, reads nothing else of them unless it keeps the
+// run (materialise). On Rodinia's dwt2d kernels two thirds of the accesses run only in the
+// grid's boundary blocks: their full runs in block 1 and block 0 were a third of the file's
+// lane evaluation (docs/analysis-speed.md, session 28).
+BlockRun runUnlessIdle(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
+                       const model::Arch& arch, const std::array<int64_t, 3>& blockIdx,
+                       const std::map<int, int64_t>& liveValues, IterationMemo* memo, GuardCache* share) {
+  Evaluator ev(raw, launch, symbols, arch);
+  for (int d = 0; d < 3; ++d) ev.blockIdx[d] = blockIdx[static_cast<size_t>(d)];
+  ev.liveValues = liveValues, ev.memo = memo;
+  const std::shared_ptr<SharedGuards> guards = sharedGuards(raw, launch, symbols, arch, blockIdx, liveValues, share);
+  if (guards) ev.guardSource = guards->ev.get();
+  const auto& combos = ev.loopCombos();
+  const bool runs = std::any_of(combos.begin(), combos.end(), [&](const auto& combo) { return ev.anyThreadRuns(combo); });
+  BlockRun run;
+  if (!runs) {
+    run.idle = BlockRun::Idle{blockIdx, liveValues};
+    return run;
+  }
+  run.result = evaluateLanesInBlock(raw, ev, arch);
+  run.assumptions = std::move(ev.assumptions);
+  run.representativeSymbols = std::move(ev.representativeSymbols);
+  return run;
+}
+
+// The full run of a block runUnlessIdle only marked idle.
+void materialise(BlockRun& run, const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
+                 const model::Arch& arch, IterationMemo* memo, GuardCache* share) {
+  if (!run.idle) return;
+  const BlockRun::Idle idle = std::move(*run.idle);
+  run = runInBlock(raw, launch, symbols, arch, idle.blockIdx, idle.liveValues, memo, false, share);
 }
 
 // Adds one block's figures standing for `blocks` blocks of the grid (weights by requests).
@@ -488,11 +532,11 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   IterationMemo ownMemo;
   IterationMemo* kept = kernelIterations(cache);
   IterationMemo& memo = kept ? *kept : ownMemo;
-  BlockRun chosen = runInBlock(raw, launch, symbols, arch, inside, live, &memo, false, cache);
+  BlockRun chosen = runUnlessIdle(raw, launch, symbols, arch, inside, live, &memo, cache);
   LaneResult& result = chosen.result;
   bool partialGrid = false;  // run in block 0 or an edge block only: runningBlocks below
   if (!anyRequest(result) && inside != std::array<int64_t, 3>{}) {
-    BlockRun first = runInBlock(raw, launch, symbols, arch, {0, 0, 0}, live, &memo, false, cache);
+    BlockRun first = runUnlessIdle(raw, launch, symbols, arch, {0, 0, 0}, live, &memo, cache);
     if (anyRequest(first.result)) {
       chosen = std::move(first);
       partialGrid = true;
@@ -603,6 +647,9 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
       if (shared) result.figures.shared = shared;
     }
   }
+
+  // Idle wherever it was tried: the figures (no request) and notes of the first block run.
+  materialise(chosen, raw, launch, symbols, arch, &memo, cache);
 
   // Say what the figures rest on.
   auto& notes = chosen.assumptions;
