@@ -2,6 +2,7 @@
 #include "host_writes.h"
 
 #include "host_summary.h"
+#include "coalesce/model/arch.h"
 
 #include <clang/AST/Attr.h>
 #include <clang/AST/ExprCXX.h>
@@ -113,6 +114,9 @@ std::optional<int64_t> HostValues::constantOf(const Expr* e, const HostEnv* env,
   if (const auto* ref = dyn_cast<DeclRefExpr>(e))
     if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()); var && var->isLocalVarDecl() && !var->getInit()) {
       if (const Expr* value = onlyAssignment(var)) return constantOf(value, env, depth + 1);
+      // Given one by a statement every path to the read runs last (reaching_assignment.cpp).
+      if (const Expr* value = reachingValue(var, ref))
+        if (auto v = constantOf(value, env, depth + 1)) return v;
       // `blocks_x = workload / threads.x; if (workload % threads.x != 0) blocks_x = blocks_x + 1;`
       if (defaults_)
         if (auto v = assignedUnderDefaults(var, ref, env, depth)) return v;
@@ -201,12 +205,15 @@ std::optional<int64_t> HostValues::returnedConstant(const CallExpr* call, const 
 // `cfg.threads` of a struct whose member has a constant initialiser, in the class
 // (`int threads = 128;`) or in the variable's braces (`Config cfg{128, 4}`), when nothing
 // assigns the variable or that member; `prop.maxThreadsPerBlock` of a cudaDeviceProp, which
-// is 1024 on every GPU CUDA 12 supports (`min(prop.maxThreadsPerBlock, 256)` in Rodinia).
+// is 1024 on every GPU CUDA 12 supports (`min(prop.maxThreadsPerBlock, 256)` in Rodinia), and
+// its `warpSize`.
 std::optional<int64_t> HostValues::memberConstant(const MemberExpr* m, const HostEnv* env, int depth) {
   const auto* field = dyn_cast<FieldDecl>(m->getMemberDecl());
   if (!field || !field->getType()->isIntegerType()) return std::nullopt;
   const RecordDecl* record = field->getParent();
   if (record && record->getName() == "cudaDeviceProp" && field->getName() == "maxThreadsPerBlock") return 1024;
+  // `prop.warpSize`: the arch table's, the same on every GPU (NPB-GPU sizes its blocks by it).
+  if (record && record->getName() == "cudaDeviceProp" && field->getName() == "warpSize") return model::Arch{}.warpSize;
   const auto* ref = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
   const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
   // A member of a record this function does not hold (through a pointer or a parameter, or

@@ -12,7 +12,9 @@
 // unknown. A loop around the read that writes the local anywhere (a later iteration could
 // bring that value) leaves it unknown too, as does a `case` label crossed before the write is
 // found (a path entering at the label skips the write). The declaration reached with no write
-// after it: the initialiser reaches the read.
+// after it: the initialiser reaches the read. One branch is read through: an `if` on `L != R`
+// (or `==`) whose two arms each assign L or R, equal on the path where they differ
+// (agreedUnderEquality).
 #include "host_values.h"
 #include "host_writes.h"
 
@@ -40,6 +42,36 @@ const Expr* wholeAssignment(const Stmt* s, const VarDecl* var) {
       op && op->getOperator() == OO_Equal && op->getNumArgs() == 2 && hits(op->getArg(0)))
     return op->getArg(1);
   return nullptr;
+}
+
+// The one statement of an `if` arm: the statement itself, or a block of exactly one.
+const Stmt* onlyStatement(const Stmt* arm) {
+  if (const auto* block = dyn_cast_or_null<CompoundStmt>(arm)) return block->size() == 1 ? block->body_front() : nullptr;
+  return arm;
+}
+
+// The value `var` holds after `if (L != R) var = R; else var = L;`, whose arms assign values
+// equal under the condition that takes the else arm (NPB-GPU's LU sets its blocks so:
+// `if (THREADS != prop.warpSize) t = prop.warpSize; else t = THREADS;`, the warp size either
+// way): X of the then arm for `!=`, Y of the else arm for `==` (`if (L == R) var = L; else var
+// = R;`), each arm assigning L or R. Null for any other `if`.
+const Expr* agreedUnderEquality(const Stmt* s, const VarDecl* var) {
+  const auto* branch = dyn_cast<IfStmt>(s);
+  if (!branch || branch->getInit() || branch->getConditionVariable() || !branch->getElse() ||
+      writesAnywhere(branch->getCond(), var))
+    return nullptr;
+  const auto* test = dyn_cast<BinaryOperator>(branch->getCond()->IgnoreParenImpCasts());
+  if (!test || (test->getOpcode() != BO_NE && test->getOpcode() != BO_EQ)) return nullptr;
+  const Stmt* thenArm = onlyStatement(branch->getThen());
+  const Stmt* elseArm = onlyStatement(branch->getElse());
+  const Expr* x = thenArm ? wholeAssignment(thenArm, var) : nullptr;
+  const Expr* y = elseArm ? wholeAssignment(elseArm, var) : nullptr;
+  if (!x || !y) return nullptr;
+  const auto side = [&](const Expr* e) {
+    return Expr::isSameComparisonOperand(e, test->getLHS()) || Expr::isSameComparisonOperand(e, test->getRHS());
+  };
+  if (!side(x) || !side(y)) return nullptr;
+  return test->getOpcode() == BO_NE ? x : y;
 }
 
 bool isLoop(const Stmt* s) {
@@ -83,7 +115,11 @@ const Expr* HostValues::reachingValue(const VarDecl* var, const Expr* use) {
       for (auto it = before.rbegin(); it != before.rend(); ++it) {
         const Stmt* s = labelled(*it);
         if (declares(s, var)) return crossedLabel ? nullptr : var->getInit();
-        if (writesAnywhere(s, var)) return crossedLabel ? nullptr : wholeAssignment(s, var);
+        if (writesAnywhere(s, var)) {
+          if (crossedLabel) return nullptr;
+          if (const Expr* agreed = agreedUnderEquality(s, var)) return agreed;
+          return wholeAssignment(s, var);
+        }
         crossedLabel = crossedLabel || isLabel(*it);
       }
     } else if (isLoop(parent)) {

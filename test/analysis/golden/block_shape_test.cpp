@@ -437,9 +437,55 @@ void forward(float* p, int n) {
   const KernelRecord& f = kernelNamed(r, "fan1");
   CHECK(f.block.dim == model::Dim3{512, 1, 1});
   CHECK(f.block.source == BlockSource::Launch);
-  // Two assignments, or one under a condition: not one value.
-  CHECK(kernelNamed(r, "twice").block.source == BlockSource::Assumed);
+  // Two assignments: the last reaches the launch (reaching_assignment.cpp, session 28; it was
+  // left unknown before). One under a condition: not one value.
+  CHECK(kernelNamed(r, "twice").block.dim == model::Dim3{128, 1, 1});
+  CHECK(kernelNamed(r, "twice").block.source == BlockSource::Launch);
   CHECK(kernelNamed(r, "maybe").block.source == BlockSource::Assumed);
+}
+
+TEST_CASE("block shapes: both arms of an equality test assign the value they agree on") {
+  // NPB-GPU's LU: `if (THREADS != prop.warpSize) t = prop.warpSize; else t = THREADS;` is the
+  // warp size on both paths; a cudaDeviceProp's warpSize is the arch table's 32.
+  const AnalysisResult r = analyseOne(R"(
+#include <cuda_runtime.h>
+__global__ void notEqual(float* p) { p[threadIdx.x] = 0.0f; }
+__global__ void equal(float* p) { p[threadIdx.x] = 0.0f; }
+__global__ void otherValue(float* p) { p[threadIdx.x] = 0.0f; }
+__global__ void lessThan(float* p) { p[threadIdx.x] = 0.0f; }
+static int THREADS;
+cudaDeviceProp prop;
+void run(float* p, int n) {
+  int t;
+  if (THREADS != prop.warpSize) {
+    t = prop.warpSize;
+  } else {
+    t = THREADS;
+  }
+  notEqual<<<n, t>>>(p);
+  int u = 0;
+  if (prop.warpSize == THREADS) u = THREADS;
+  else u = prop.warpSize;
+  equal<<<n, u>>>(p);
+  int v;
+  if (THREADS != prop.warpSize) v = prop.warpSize;
+  else v = 64;
+  otherValue<<<n, v>>>(p);
+  int w;
+  if (THREADS < prop.warpSize) w = prop.warpSize;
+  else w = THREADS;
+  lessThan<<<n, w>>>(p);
+}
+)");
+  REQUIRE(r.files.size() == 1);
+  for (const char* name : {"notEqual", "equal"}) {
+    const KernelRecord& k = kernelNamed(r, name);
+    CHECK(k.block.dim == model::Dim3{32, 1, 1});
+    CHECK(k.block.source == BlockSource::Launch);
+  }
+  // An arm that assigns something else, or a test other than (in)equality: not one value.
+  CHECK(kernelNamed(r, "otherValue").block.source == BlockSource::Assumed);
+  CHECK(kernelNamed(r, "lessThan").block.source == BlockSource::Assumed);
 }
 
 TEST_CASE("block shapes: an early exit and a host loop before the launch fix its values") {
