@@ -95,6 +95,10 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
     const Evaluator::GuardMask& mask = ev.maskOf(guardsHere, rep);
     ev.sayUnknownGuards(mask);
     const std::vector<bool>& active = mask.active;
+    // No thread reaches the branch in this iteration: no warp request, none split, nothing
+    // unknown (the outcome below would add nothing). Rodinia's dwt2d: most iterations of the
+    // boundary blocks' branches, evaluated in blocks where they idle (session 28).
+    if (std::find(active.begin(), active.end(), true) == active.end()) continue;
     const auto seen = outcomes.find({&at, &guardsHere, ev.guardsGeneration});
     if (seen != outcomes.end()) {
       const Outcome& o = seen->second;
