@@ -360,6 +360,7 @@ HostSummary summarizeHostCode(ASTContext& ctx) {
   HostSummary out;
   Summarizer s(ctx, out);
   s.TraverseDecl(ctx.getTranslationUnitDecl());
+  out.complete = !ctx.getDiagnostics().hasErrorOccurred();
   return out;
 }
 

@@ -93,14 +93,25 @@ void setLaunchesPerRun(const LaunchCollector::Runs& r, KernelRecord& kernel) {
 // A kernel whose launch sites in the unit all sit in code the host's values make dead: it
 // runs 0 times per run, and the sentence (non-empty, unlike a kernel the unit launches
 // nowhere) says why; its findings' share of the program is 0 (lib/report/src/cost.cpp).
-void setNeverLaunched(const std::vector<std::string>& sites, KernelRecord& kernel) {
+// `dead`: sites whose every call makes a condition around the launch false; `uncalled`: sites
+// in functions nothing in the program calls (LaunchCollector::uncalledSites), "a.cu:31, through `f`".
+void setNeverLaunched(const std::vector<std::string>& dead, const std::vector<std::string>& uncalled,
+                      KernelRecord& kernel) {
   kernel.launchesPerRun = 0;
   std::string where;
-  for (const std::string& s : sites) where += (where.empty() ? "" : ", ") + s;
-  kernel.launchesBasis = std::to_string(sites.size()) + (sites.size() == 1 ? " launch site" : " launch sites") +
-                         " (" + where + "), none of which runs: every call of " +
-                         (sites.size() == 1 ? "the function holding it" : "the functions holding them") +
-                         " passes values that make a condition around the launch false";
+  for (const auto* sites : {&dead, &uncalled})
+    for (const std::string& s : *sites) where += (where.empty() ? "" : ", ") + s;
+  const size_t n = dead.size() + uncalled.size();
+  std::string why;
+  if (!dead.empty())
+    why = "every call of " + std::string(n == 1 ? "the function holding it" : "the functions holding them") +
+          " passes values that make a condition around the launch false";
+  if (!uncalled.empty())
+    why = (dead.empty() ? std::string() : why + ", or ") +
+          "nothing in the program's files calls the function every path to " + (n == 1 ? "it" : "them") +
+          " starts in, and they show its `main` (a caller in a folder not read would run it)";
+  kernel.launchesBasis = std::to_string(n) + (n == 1 ? " launch site" : " launch sites") + " (" + where +
+                         "), none of which runs: " + why;
 }
 
 // The kernels of a run-time choice by the names their records carry (launch_alternatives.cpp).
@@ -203,8 +214,9 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
     }
     if (auto r = collector.runs.find(fn->getCanonicalDecl()); r != collector.runs.end() && r->second.runs > 0)
       setLaunchesPerRun(r->second, kernel);
-    else if (auto dead = collector.deadSites.find(fn->getCanonicalDecl()); dead != collector.deadSites.end())
-      setNeverLaunched(dead->second, kernel);
+    else if (collector.deadSites.count(fn->getCanonicalDecl()) || collector.uncalledSites.count(fn->getCanonicalDecl()))
+      setNeverLaunched(collector.deadSites[fn->getCanonicalDecl()], collector.uncalledSites[fn->getCanonicalDecl()],
+                       kernel);
     if (auto a = collector.alternatives.find(fn->getCanonicalDecl()); a != collector.alternatives.end())
       kernel.choice = runTimeChoice(a->second, ctx);
     if (auto failure = kernelFailure(fn, options, sm)) {

@@ -230,7 +230,7 @@ void LaunchCollector::resolveLaunches() {
     // No entry for a kernel: it gets the fallback block.
     const Runs here = order.empty() ? Runs{} : runsOf(p.call, p.holder, kCallerDepth);
     for (const FunctionDecl* kernel : order) {
-      Runs& total = runs.try_emplace(kernel->getCanonicalDecl(), Runs{0, false, {}, 0, {}, {}, {}, true, false, {}, {}, false, {}}).first->second;
+      Runs& total = runs.try_emplace(kernel->getCanonicalDecl(), Runs{0, false, {}, 0, {}, {}, {}, true, false, {}, {}, false, {}, {}}).first->second;
       total.runs += here.runs;
       total.fromMain = total.fromMain && here.fromMain && !order.empty();
       total.throughOtherFiles = total.throughOtherFiles || here.throughOtherFiles;
@@ -247,6 +247,8 @@ void LaunchCollector::resolveLaunches() {
           total.optionDefaults.push_back(d);
       total.addStarts(here);
       ++total.sites;
+      if (here.runs <= 0 && !here.uncalled.empty())
+        uncalledSites[kernel->getCanonicalDecl()].push_back(at + ", through `" + here.uncalled + "`");
     }
     for (const FunctionDecl* kernel : order) {
       auto& list = launches[kernel->getCanonicalDecl()];

@@ -121,12 +121,18 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
     }
     // Set by perObjectCounts: what the count per object rests on, for launchesBasis.
     std::string perObject;
+    // With `runs` 0: the function on every path that nothing in the program's files calls or
+    // names, in a program whose `main` they show (withProgramCalls): the launch never runs.
+    std::string uncalled;
   };
   std::map<const clang::FunctionDecl*, Runs> runs;
   // Per canonical kernel, its launch sites here that launch nothing: every call of the
   // function holding one gives values that make a condition around it false (`if (sortDir)
   // k<1U><<<...>>>(); else k<0U><<<...>>>();` called with sortDir 1). Where they are.
   std::map<const clang::FunctionDecl*, std::vector<std::string>> deadSites;
+  // Per canonical kernel, its launch sites here in functions nothing in the program calls
+  // (Runs::uncalled): "simt_naive.cu:31, through `simtNaive`".
+  std::map<const clang::FunctionDecl*, std::vector<std::string>> uncalledSites;
   // Per canonical kernel, its place among alternatives of one job the host chooses between
   // at run time (records.h, RunTimeChoice; the kernels still as declarations).
   struct Alternatives {

@@ -59,6 +59,7 @@ std::optional<double> additiveTrips(SummaryLoop::Compare compare, int64_t a, int
 }  // namespace
 
 void ProgramFacts::add(const HostSummary& s) {
+  complete_ = complete_ && s.complete;
   // A call an earlier summary holds already is the same call read again: Rodinia's myocyte
   // compiles main.cu, which includes work.cu, which includes kernel.cu; analysed alone,
   // kernel.cu's own summary and main.cu's (its sibling's) both hold kernel.cu's launches, and

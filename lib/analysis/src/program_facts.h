@@ -76,11 +76,16 @@ struct HostSummary {
   // Constant integer globals the file defines with a value, by name (scan.cu's `extern "C"
   // const uint MIN_SHORT_ARRAY_SIZE = 4;`, which main.cpp only declares).
   std::map<std::string, int64_t> constants;
+  // The file parsed without an error: the calls listed are every call it makes (a header it
+  // could not find drops the bodies that use its types, and their calls with them).
+  bool complete = true;
 };
 
 class ProgramFacts {
  public:
   void add(const HostSummary& s);
+  // Every summary added came from a parse without an error (HostSummary::complete).
+  bool complete() const { return complete_; }
   // The one value every call of `function` that can run gives its parameter `index`.
   std::optional<int64_t> parameterValue(const std::string& function, int index) const;
   // Every value the calls of `function` that can run give its parameter `index` (a host loop's
@@ -124,6 +129,7 @@ class ProgramFacts {
   bool defines(const std::string& function) const { return defined_.count(function) > 0; }
 
  private:
+  bool complete_ = true;
   std::vector<HostSummary::Call> calls_;
   std::set<std::string> sites_;  // the calls' sites of the summaries added so far
   std::map<std::string, int64_t> constants_;

@@ -22,7 +22,7 @@ namespace json = llvm::json;
 
 namespace {
 
-constexpr const char* kFormat = "sibling-summary-5";  // 2: loops around calls, constants; 3: option defaults; 4: share of iterations; 5: call sites
+constexpr const char* kFormat = "sibling-summary-6";  // 2: loops around calls, constants; 3: option defaults; 4: share of iterations; 5: call sites; 6: complete
 
 json::Value valueToJson(const SummaryValue& v) {
   return json::Array{static_cast<int64_t>(v.kind), v.constant, v.function, v.parameter};
@@ -120,6 +120,7 @@ std::string SiblingSummaries::toText(const SiblingSummary& s) {
                  {"constants", std::move(constants)},
                  {"defined", strings(s.summary.defined)},
                  {"roots", strings(s.summary.roots)},
+                 {"complete", s.summary.complete},
                  {"inputs", strings(s.inputs)}};
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -183,6 +184,9 @@ std::optional<SiblingSummary> SiblingSummaries::fromText(const std::string& text
     if (!v) return std::nullopt;
     out.summary.constants[name.str()] = *v;
   }
+  const std::optional<bool> complete = o->getBoolean("complete");
+  if (!complete) return std::nullopt;
+  out.summary.complete = *complete;
   if (!stringsFrom(*o, "defined", [&](std::string s) { out.summary.defined.insert(std::move(s)); }) ||
       !stringsFrom(*o, "roots", [&](std::string s) { out.summary.roots.insert(std::move(s)); }) ||
       !stringsFrom(*o, "inputs", [&](std::string s) { out.inputs.push_back(std::move(s)); }))
