@@ -53,7 +53,10 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           # Session 27: NPB-GPU LU's six barrier places, judged worth fixing by panel 13 before the
           # judge prompt said that exited threads hold up no barrier (panel 21 on), judged again by
           # a new judge with the current prompt, as the tool reported them before session 27.
-          ("panel23-lu", "panel23-lu-findings.json", "panel23-lu-judgments.json")]
+          ("panel23-lu", "panel23-lu-findings.json", "panel23-lu-judgments.json"),
+          # Session 28: MAGMA's magmablas, cuda_hgemm, mini-nbody, NVIDIA_SGEMM_PRACTICE and
+          # BabelStream's CUDA stream: its 11 warnings and 12 notes.
+          ("panel24", "panel24-findings.json", "panel24-judgments.json")]
 
 
 def load_panels(folder):
