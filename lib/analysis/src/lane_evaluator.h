@@ -545,7 +545,7 @@ struct Evaluator {
   // A guard whose substitution is a known constant lets every thread through or none: one
   // object for each, so that iterations whose loop guards all hold (`i < 15` at i = 7, 9, 11)
   // are the same set of guards and share one mask. Each substitution made a new constant
-  // node, a new key and a new mask: on Rodinia's dwt2d kernels 415,696 sets for 492,519
+  // node, a new key and a new mask: in Rodinia's rdwt97.cu 415,696 sets for 492,519
   // lookups, none shared (docs/analysis-speed.md, session 28). guardMask reads a constant
   // guard only as zero or not.
   ExprRef canonicalGuard(ExprRef guard) {
