@@ -136,8 +136,16 @@ void Interpreter::loop(const Stmt* init, const Expr* cond, const Expr* inc, cons
           steps[v] = *step;
           continue;
         }
+      // Moved by arithmetic of its own that is not a uniform step (`dc = dc + k * lddc` with k
+      // per thread, MAGMA's zlarf): the same allocation at an offset no longer followed, not a
+      // pointer loaded from memory. Until session 28 it was marked loaded, and its accesses
+      // were called gathers "through loaded indices" (blind panel 24: false).
+      if (after.isPointer() && after.root == entryValue.root && !entryValue.root->indirect) {
+        state_.env[v] = Value{nullptr, entryValue.root, leaf(Op::Varying)};
+        continue;
+      }
       auto r = std::make_shared<Root>(*entryValue.root);
-      r->indirect = true;  // moved in a way we cannot follow
+      r->indirect = true;  // replaced by another pointer in a way we cannot follow
       state_.env[v] = Value{nullptr, r, constant(0)};
       continue;
     }
@@ -231,9 +239,14 @@ void Interpreter::loop(const Stmt* init, const Expr* cond, const Expr* inc, cons
       continue;
     }
     if (it->second.isPointer()) {
+      // The final offset is not known: keep the root, with an opaque uniform offset, or one
+      // no longer followed per thread (not loaded: see above).
+      if (!isUniform(it->second.off) && !it->second.root->indirect) {
+        it->second = Value{nullptr, it->second.root, leaf(Op::Varying)};
+        continue;
+      }
       auto r = std::make_shared<Root>(*it->second.root);
       if (!isUniform(it->second.off)) r->indirect = true;
-      // The final offset is not known: keep the root, with an opaque uniform offset.
       it->second = Value{nullptr, r, isUniform(it->second.off) ? opaque(v->getNameAsString()) : constant(0)};
       continue;
     }
