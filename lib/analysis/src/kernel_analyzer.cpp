@@ -114,6 +114,14 @@ void setNeverLaunched(const std::vector<std::string>& dead, const std::vector<st
                          "), none of which runs: " + why;
 }
 
+// A kernel's entry of LaunchCollector::deadSites or uncalledSites (empty when it has none).
+const std::vector<std::string>& sitesOf(const std::map<const clang::FunctionDecl*, std::vector<std::string>>& sites,
+                                        const clang::FunctionDecl* kernel) {
+  static const std::vector<std::string> none;
+  const auto it = sites.find(kernel->getCanonicalDecl());
+  return it == sites.end() ? none : it->second;
+}
+
 // The kernels of a run-time choice by the names their records carry (launch_alternatives.cpp).
 RunTimeChoice runTimeChoice(const LaunchCollector::Alternatives& a, const clang::ASTContext& ctx) {
   RunTimeChoice c{a.selector, a.where, a.arms, a.arm, {}, a.evidence};
@@ -214,9 +222,9 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
     }
     if (auto r = collector.runs.find(fn->getCanonicalDecl()); r != collector.runs.end() && r->second.runs > 0)
       setLaunchesPerRun(r->second, kernel);
-    else if (collector.deadSites.count(fn->getCanonicalDecl()) || collector.uncalledSites.count(fn->getCanonicalDecl()))
-      setNeverLaunched(collector.deadSites[fn->getCanonicalDecl()], collector.uncalledSites[fn->getCanonicalDecl()],
-                       kernel);
+    else if (const auto& dead = sitesOf(collector.deadSites, fn), &uncalled = sitesOf(collector.uncalledSites, fn);
+             !dead.empty() || !uncalled.empty())
+      setNeverLaunched(dead, uncalled, kernel);
     if (auto a = collector.alternatives.find(fn->getCanonicalDecl()); a != collector.alternatives.end())
       kernel.choice = runTimeChoice(a->second, ctx);
     if (auto failure = kernelFailure(fn, options, sm)) {

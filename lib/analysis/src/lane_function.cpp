@@ -229,8 +229,8 @@ std::shared_ptr<SharedGuards> lanes::sharedGuards(const RawAccess& raw, const La
 namespace {
 
 // One block's figures under the given values for unknown scalars, with what they rest on.
-// `idle`: made by runUnlessIdle, which found no thread past the guards in any listed
-// iteration and left the figures out (`result` then holds no request, as the full run's
+// `idle`: made by a BlockRunMode::UnlessIdle run, which found no thread past the guards in any
+// listed iteration and left the figures out (`result` then holds no request, as the full run's
 // would); materialise() makes them when the run is kept after all.
 struct BlockRun {
   LaneResult result;
@@ -242,58 +242,48 @@ struct BlockRun {
   };
   std::optional<Idle> idle;
 };
+// How much of a block run to make: every listed iteration (Full); whether any request runs,
+// from iterations spread over the loops (Probe, evaluateLanesInBlock); or Full, unless no thread
+// passes the access's guards in any listed iteration (UnlessIdle): then the run is only marked
+// idle. Each of patternFor's cases makes its requests from the threads past the guards, so that
+// run's figures hold no request, and evaluateLanes, which moves on to another block or other
+// values, reads nothing else of them unless it keeps the run (materialise). In Rodinia's
+// rdwt97.cu 1,044 of 1,458 accesses make no request in block 1 (they run in the grid's first row
+// or its boundary blocks): their full runs there and in block 0 were about a third of the file's
+// lane evaluation (docs/analysis-speed.md, session 28).
+enum class BlockRunMode { Full, Probe, UnlessIdle };
+
 // `share`: the kernel's cache, whose shared guards this run uses (sharedGuards), when `launch`
 // is a context its keys may name.
 BlockRun runInBlock(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
                     const model::Arch& arch, const std::array<int64_t, 3>& blockIdx,
-                    const std::map<int, int64_t>& liveValues, IterationMemo* memo, bool probe = false,
-                    GuardCache* share = nullptr) {
+                    const std::map<int, int64_t>& liveValues, IterationMemo* memo,
+                    BlockRunMode mode = BlockRunMode::Full, GuardCache* share = nullptr) {
   Evaluator ev(raw, launch, symbols, arch);
   for (int d = 0; d < 3; ++d) ev.blockIdx[d] = blockIdx[static_cast<size_t>(d)];
   ev.liveValues = liveValues, ev.memo = memo;
   const std::shared_ptr<SharedGuards> guards = sharedGuards(raw, launch, symbols, arch, blockIdx, liveValues, share);
   if (guards) ev.guardSource = guards->ev.get();
   BlockRun run;
-  run.result = evaluateLanesInBlock(raw, ev, arch, probe);
-  run.assumptions = std::move(ev.assumptions);
-  run.representativeSymbols = std::move(ev.representativeSymbols);
-  return run;
-}
-
-// runInBlock, but a block in which no thread passes the access's guards in any listed
-// iteration is only marked idle: each of patternFor's cases makes its requests from the
-// threads past the guards, so that run's figures hold no request, and evaluateLanes, which
-// moves on to another block or other values, reads nothing else of them unless it keeps the
-// run (materialise). In Rodinia's rdwt97.cu 1,044 of 1,458 accesses make no request in block
-// 1 (they run in the grid's first row or its boundary blocks): their full runs there and in
-// block 0 were about a third of the file's lane evaluation (docs/analysis-speed.md, session 28).
-BlockRun runUnlessIdle(const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
-                       const model::Arch& arch, const std::array<int64_t, 3>& blockIdx,
-                       const std::map<int, int64_t>& liveValues, IterationMemo* memo, GuardCache* share) {
-  Evaluator ev(raw, launch, symbols, arch);
-  for (int d = 0; d < 3; ++d) ev.blockIdx[d] = blockIdx[static_cast<size_t>(d)];
-  ev.liveValues = liveValues, ev.memo = memo;
-  const std::shared_ptr<SharedGuards> guards = sharedGuards(raw, launch, symbols, arch, blockIdx, liveValues, share);
-  if (guards) ev.guardSource = guards->ev.get();
-  const auto& combos = ev.loopCombos();
-  const bool runs = std::any_of(combos.begin(), combos.end(), [&](const auto& combo) { return ev.anyThreadRuns(combo); });
-  BlockRun run;
-  if (!runs) {
-    run.idle = BlockRun::Idle{blockIdx, liveValues};
-    return run;
+  if (mode == BlockRunMode::UnlessIdle) {
+    const auto& combos = ev.loopCombos();
+    if (std::none_of(combos.begin(), combos.end(), [&](const auto& combo) { return ev.anyThreadRuns(combo); })) {
+      run.idle = BlockRun::Idle{blockIdx, liveValues};
+      return run;
+    }
   }
-  run.result = evaluateLanesInBlock(raw, ev, arch);
+  run.result = evaluateLanesInBlock(raw, ev, arch, mode == BlockRunMode::Probe);
   run.assumptions = std::move(ev.assumptions);
   run.representativeSymbols = std::move(ev.representativeSymbols);
   return run;
 }
 
-// The full run of a block runUnlessIdle only marked idle.
+// The full run of a block a BlockRunMode::UnlessIdle run only marked idle.
 void materialise(BlockRun& run, const RawAccess& raw, const LaunchContext& launch, const SymbolTable& symbols,
                  const model::Arch& arch, IterationMemo* memo, GuardCache* share) {
   if (!run.idle) return;
   const BlockRun::Idle idle = std::move(*run.idle);
-  run = runInBlock(raw, launch, symbols, arch, idle.blockIdx, idle.liveValues, memo, false, share);
+  run = runInBlock(raw, launch, symbols, arch, idle.blockIdx, idle.liveValues, memo, BlockRunMode::Full, share);
 }
 
 // Adds one block's figures standing for `blocks` blocks of the grid (weights by requests).
@@ -369,7 +359,7 @@ std::map<int, int64_t> liveValues(const RawAccess& raw, const LaunchContext& lau
   }
   if (unknown.empty() || unknown.size() > kMaxLiveValueScalars) return {};
   auto runs = [&](const std::map<int, int64_t>& values) {
-    return anyRequest(runInBlock(raw, launch, symbols, arch, blockIdx, values, memo, /*probe=*/true).result);
+    return anyRequest(runInBlock(raw, launch, symbols, arch, blockIdx, values, memo, BlockRunMode::Probe).result);
   };
   for (int id : unknown)
     for (int64_t candidate : kLiveValueCandidates)
@@ -449,7 +439,7 @@ double runningBlocks(const RawAccess& raw, const LaunchContext& launch, const Sy
     extended += dims[d] > 1;
   }
   auto runs = [&](const std::array<int64_t, 3>& idx) {
-    return anyRequest(runInBlock(raw, lattice, symbols, arch, idx, live, memo, /*probe=*/true).result);
+    return anyRequest(runInBlock(raw, lattice, symbols, arch, idx, live, memo, BlockRunMode::Probe).result);
   };
   if (extended == 1) {
     const int axis = dims[0] > 1 ? 0 : dims[1] > 1 ? 1 : 2;
@@ -532,11 +522,11 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   IterationMemo ownMemo;
   IterationMemo* kept = kernelIterations(cache);
   IterationMemo& memo = kept ? *kept : ownMemo;
-  BlockRun chosen = runUnlessIdle(raw, launch, symbols, arch, inside, live, &memo, cache);
+  BlockRun chosen = runInBlock(raw, launch, symbols, arch, inside, live, &memo, BlockRunMode::UnlessIdle, cache);
   LaneResult& result = chosen.result;
   bool partialGrid = false;  // run in block 0 or an edge block only: runningBlocks below
   if (!anyRequest(result) && inside != std::array<int64_t, 3>{}) {
-    BlockRun first = runUnlessIdle(raw, launch, symbols, arch, {0, 0, 0}, live, &memo, cache);
+    BlockRun first = runInBlock(raw, launch, symbols, arch, {0, 0, 0}, live, &memo, BlockRunMode::UnlessIdle, cache);
     if (anyRequest(first.result)) {
       chosen = std::move(first);
       partialGrid = true;
@@ -556,7 +546,7 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
     }
   }
   if (!live.empty()) {
-    chosen = runInBlock(raw, launch, symbols, arch, inside, live, &memo, false, cache);
+    chosen = runInBlock(raw, launch, symbols, arch, inside, live, &memo, BlockRunMode::Full, cache);
     for (const auto& [id, value] : live)
       if (value != kAssumedRuntimeValue)
         chosen.assumptions.insert("assumes " + symbols[id].name + " = " + std::to_string(value) +
@@ -582,7 +572,7 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
       found = cache->edgeBlock.at(key);
     } else {
       for (const auto& idx : candidates)
-        if (anyRequest(runInBlock(raw, launch, symbols, arch, idx, live, &memo, /*probe=*/true).result)) {
+        if (anyRequest(runInBlock(raw, launch, symbols, arch, idx, live, &memo, BlockRunMode::Probe).result)) {
           found = idx;
           break;
         }
@@ -590,7 +580,7 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
     }
     if (found) {
       const auto& idx = *found;
-      chosen = runInBlock(raw, launch, symbols, arch, idx, live, &memo, false, cache);
+      chosen = runInBlock(raw, launch, symbols, arch, idx, live, &memo, BlockRunMode::Full, cache);
       partialGrid = true;
       chosen.assumptions.insert("runs only in the grid's edge blocks: figures of block (" + std::to_string(idx[0]) +
                                 ", " + std::to_string(idx[1]) + ", " + std::to_string(idx[2]) + ")" +
@@ -630,7 +620,7 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
       std::optional<model::AlignmentCases<model::GlobalFigures>> global;
       std::optional<model::AlignmentCases<model::SharedFigures>> shared;
       for (const auto& [idx, count] : blocks) {
-        const LaneResult r = runInBlock(raw, launch, symbols, arch, idx, live, &memo, false, cache).result;
+        const LaneResult r = runInBlock(raw, launch, symbols, arch, idx, live, &memo, BlockRunMode::Full, cache).result;
         addBlocks(global, r.figures.global, count);
         addBlocks(shared, r.figures.shared, count);
       }

@@ -193,22 +193,20 @@ LaunchCollector::Runs LaunchCollector::withProgramCalls(Runs out, const Function
   const ProgramFacts* facts =
       holder->isMain() || !holder->getDeclName().isIdentifier() || !programFacts_ ? nullptr : programFacts_();
   const auto calls = facts ? facts->callsPerRunAssumed(holder->getNameAsString()) : std::nullopt;
-  // Nothing in the program's files calls or names it, and they show its `main`: the launch
-  // never runs (cuda_hgemm's `simtNaive`, whose one call in main.cu is commented out; blind
-  // panel 24, session 28). A caller in a folder the analysis does not read would run it: the
-  // finding then says where the count came from, and is a note rather than gone. Only where
-  // every file read parsed without an error: Rodinia's leukocyte calls GICOV_CUDA from
-  // find_ellipse.c, whose `MAT` types come from a header the flags do not find, and that
-  // parse lost the call.
-  if (calls && calls->runs <= 0 && !calls->called && facts->complete()) {
-    out.runs = 0;
-    out.uncalled = holder->getNameAsString();
-    startsIn(out, holder);
-    return out;
-  }
-  // None, or none that runs (a caller the program's reachable code never calls): as before,
-  // and the path starts in the holder.
+  // None, or none that runs (a caller the program's reachable code never calls): the path
+  // starts in the holder, once.
   if (!calls || calls->runs <= 0) {
+    // Nothing in the program's files calls or names it, and they show its `main`: the launch
+    // never runs (cuda_hgemm's `simtNaive`, whose one call in main.cu is commented out; blind
+    // panel 24, session 28). A caller in a folder the analysis does not read would run it: the
+    // finding then says where the count came from, and is a note rather than gone. Only where
+    // every file read parsed without an error: Rodinia's leukocyte calls GICOV_CUDA from
+    // find_ellipse.c, whose `MAT` types come from a header the flags do not find, and that
+    // parse lost the call.
+    if (calls && !calls->called && facts->complete()) {
+      out.runs = 0;
+      out.uncalled = holder->getNameAsString();
+    }
     startsIn(out, holder);
     return out;
   }
