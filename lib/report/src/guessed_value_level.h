@@ -15,7 +15,8 @@
 
 namespace coalesce::report::detail {
 
-// Caps at Note every access finding whose access's figures rest on such a guessed value.
+// Caps at Note every access finding whose access's figures rest on such a guessed value, and
+// ends its message with the values taken: the figure holds only under them.
 void capGuessedValueAccesses(std::vector<Finding>& findings, const AnalysisResult& analysis);
 
 }  // namespace coalesce::report::detail

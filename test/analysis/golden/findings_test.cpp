@@ -455,6 +455,22 @@ TEST_CASE("findings/: a load instantiations reach with and without parentheses i
   CHECK(columns.size() == 1);
 }
 
+TEST_CASE("findings/: a figure resting on a guessed lane spacing says so in its message") {
+  const Analysed& r = analysed();
+  std::map<std::string, const report::Finding*> byKernel;
+  for (const report::Finding& f : r.shown)
+    if (f.loc.file.find("guessed_stride_values.cu") != std::string::npos && f.rule == "uncoalesced-global-access")
+      byKernel[f.kernel] = &f;
+  REQUIRE(byKernel.count("poolRuntimeStride"));
+  REQUIRE(byKernel.count("poolKnownStride"));
+  INFO(byKernel.at("poolRuntimeStride")->message);
+  CHECK(byKernel.at("poolRuntimeStride")->message.find(
+            "; only under a guess: `stride` taken as 4096, and the figure follows the value the caller passes") !=
+        std::string::npos);
+  // The host passes 8 to the other: its figure is the code's, stated as such.
+  CHECK(byKernel.at("poolKnownStride")->message.find("guess") == std::string::npos);
+}
+
 TEST_CASE("findings/: a launch in a host loop is analysed at the values of the counter it passes") {
   const Analysed& r = analysed();
   size_t strided = 0;
