@@ -148,7 +148,8 @@ def _(tmp):
     # Inside a kernel: that kernel and its file fail (exit 3), the reason named.
     write(tmp, "refuses.cu", '__global__ void k(float* a) {\n#ifndef TILE\n#error "TILE must be set"\n#endif\n'
                              '  a[threadIdx.x] = 1.0f;\n}\n')
-    # Outside any kernel: a warning, the kernel analysed.
+    # Outside any kernel: a warning, the kernel analysed; launched nowhere in host code that had
+    # an error, its finding is a note saying a launch may not have been read (launch_level.cpp).
     write(tmp, "hostonly.cu", '#error "host configuration missing"\n'
                               '__global__ void k(float* a) { a[2 * threadIdx.x] = 1.0f; }\n')
     write(tmp, "good.cu", GOOD)
@@ -156,7 +157,9 @@ def _(tmp):
     expect_rc(r, 3)
     expect_message(r, "error", "refuses.cu", "TILE must be set")
     expect_message(r, "warning", "hostonly.cu", "host configuration missing")
-    check("hostonly.cu:2:31: warning: store" in r.out, "hostonly.cu's kernel not reported", r)
+    check("hostonly.cu:2:31: note: store" in r.out, "hostonly.cu's kernel not reported", r)
+    check("no launch of k was found in hostonly.cu, but its host code has 1 error" in r.out,
+          "hostonly.cu's note does not say its launch may be in code that did not parse", r)
     expect_good_reported(r)
     expect_summary(r, 3, failed=1)
 

@@ -15,7 +15,9 @@ namespace coalesce::report::detail {
 
 // Caps at Note every access or branch finding all of whose kernels (Finding::kernel and
 // ::instantiations) are never launched in the file that defines them, where that file
-// launches another kernel. Barrier findings are hazards whoever runs them: left as they are.
+// launches another kernel, or where the file's host code had errors and the block is a guess
+// (a launch may sit in the code that did not parse). Barrier findings are hazards whoever
+// runs them: left as they are.
 void capUnlaunchedKernels(std::vector<Finding>& findings, const AnalysisResult& analysis);
 
 }  // namespace coalesce::report::detail
