@@ -56,7 +56,11 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           ("panel23-lu", "panel23-lu-findings.json", "panel23-lu-judgments.json"),
           # Session 28: MAGMA's magmablas, cuda_hgemm, mini-nbody, NVIDIA_SGEMM_PRACTICE and
           # BabelStream's CUDA stream: its 11 warnings and 12 notes.
-          ("panel24", "panel24-findings.json", "panel24-judgments.json")]
+          ("panel24", "panel24-findings.json", "panel24-judgments.json"),
+          # Session 29: SHOC's CUDA benchmarks, llm.c, the NVIDIA developer blog's code samples (its
+          # tree again, a newer commit) and the ISPASS-2009 GPGPU-Sim benchmarks but CP: their 5
+          # warnings and 12 notes (ids 100 on).
+          ("panel25", "panel25-findings.json", "panel25-judgments.json")]
 
 
 def load_panels(folder):
