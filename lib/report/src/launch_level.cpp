@@ -40,9 +40,10 @@ void capUnlaunchedKernels(std::vector<Finding>& findings, const AnalysisResult& 
   };
   // A kernel launched nowhere, on a guessed block or one its code implies, in a file whose
   // host code had errors: the launch may sit in code the parse could not read, so a guess, not
-  // the launch, gives the figures. SHOC's stencil2d without its configure-made config.h (`restrict`): the class
-  // template whose operator() launches StencilKernel on a 1 x lCols block did not parse, and
-  // the 32x8 guess gave bank conflicts the real block has none of (blind panel 25: false).
+  // the launch, gives the figures. SHOC's stencil2d without its configure-made config.h
+  // (`restrict`): the class template whose operator() launches StencilKernel on a 1 x lCols
+  // block did not parse, and the 32x8 guess gave bank conflicts the real block has none of
+  // (blind panel 25: false).
   const auto guessedBesideErrors = [&](const KernelRecord* k) {
     return launchedNowhere(*k) && hostErrors.count(k->loc.file) > 0;
   };
