@@ -57,9 +57,9 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           # Session 28: MAGMA's magmablas, cuda_hgemm, mini-nbody, NVIDIA_SGEMM_PRACTICE and
           # BabelStream's CUDA stream: its 11 warnings and 12 notes.
           ("panel24", "panel24-findings.json", "panel24-judgments.json"),
-          # Session 29: SHOC's CUDA benchmarks, llm.c, the NVIDIA developer blog's code samples (its
-          # tree again, a newer commit) and the ISPASS-2009 GPGPU-Sim benchmarks but CP: their 5
-          # warnings and 12 notes (ids 100 on).
+          # Session 29: SHOC's CUDA benchmarks, llm.c, the ISPASS-2009 GPGPU-Sim benchmarks but CP
+          # and the NVIDIA developer blog's code samples, all used by earlier panels, swept again:
+          # their 5 warnings and 12 notes (ids 100 on).
           ("panel25", "panel25-findings.json", "panel25-judgments.json")]
 
 
