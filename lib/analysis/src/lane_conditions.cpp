@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 #include "block_samples.h"
 #include "branch_paths.h"
@@ -66,7 +67,7 @@ ConditionFigures conditionInBlock(const ExprRef& condition, const RawAccess& raw
     std::vector<std::optional<int64_t>> values;  // per thread, in linear order, once `computed`
     std::vector<bool> computed;                  // only the threads some iteration let through
   };
-  std::map<std::vector<std::optional<int64_t>>, CondAt> conds;
+  std::unordered_map<std::vector<std::optional<int64_t>>, CondAt, ValuesHash> conds;  // pointers stay valid: `outcomes`
   struct Outcome {
     int64_t warpRequests = 0, divergentRequests = 0, remapped = 0;
     bool anyUnknown = false, notOnlyPartial = false;

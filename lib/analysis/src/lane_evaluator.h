@@ -42,6 +42,20 @@ inline void fillValuesIn(const std::map<int, int64_t>& iteration, const std::vec
     out.push_back(it == iteration.end() ? std::nullopt : std::optional<int64_t>(it->second));
   }
 }
+// A hash of such values, for the kept guards' lookups (guardsAt): each is asked once per
+// iteration of every loop an access sits in, and an ordered map compared the keys element by
+// element, reading each optional's flag, at every level of its tree (a third of guardsAt's
+// time in Rodinia's myocyte, docs/analysis-speed.md, session 29).
+struct ValuesHash {
+  size_t operator()(const std::vector<std::optional<int64_t>>& values) const {
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ values.size();
+    for (const std::optional<int64_t>& v : values) {
+      const uint64_t x = v ? static_cast<uint64_t>(*v) * 0xbf58476d1ce4e5b9ULL : 0x94d049bb133111ebULL;
+      h = (h ^ x ^ (h >> 29)) * 0x9e3779b97f4a7c15ULL;
+    }
+    return static_cast<size_t>(h ^ (h >> 32));
+  }
+};
 inline std::vector<std::optional<int64_t>> valuesIn(const std::map<int, int64_t>& iteration, const std::vector<int>& ids) {
   std::vector<std::optional<int64_t>> out;
   out.reserve(ids.size());
@@ -738,11 +752,11 @@ struct Evaluator {
   static constexpr size_t kKeptGuardPrograms = 4 * kKeptPerGuard;
   std::vector<std::vector<int>> guardSymbols_;  // per guard, the symbols it names, sorted
   // Per guard, its substitution by the iteration's values of its symbols (nullopt: none).
-  std::vector<std::map<std::vector<std::optional<int64_t>>, ExprRef>> substitutedGuards_;
+  std::vector<std::unordered_map<std::vector<std::optional<int64_t>>, ExprRef, ValuesHash>> substitutedGuards_;
   std::map<std::vector<const SymExpr*>, GuardsAt> guardsAt_;  // by the substituted guards
   std::vector<int> allGuardSymbols_;                          // every guard's symbols, sorted
   std::vector<std::optional<int64_t>> allValuesScratch_, valuesScratch_;  // guardsAt's lookup keys
-  std::map<std::vector<std::optional<int64_t>>, GuardsAt*> guardsByValues_;  // by their values
+  std::unordered_map<std::vector<std::optional<int64_t>>, GuardsAt*, ValuesHash> guardsByValues_;  // by their values
   std::deque<LaneOffsets> laneOffsets_;
   std::map<std::vector<int>, std::optional<LoopSplit>> loopSplits_;  // by the iteration's loop variables
   std::vector<int> keptLoopVariables_;  // of the last iteration patternFor was asked for
