@@ -86,6 +86,37 @@ bool extendsGuards(const std::vector<std::string>& guards, const std::vector<std
   return guards.size() >= anchor.size() && std::equal(anchor.begin(), anchor.end(), guards.begin());
 }
 
+// A bound check of a thread's index: a comparison of a thread-dependent value with a uniform
+// one (`idx + 2 < N`, `n > i`). Its uniform side, and whether the thread's side is the
+// smaller one (an upper bound), or nothing.
+struct BoundCheck {
+  ExprRef bound;
+  bool upper = false;
+};
+std::optional<BoundCheck> boundCheck(const ExprRef& g) {
+  if (g->op != Op::Lt && g->op != Op::Le && g->op != Op::Gt && g->op != Op::Ge) return std::nullopt;
+  const ExprRef& l = g->args[0];
+  const ExprRef& r = g->args[1];
+  const bool less = g->op == Op::Lt || g->op == Op::Le;
+  if (dependsOnThread(l) && isUniform(r)) return BoundCheck{r, less};
+  if (isUniform(l) && dependsOnThread(r)) return BoundCheck{l, !less};
+  return std::nullopt;
+}
+
+// Members under the same guards but the last, each of which checks its own index against the
+// same bound: the unrolled tail of a vectorised element-wise kernel (`if (idx + 0 < N) c[idx
+// + 0] = ...; if (idx + 2 < N) c[idx + 2] = ...`). Those checks drop lanes only at the
+// array's end: elsewhere the members run in the same warps and fill each other's sectors, as
+// the members of one guard do (LeetCUDA's f16x8 kernels, four stores of 16 sectors each
+// whose union is the ideal 4: blind panel 26, session 29).
+bool boundSiblings(const RawAccess& a, const RawAccess& b) {
+  const size_t n = a.guards.size();
+  if (n == 0 || b.guards.size() != n || a.guardTexts.size() != n || b.guardTexts.size() != n) return false;
+  if (!std::equal(a.guardTexts.begin(), a.guardTexts.end() - 1, b.guardTexts.begin())) return false;
+  const std::optional<BoundCheck> x = boundCheck(a.guards.back()), y = boundCheck(b.guards.back());
+  return x && y && x->upper == y->upper && sameStructure(x->bound, y->bound);
+}
+
 // The members (indices into `seen`) split into families whose guards all extend one member's
 // guards, the anchor, taken from the least guarded on. A guarded member touches its lanes'
 // sectors in the same warp as the anchor's unguarded accesses, so L1 (loads) or L2 (stores)
@@ -93,6 +124,7 @@ bool extendsGuards(const std::vector<std::string>& guards, const std::vector<std
 // (evaluateGroup), so the extra guard never lends a member lanes it does not run. The arms of
 // one branch both extend the guards before the branch and join one family: under a
 // warp-uniform condition a warp runs one arm, and its figures are the anchor's with that arm.
+// So do members whose last guards check each its own index against one bound (boundSiblings).
 // Members under unrelated guards (neither a prefix of the other, no common anchor among
 // them) stay apart.
 std::vector<std::vector<size_t>> guardFamilies(const std::vector<size_t>& members, const std::vector<SeenAccess>& seen) {
@@ -107,7 +139,8 @@ std::vector<std::vector<size_t>> guardFamilies(const std::vector<size_t>& member
     const std::vector<std::string>& anchor = seen[order[a]].raw.guardTexts;
     std::vector<size_t> family;
     for (size_t b = a; b < order.size(); ++b)
-      if (!taken[b] && extendsGuards(seen[order[b]].raw.guardTexts, anchor)) {
+      if (!taken[b] && (extendsGuards(seen[order[b]].raw.guardTexts, anchor) ||
+                        boundSiblings(seen[order[a]].raw, seen[order[b]].raw))) {
         taken[b] = true;
         family.push_back(order[b]);
       }
