@@ -150,8 +150,10 @@ class EvidenceWalker : public RecursiveASTVisitor<EvidenceWalker> {
       for (const auto& [key, dim] : dimensions_) {
         if (key.axis != d) continue;
         // Threads that each index several elements (`s[tid]` and `s[tid + 128]`) leave the
-        // block the extent less the largest offset.
-        const int64_t threads = dim.extent - dim.largestOffset;
+        // block the extent less the largest offset; a scaled index (`s[4 * tid + 3]`) that
+        // much divided by its scale.
+        if (dim.extent <= dim.largestOffset) continue;
+        const int64_t threads = (dim.extent - 1 - dim.largestOffset) / dim.scale + 1;
         if (threads < lower || threads > maxThreads || !plausibleBlockSide(threads)) continue;
         if (!smallest || threads < smallest->value) {
           std::string why = dim.why;
@@ -218,16 +220,33 @@ class EvidenceWalker : public RecursiveASTVisitor<EvidenceWalker> {
     return std::nullopt;
   }
 
-  // threadIdx.d (offset 0) or threadIdx.d + C, C a constant >= 0: the axis, and C.
-  std::optional<int> threadIndexPlusConstant(const Expr* e, int64_t& offset) const {
-    offset = 0;
+  // threadIdx.d or threadIdx.d * K, K a constant >= 1: the axis, and K.
+  std::optional<int> scaledThreadIndex(const Expr* e, int64_t& scale) const {
+    scale = 1;
     if (auto d = threadAxis(e)) return d;
+    const auto* op = dyn_cast<BinaryOperator>(stripCasts(e));
+    if (!op || op->getOpcode() != BO_Mul) return std::nullopt;
+    for (int side = 0; side < 2; ++side)
+      if (auto d = threadAxis(side ? op->getRHS() : op->getLHS()))
+        if (auto c = constant(side ? op->getLHS() : op->getRHS()); c && *c >= 1) {
+          scale = *c;
+          return d;
+        }
+    return std::nullopt;
+  }
+
+  // threadIdx.d * K + C (K a constant >= 1, 1 when absent; C a constant >= 0, 0 when absent):
+  // the axis, K and C. A tile row a thread fills four elements of (`tile[ty][tx * 4 + 3]`,
+  // LeetCUDA's transposes, blind panel 26) bounds the axis by a quarter of its extent.
+  std::optional<int> threadIndexPlusConstant(const Expr* e, int64_t& offset, int64_t& scale) const {
+    offset = 0;
+    if (auto d = scaledThreadIndex(e, scale)) return d;
     const auto* op = dyn_cast<BinaryOperator>(stripCasts(e));
     if (!op || op->getOpcode() != BO_Add) return std::nullopt;
     for (int side = 0; side < 2; ++side) {
       const Expr* index = side ? op->getRHS() : op->getLHS();
       const Expr* other = side ? op->getLHS() : op->getRHS();
-      if (auto d = threadAxis(index))
+      if (auto d = scaledThreadIndex(index, scale))
         if (auto c = constant(other); c && *c >= 0) {
           offset = *c;
           return d;
@@ -361,24 +380,28 @@ class EvidenceWalker : public RecursiveASTVisitor<EvidenceWalker> {
       auto arrayLoc = tl.getUnqualifiedLoc().getAs<ArrayTypeLoc>();
       if (!array) return;
       const int64_t extent = static_cast<int64_t>(array->getSize().getZExtValue());
-      int64_t offset = 0;
-      if (auto d = threadIndexPlusConstant(index, offset); d && extent > 0) {
+      int64_t offset = 0, scale = 1;
+      if (auto d = threadIndexPlusConstant(index, offset, scale); d && extent > 0) {
         int64_t used = extent;
         std::string padding;
         if (arrayLoc && isPaddedByOne(arrayLoc.getSizeExpr()) && extent > 1) {
           used = extent - 1;
           padding = ", less its padding of 1";
         }
-        if (!guarded(*d, used - offset)) {
-          const DimensionKey key{var->getCanonicalDecl(), static_cast<int>(level), *d};
+        // The threads whose index `scale * t + offset` stays inside: t < (used - offset) / scale.
+        if (used > offset && !guarded(*d, (used - 1 - offset) / scale + 1)) {
+          const DimensionKey key{var->getCanonicalDecl(), static_cast<int>(level), *d, scale};
           auto it = std::find_if(dimensions_.begin(), dimensions_.end(),
                                  [&](const auto& entry) { return entry.first == key; });
           if (it == dimensions_.end()) {
             dimensions_.push_back({key, Dimension{}});
             it = std::prev(dimensions_.end());
             it->second.extent = used;
-            it->second.why = "`" + var->getNameAsString() + "` is indexed by threadIdx." + axisWord(*d) + " along " +
-                             std::to_string(extent) + " elements" + padding + " (" + at(index->getExprLoc()) + ")";
+            it->second.scale = scale;
+            it->second.why = "`" + var->getNameAsString() + "` is indexed by " +
+                             (scale > 1 ? std::to_string(scale) + " x " : std::string()) + "threadIdx." +
+                             axisWord(*d) + " along " + std::to_string(extent) + " elements" + padding + " (" +
+                             at(index->getExprLoc()) + ")";
           }
           it->second.largestOffset = std::max(it->second.largestOffset, offset);
         }
@@ -493,11 +516,13 @@ class EvidenceWalker : public RecursiveASTVisitor<EvidenceWalker> {
     const VarDecl* var;
     int level;
     int axis;
+    int64_t scale;  // the thread index's factor (1: the index itself)
     bool operator==(const DimensionKey&) const = default;
   };
   struct Dimension {
     int64_t extent = 0;
     int64_t largestOffset = 0;
+    int64_t scale = 1;
     std::string why;
   };
   // In the order met (not by address), so that the evidence quoted is the same every run.

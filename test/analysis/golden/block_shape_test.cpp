@@ -580,6 +580,41 @@ __global__ void literalPadding(float* d) {
   CHECK(lit.block.source == BlockSource::Assumed);
 }
 
+TEST_CASE("block shapes: a tile row each thread fills several elements of bounds its axis by their count") {
+  // LeetCUDA's transposes (blind panel 26, session 29: a note on a guessed 32x16 block judged
+  // false, the launch being 16x16): `tile[16][16 * 4 + PAD]` indexed by `tx * 4 + 3`.
+  const AnalysisResult r = analyseOne(R"(
+#define W 16
+#define PAD 1
+__global__ void fourPerThread(const float4* x, float* y) {
+  __shared__ float tile[W][W * 4 + PAD];
+  const float4 v = x[threadIdx.y * W + threadIdx.x];
+  tile[threadIdx.y][threadIdx.x * 4] = v.x;
+  tile[threadIdx.y][threadIdx.x * 4 + 1] = v.y;
+  tile[threadIdx.y][threadIdx.x * 4 + 2] = v.z;
+  tile[threadIdx.y][threadIdx.x * 4 + 3] = v.w;
+  __syncthreads();
+  y[threadIdx.y * W * 4 + threadIdx.x] = tile[threadIdx.x % W][threadIdx.y];
+}
+// Scaled the other way round, and two per thread over a row of 256: 128 threads.
+__global__ void twoPerThreadScaled(float* d) {
+  __shared__ float s[256];
+  s[2 * threadIdx.x] = d[threadIdx.x];
+  s[2 * threadIdx.x + 1] = d[threadIdx.x + 128];
+  __syncthreads();
+  d[threadIdx.x] = s[255 - threadIdx.x];
+}
+)");
+  REQUIRE(r.files.size() == 1);
+  const KernelRecord& four = kernelNamed(r, "fourPerThread");
+  CHECK(four.block.dim == model::Dim3{16, 16, 1});
+  CHECK(four.block.source == BlockSource::KernelImplied);
+  CHECK(mentions(four, "indexed by 4 x threadIdx.x along 65 elements"));
+  const KernelRecord& two = kernelNamed(r, "twoPerThreadScaled");
+  CHECK(two.block.dim == model::Dim3{128, 1, 1});
+  CHECK(two.block.source == BlockSource::KernelImplied);
+}
+
 TEST_CASE("block shapes: a launch that computes some axes at run time still fixes the others") {
   const AnalysisResult r = analyseOne(R"(
 template <class T>
