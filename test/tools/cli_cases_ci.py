@@ -288,6 +288,35 @@ def _(tmp):
     usage_error(lint("launch", "--arch", "sm_1", "--", "c++", "-c", "src/good.cu", "-o", "obj/y.o", cwd=tmp), "sm_1")
 
 
+@case("launch: merged results report what a run over the same files reports (groups included)")
+def _(tmp):
+    # Fields of one record read through a reference: a group whose members the aos-field-access
+    # message counts; in the second translation unit its id must name the merged accesses.
+    record = ("struct Term { short2 zero; short2 one; float diff; bool valid; };\n"
+              "__global__ void fields(const Term* __restrict__ t, const float* img, float* out, int n) {\n"
+              "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {\n"
+              "    const Term& c = t[i];\n"
+              "    float r = 0;\n"
+              "    if (c.valid) r = c.diff * img[c.zero.y * 640 + c.zero.x] + img[c.one.y * 640 + c.one.x];\n"
+              "    out[i] = r;\n"
+              "  }\n"
+              "}\n"
+              "int main() { Term* t; float *img, *o; for (int i = 0; i < 10; ++i) fields<<<64, 256>>>(t, img, o, 1 << 20); }\n")
+    write(tmp, "src/a_first.cu", GOOD)
+    write(tmp, "src/b_record.cu", record)
+    os.makedirs(os.path.join(tmp, "obj"))
+    for name in ("a_first", "b_record"):
+        lint("launch", "--skip-compile", "--", "nvcc", "-c", f"src/{name}.cu", "-o", f"obj/{name}.o", cwd=tmp)
+    merged = lint("merge", "--format=json", "obj", cwd=tmp)
+    direct = lint("--format=json", "--no-cache", "src/a_first.cu", "src/b_record.cu", cwd=tmp)
+    def findings(r):
+        return sorted((os.path.basename(f["file"]), f["line"], f["column"], f["rule"], f["severity"], f["message"])
+                      for f in r.json()["findings"])
+    check(findings(merged) == findings(direct), "merged findings differ from the direct run's", merged)
+    check(any("reads 13 of the 16 bytes" in f[5] for f in findings(merged)),
+          "the record's group was not read in the merged report", merged)
+
+
 @case("launch: --max-instantiations, and merge counts the instantiations left out")
 def _(tmp):
     write(tmp, "t.cu", SIX_INSTANTIATIONS)
