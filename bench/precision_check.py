@@ -60,7 +60,11 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           # Session 29: SHOC's CUDA benchmarks, llm.c, the ISPASS-2009 GPGPU-Sim benchmarks but CP
           # and the NVIDIA developer blog's code samples, all used by earlier panels, swept again:
           # their 5 warnings and 12 notes (ids 100 on).
-          ("panel25", "panel25-findings.json", "panel25-judgments.json")]
+          ("panel25", "panel25-findings.json", "panel25-judgments.json"),
+          # Session 29, out of sample: GPUSorting, LeetCUDA's kernels, cuda_hgemv, Hetero-Mark's
+          # CUDA benchmarks, nvdiffrast, ElasticFusion, ethminer, CuSha, FinanceBench,
+          # diff-gaussian-rasterization and mixbench: their 29 warnings and 12 notes (ids 100 on).
+          ("panel26", "panel26-findings.json", "panel26-judgments.json")]
 
 
 def load_panels(folder):
