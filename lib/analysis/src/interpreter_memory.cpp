@@ -98,7 +98,18 @@ std::optional<MemLoc> Interpreter::location(const Expr* e) {
     }
     if (!base || !field || field->isBitField()) return std::nullopt;
     const int64_t offsetBytes = static_cast<int64_t>(ctx_.getFieldOffset(field) / 8);
-    return MemLoc{base->root, binary(Op::Add, base->offset, constant(offsetBytes)), mem->getType(), field};
+    MemLoc out{base->root, binary(Op::Add, base->offset, constant(offsetBytes)), mem->getType(), field};
+    if (base->field && !mem->isArrow()) {
+      // The record a thread's lanes step over is the outermost one (a 16-byte `DataTerm`
+      // whose `zero` is a short2), not the innermost: ElasticFusion's `corresp.zero.y` was
+      // "2 of the 16 bytes of its record short2" (blind panel 26, session 29).
+      // An anonymous union or struct between them adds no name: `node.data`, not `node..data`.
+      out.outer = base->outer ? base->outer : base->field->getParent();
+      const std::string before = base->outer ? base->fieldPath : base->field->getNameAsString();
+      const std::string name = field->getNameAsString();
+      out.fieldPath = before.empty() ? name : name.empty() ? before : before + "." + name;
+    }
+    return out;
   }
   if (const auto* call = dyn_cast<CallExpr>(e); call && call->getCallReturnType(ctx_)->isReferenceType()) {
     // An accessor returning a reference (at(r, c), operator()): the memory it names.
@@ -194,8 +205,8 @@ void Interpreter::record(model::AccessKind kind, const MemLoc& loc, const Expr* 
   auto nameOf = [](const RecordDecl* r) { return r->getName().empty() ? std::string("(anonymous)") : r->getNameAsString(); };
   std::string record, fieldName;
   if (loc.field) {
-    record = nameOf(loc.field->getParent());
-    fieldName = loc.field->getNameAsString();
+    record = nameOf(loc.outer ? loc.outer : loc.field->getParent());
+    fieldName = loc.outer ? loc.fieldPath : loc.field->getNameAsString();
   } else if (const RecordDecl* whole = t->getAsRecordDecl();
              whole && !sm_.isInSystemHeader(sm_.getExpansionLoc(whole->getLocation()))) {
     record = nameOf(whole);

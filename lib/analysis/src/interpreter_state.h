@@ -60,6 +60,10 @@ struct MemLoc {
   ExprRef offset;
   clang::QualType type;
   const clang::FieldDecl* field = nullptr;  // set when the location is a field of a record
+  // A field of a field (`t[i].zero.y`): the outermost record whose field holds it, and the
+  // path from there ("zero.y"); null and empty for a field of the record itself.
+  const clang::RecordDecl* outer = nullptr;
+  std::string fieldPath;
 };
 
 using Env = std::map<const clang::VarDecl*, Value>;
