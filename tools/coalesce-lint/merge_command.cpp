@@ -47,21 +47,14 @@ std::vector<std::string> resultFiles(const std::vector<std::string>& paths, std:
   return out;
 }
 
-// Appends `part` to `all`; ids are renumbered by the caller once everything is in. A group's
-// id is its first member's index in the accesses (AccessGroup::id): a translation unit's,
-// made the merged list's as analyze() does for a run's units. Left as they were, the groups
-// of every unit but the first named other units' accesses, and a rule reading a group's
-// members (an aos-field-access's bytes read, a group's cost) found none: the merged report
-// of ElasticFusion's reduce.cu said a thread reads 2 of its record's 16 bytes where the
-// direct run said 13 (blind panel 26 judged that note false, session 29).
+// Appends `part` to `all`; ids are renumbered by the caller once everything is in. The
+// accesses go through appendAccesses (records.h), which moves their group ids with them: the
+// merged report of ElasticFusion's reduce.cu lost its groups without (session 29).
 void append(AnalysisResult& all, AnalysisResult part) {
-  const int base = static_cast<int>(all.accesses.size());
-  for (AccessSite& a : part.accesses)
-    if (a.group.id >= 0) a.group.id += base;
+  appendAccesses(all.accesses, part.accesses);
   auto move = [](auto& to, auto& from) { to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end())); };
   move(all.files, part.files);
   move(all.kernels, part.kernels);
-  move(all.accesses, part.accesses);
   move(all.branches, part.branches);
   move(all.barriers, part.barriers);
   move(all.pointerParams, part.pointerParams);

@@ -741,12 +741,7 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
   for (auto& o : outcomes) {
     result.files.push_back(std::move(o.file));
     for (auto& k : o.tu.kernels) result.kernels.push_back(std::move(k));
-    // Group ids are indices into the translation unit's accesses: make them the run's.
-    const int base = static_cast<int>(result.accesses.size());
-    for (auto& a : o.tu.accesses) {
-      if (a.group.id >= 0) a.group.id += base;
-      result.accesses.push_back(std::move(a));
-    }
+    appendAccesses(result.accesses, o.tu.accesses);  // group ids made the run's
     for (auto& b : o.tu.branches) result.branches.push_back(std::move(b));
     for (auto& b : o.tu.barriers) result.barriers.push_back(std::move(b));
     for (auto& p : o.tu.pointerParams) result.pointerParams.push_back(std::move(p));

@@ -444,4 +444,16 @@ struct AnalysisResult {
   bool operator==(const AnalysisResult&) const = default;
 };
 
+// Moves one translation unit's accesses to the end of a run's list. A group's id is its first
+// member's index in the list it was made in (AccessGroup::id), so it moves with them: the
+// analysis's run over several files and `coalesce-lint merge` both append this way (a merge
+// that did not left every unit's groups but the first naming other units' accesses, session 29).
+inline void appendAccesses(std::vector<AccessSite>& to, std::vector<AccessSite>& from) {
+  const int base = static_cast<int>(to.size());
+  for (AccessSite& a : from) {
+    if (a.group.id >= 0) a.group.id += base;
+    to.push_back(std::move(a));
+  }
+}
+
 }  // namespace coalesce
