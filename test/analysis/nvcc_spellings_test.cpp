@@ -80,3 +80,14 @@ void run(const IndexT* rows, float* out, int m) { k<<<(m + 127) / 128, 128>>>(m,
                                         [](const PointerParam& p) { return p.name == "rows" && p.isRestrict; });
   CHECK(restricted == 1);
 }
+
+TEST_CASE("an alignment specifier after a memory-space keyword moves before it, and only then", "[nvcc_spellings]") {
+  const std::string in = "__shared__  alignas(alignof(float4)) float As[4][16];\n";
+  const auto out = analysis::alignasFirst(in);
+  REQUIRE(out);
+  CHECK(*out == "alignas(alignof(float4))  __shared__ float As[4][16];\n");
+  // Already in Clang's order, or an `alignas` no keyword precedes (the toolkit's cuda.h, read
+  // for every file): nothing to rewrite, and no copy.
+  CHECK_FALSE(analysis::alignasFirst("alignas(16) __shared__ float a[4];\nstruct alignas(8) S { int x; };\n"));
+  CHECK_FALSE(analysis::alignasFirst("int x = 1 << 4; // alignas\n"));
+}

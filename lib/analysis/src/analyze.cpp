@@ -3,6 +3,7 @@
 #include "coalesce/analysis/analyze.h"
 
 #include <clang/AST/ASTConsumer.h>
+#include <clang/Sema/SemaConsumer.h>
 #include <clang/AST/Attr.h>
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticLex.h>
@@ -49,6 +50,7 @@
 #include "build_hints.h"
 #include "command_line_text.h"
 #include "error_collector.h"
+#include "header_deferred_diags.h"
 #include "kernel_analyzer.h"
 #include "preamble_cache.h"
 #include "result_cache.h"
@@ -68,13 +70,15 @@ bool inSystemHeader(const clang::Decl* d) {
   return sm.isInSystemHeader(sm.getExpansionLoc(d->getLocation()));
 }
 
-class Consumer : public clang::ASTConsumer {
+class Consumer : public clang::SemaConsumer {
  public:
   // reuse: what the file is parsed over (header reuse, docs/architecture.md).
   Consumer(TranslationUnitOptions& options, const ErrorCollector& diags, TranslationUnitResult& out, Reuse reuse,
            bool& analysed)
       : options_(options), diags_(diags), out_(out), reuse_(reuse), analysed_(analysed) {}
+  void InitializeSema(clang::Sema& sema) override { sema_ = &sema; }
   bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
+    if (reuse_ == Reuse::HeaderPch && sema_) skipPchDeferredDiagRoots(*std::exchange(sema_, nullptr));
     if (reuse_ != Reuse::None) noteInstantiationsOfPchTemplates(group);  // header reuse (docs/architecture.md)
     return true;
   }
@@ -98,6 +102,7 @@ class Consumer : public clang::ASTConsumer {
   TranslationUnitResult& out_;
   const Reuse reuse_;
   bool& analysed_;
+  clang::Sema* sema_ = nullptr;  // until its PCH reader is wrapped (header_deferred_diags.h)
 
   // ---- header reuse (docs/architecture.md): what a walk of the whole AST would reach of this file.
   // Without a PCH the analysis walks every declaration of the translation unit; over a PCH

@@ -54,7 +54,14 @@ size_t closingBrackets(std::string_view text, size_t from, bool& spaced, size_t&
 // parse. The two are swapped, the whitespace between them kept in place: the same characters,
 // lines and length. Nullopt when the text has no such pair.
 std::optional<std::string> alignasFirst(std::string_view text) {
-  if (text.find("alignas") == std::string_view::npos) return std::nullopt;
+  // Most files with `alignas` have it first already (the toolkit's 1.1 MB cuda.h, read by
+  // the driver for each file): those are not copied.
+  bool swapped = false;
+  for (size_t at = text.find("alignas"); at != std::string_view::npos && !swapped; at = text.find("alignas", at + 1)) {
+    const std::string_view before = wordBefore(text, at);
+    swapped = before == "__shared__" || before == "__device__" || before == "__constant__" || before == "__managed__";
+  }
+  if (!swapped) return std::nullopt;
   std::string out(text);
   bool changed = false;
   for (std::string_view keyword : {"__shared__", "__device__", "__constant__", "__managed__"}) {
@@ -82,7 +89,15 @@ std::optional<std::string> alignasFirst(std::string_view text) {
 }
 
 std::optional<std::string> joinedLaunchBrackets(std::string_view text) {
-  if (text.find("<< ") == std::string_view::npos && text.find("<<\t") == std::string_view::npos) return std::nullopt;
+  // Copied only when some `<<` is followed, after blanks, by a third `<` (a shift's `1 << 4`
+  // is not).
+  bool split = false;
+  for (size_t at = text.find("<<"); at != std::string_view::npos && !split; at = text.find("<<", at + 2)) {
+    size_t third = at + 2;
+    while (third < text.size() && blank(text[third])) ++third;
+    split = third > at + 2 && third < text.size() && text[third] == '<';
+  }
+  if (!split) return std::nullopt;
   std::string out(text);
   bool changed = false;
   for (size_t at = out.find("<<"); at != std::string::npos; at = out.find("<<", at + 2)) {

@@ -140,3 +140,26 @@ void go(float* p) { k<<<4, 128>>>(p); }
   request.buildDir = dir.str();
   CHECK(differencesWithAndWithout(request, 2) == std::vector<std::string>{});
 }
+
+TEST_CASE("header cache: errors Clang defers until a function is emitted for the device, as without") {
+  // Over the PCH the headers' own roots of deferred diagnostics are not read back
+  // (lib/analysis/src/header_deferred_diags.h); the file's are, and the walk from them enters
+  // what they call.
+  test::TempDir dir;
+  dir.write("deferred.cu", R"(#include <cuda_runtime.h>
+int host_only(int v) { return v + 1; }
+__host__ __device__ int both(int v) { return host_only(v); }  // an error only once emitted for the device
+__global__ void calls_host(int* q) { q[threadIdx.x] = both(threadIdx.x); }
+void go(int* q) { calls_host<<<1, 32>>>(q); }
+)");
+  dir.write("clean.cu", R"(#include <cuda_runtime.h>
+__global__ void fine(int* q) { q[threadIdx.x] = 1; }
+void go2(int* q) { fine<<<1, 32>>>(q); }
+)");
+  analysis::AnalysisRequest request;
+  request.inputs = {dir.str()};
+  CHECK(differencesWithAndWithout(request, 1) == std::vector<std::string>{});
+  const Observed with = run(request, true);
+  const std::string json = analysis::recordsToJson(with.result);
+  CHECK(json.find("host_only") != std::string::npos);  // the deferred error is reported
+}
