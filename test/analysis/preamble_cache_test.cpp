@@ -71,6 +71,7 @@ struct Tree {
     r.cacheDir = dir.str("cache");
     r.isolateFiles = isolate;
     r.jobs = 2;
+    r.preambleOnFirstRun = true;  // the preambles' mechanics; the default's second-run rule is tested apart
     return r;
   }
   // Removes the records, keeps the PCHs: the next run parses every file over what is kept.
@@ -287,4 +288,31 @@ TEST_CASE("preamble: concurrent runs sharing the cache folder build, keep and re
   // No half-written file left behind.
   for (const fs::directory_entry& e : fs::directory_iterator(tree.dir.str("cache/pch-v1")))
     CHECK(e.path().filename().string().rfind("tmp.", 0) != 0);
+}
+
+TEST_CASE("preamble: by default a file's first run builds none, its second builds it, its third reads it") {
+  Tree tree;
+  analysis::AnalysisRequest first = tree.request({"first.cu"});
+  first.preambleOnFirstRun = false;  // the default
+  const std::string expected = fresh(first);
+  CHECK(records(first) == expected);  // over the CUDA headers' PCH, a mark left
+  const std::vector<fs::path> headers = keptPchs(tree.dir.str("cache"));
+  CHECK(headers.size() == 1);  // the CUDA headers' PCH alone
+  tree.dropRecords();
+  // Another file with the same directives: its own first run, no preamble either.
+  analysis::AnalysisRequest second = tree.request({"second.cu"});
+  second.preambleOnFirstRun = false;
+  CHECK(records(second) == fresh(second));
+  CHECK(keptPchs(tree.dir.str("cache")) == headers);
+  tree.dropRecords();
+  CHECK(records(first) == expected);  // the second run: built
+  const std::vector<fs::path> kept = keptPchs(tree.dir.str("cache"));
+  REQUIRE(kept.size() == 2);
+  const fs::path preamble = kept.front() == headers.front() ? kept.back() : kept.front();
+  const auto old = fs::last_write_time(preamble) - std::chrono::hours(24);
+  fs::last_write_time(preamble, old);
+  tree.dropRecords();
+  CHECK(records(second) == fresh(second));  // second.cu's second run reads the shared one
+  CHECK(keptPchs(tree.dir.str("cache")) == kept);
+  CHECK(fs::last_write_time(preamble) > old);
 }

@@ -645,7 +645,8 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
   // worker: a preamble is built where it is used.
   std::optional<PreambleCache> preambles;
   if (cache && request.reuseHeaders && request.keepPreambles)
-    preambles.emplace(*cache, keptMutex, request.skipSystemHostBodies, toParse.size() <= request.preambleBuildLimit);
+    preambles.emplace(*cache, keptMutex, request.skipSystemHostBodies, toParse.size() <= request.preambleBuildLimit,
+                      request.preambleOnFirstRun);
   auto preamblesFor = [&](size_t i) { return replaced[i] ? nullptr : &*preambles; };
   // Sibling files (sibling_files.h) parsed once per run, not once per file that asks: their
   // summaries shared by the run's workers through a folder of the run's own

@@ -124,6 +124,22 @@ PreambleDirectives preambleDirectives(const std::string& text) {
   return out;
 }
 
+// A preamble costs about a parse of the file without any PCH, plus writing it (3 to 24 MB),
+// and only the file's next runs gain: on a file's first run (a CI job starting from an empty
+// cache, a file checked once) that made it 1.35 x the parse instead of 0.2 x over the CUDA
+// headers' PCH alone (bench/RESULTS.md, "Session 30"). So the first asks leaves a mark, keyed
+// on the file as well as the directives (files sharing directives share the preamble, not
+// the mark), and the preamble is built when the file is parsed again: an edit loop's second
+// run. The mark is an empty entry with no inputs, kept and evicted as the others.
+bool PreambleCache::firstAsk(const std::string& flagSet, const std::string& identity, const std::string& mainPath) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const std::string key =
+      kept_.preambleKey(flagSet, skipHostBodies_, identity + std::string("\0asked by\n", 10) + mainPath);
+  if (kept_.pchInputs(key)) return false;
+  kept_.storePch(key, "", {});
+  return true;
+}
+
 std::optional<PreambleUse> PreambleCache::apply(clang::CompilerInvocation& invocation, clang::FileManager& files,
                                                 const CompileJob& job) {
   const clang::FrontendOptions& frontend = invocation.getFrontendOpts();
@@ -165,7 +181,7 @@ std::optional<PreambleUse> PreambleCache::apply(clang::CompilerInvocation& invoc
     std::error_code ec;
     if (std::filesystem::file_size(use.path, ec) == 0 || ec) return std::nullopt;  // kept as "none"
     use.inputs = std::move(*keptInputs);
-  } else if (!build_) {
+  } else if (!build_ || (!onFirstRun_ && firstAsk(flagSetKey(job), identity, normalized.string()))) {
     return std::nullopt;
   } else {
     // Built in memory with the job's own arguments and file system, then kept.

@@ -68,13 +68,15 @@ class PreambleCache {
  public:
   // `mutex` guards `kept` (not thread-safe), shared with the header PCH's users.
   // `build`: build and keep the preambles that are not kept yet; off: only use those kept.
-  PreambleCache(ResultCache& kept, std::mutex& mutex, bool skipHostBodies, bool build)
-      : kept_(kept), mutex_(mutex), skipHostBodies_(skipHostBodies), build_(build) {}
+  // `onFirstRun`: build a file's preamble on its first miss; off: on its second, the first
+  // leaving a mark (AnalysisRequest::preambleOnFirstRun).
+  PreambleCache(ResultCache& kept, std::mutex& mutex, bool skipHostBodies, bool build, bool onFirstRun = false)
+      : kept_(kept), mutex_(mutex), skipHostBodies_(skipHostBodies), build_(build), onFirstRun_(onFirstRun) {}
 
   // Sets `invocation` (the job's, after the driver) to parse its file over the file's kept
   // preamble, building and keeping it first when there is none; nullopt (invocation
   // unchanged) when the file has no preamble, its preamble does not build cleanly, or it is
-  // not kept and this run does not build.
+  // not kept and this run does not build, or this is the file's first run (`onFirstRun` off).
   // `files`: the job's file manager (its file system finds the built-in headers).
   std::optional<PreambleUse> apply(clang::CompilerInvocation& invocation, clang::FileManager& files,
                                    const CompileJob& job);
@@ -87,6 +89,11 @@ class PreambleCache {
   std::mutex& mutex_;
   const bool skipHostBodies_;
   const bool build_;
+  const bool onFirstRun_;
+
+  // True the first time a file (`mainPath`, under `flagSet`) asks for a preamble of these
+  // directives: it leaves a mark (an empty entry of the PCH folder) and builds nothing.
+  bool firstAsk(const std::string& flagSet, const std::string& identity, const std::string& mainPath);
 };
 
 }  // namespace coalesce::analysis

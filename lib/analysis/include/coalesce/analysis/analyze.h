@@ -82,6 +82,11 @@ struct AnalysisRequest {
   // editor, a pre-commit hook, a pull request touching a few files); a run over a whole tree
   // builds none (each costs about a parse of the file and 3 to 24 MB) and uses those kept.
   size_t preambleBuildLimit = 16;
+  // A file's preamble is built on its second miss, not its first (docs/cache.md): the first
+  // run of a file (a CI job's fresh cache, a file checked once) is parsed over the CUDA
+  // headers' PCH and leaves a mark; a later run of the same file, after an edit, builds the
+  // preamble its next runs read. True: built on the first miss (the preambles' tests).
+  bool preambleOnFirstRun = false;
   // Speed (docs/architecture.md): the bodies of host functions declared in system headers are not
   // parsed (the analysis never reads them). Off: Clang parses everything (--full-parse).
   // The results are the same either way.
