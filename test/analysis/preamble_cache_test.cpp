@@ -25,8 +25,11 @@ using namespace coalesce;
 
 namespace {
 
+// Its C++ headers make the preamble more than a few small headers over the CUDA headers' PCH
+// (one that adds little is kept as "none", preamble_cache.cpp addsLittle).
 constexpr const char* kHeader =
     "#pragma once\n"
+    "#include <map>\n#include <string>\n#include <vector>\n"
     "#define STRIDE 2\n"
     "__device__ inline float twice(float x) { return 2 * x; }\n";
 // The same directives under other comments and blank lines: one kept preamble for both.
@@ -188,7 +191,8 @@ TEST_CASE("preamble: a changed header of the preamble rebuilds it, and the recor
   const std::vector<fs::path> kept = keptPchs(tree.dir.str("cache"));
   REQUIRE(kept.size() == 1);
   const ino_t built = inode(kept.front());
-  tree.dir.write("src/stride.cuh", "#pragma once\n#define STRIDE 4\n__device__ inline float twice(float x) { return x; }\n");
+  tree.dir.write("src/stride.cuh", "#pragma once\n#include <map>\n#include <string>\n#include <vector>\n#define STRIDE 4\n"
+                                   "__device__ inline float twice(float x) { return x; }\n");
   const std::string after = records(first);
   CHECK(after != before);
   CHECK(after == fresh(first));
@@ -315,4 +319,31 @@ TEST_CASE("preamble: by default a file's first run builds none, its second build
   CHECK(records(second) == fresh(second));  // second.cu's second run reads the shared one
   CHECK(keptPchs(tree.dir.str("cache")) == kept);
   CHECK(fs::last_write_time(preamble) > old);
+}
+
+TEST_CASE("preamble: one that adds little to the CUDA headers' PCH is kept as none") {
+  // A file that includes what the forced includes hold and a small header: its preamble would
+  // save less than a parse over it costs beside one over the headers' PCH (preamble_cache.cpp).
+  Tree tree;
+  tree.dir.write("src/plain.cu", "#include <cuda_runtime.h>\n#include <cstdio>\n"
+                                 "__global__ void k(float* p) { p[threadIdx.x * 2] = 0.0f; }\n"
+                                 "void go(float* p) { k<<<1, 64>>>(p); }\n");
+  analysis::AnalysisRequest plain = tree.request({"plain.cu"});
+  plain.preambleOnFirstRun = false;  // the default: the first run keeps the headers' PCH
+  const std::string expected = fresh(plain);
+  CHECK(records(plain) == expected);
+  const std::vector<fs::path> headers = keptPchs(tree.dir.str("cache"));
+  REQUIRE(headers.size() == 1);
+  tree.dropRecords();
+  CHECK(records(plain) == expected);  // the second run builds the preamble: kept as "none"
+  CHECK(keptPchs(tree.dir.str("cache")) == headers);
+  tree.dropRecords();
+  CHECK(records(plain) == expected);  // over the headers' PCH
+  // A file whose preamble includes a header of its own keeps its preamble.
+  analysis::AnalysisRequest first = tree.request({"first.cu"});
+  first.preambleOnFirstRun = false;
+  CHECK(records(first) == fresh(first));
+  tree.dropRecords();
+  CHECK(records(first) == fresh(first));
+  CHECK(keptPchs(tree.dir.str("cache")).size() == 2);
 }

@@ -127,7 +127,7 @@ PreambleDirectives preambleDirectives(const std::string& text) {
 // A preamble costs about a parse of the file without any PCH, plus writing it (3 to 24 MB),
 // and only the file's next runs gain: on a file's first run (a CI job starting from an empty
 // cache, a file checked once) that made it 1.35 x the parse instead of 0.2 x over the CUDA
-// headers' PCH alone (bench/RESULTS.md, "Session 30"). So the first asks leaves a mark, keyed
+// headers' PCH alone (bench/RESULTS.md, "Session 30"). So the first ask leaves a mark, keyed
 // on the file as well as the directives (files sharing directives share the preamble, not
 // the mark), and the preamble is built when the file is parsed again: an edit loop's second
 // run. The mark is an empty entry with no inputs, kept and evicted as the others.
@@ -138,6 +138,19 @@ bool PreambleCache::firstAsk(const std::string& flagSet, const std::string& iden
   if (kept_.pchInputs(key)) return false;
   kept_.storePch(key, "", {});
   return true;
+}
+
+// A preamble that adds little to the CUDA headers' kept PCH (the file includes what the forced
+// includes hold and a few small headers: <cuda_runtime.h>, <cstdio>...) saves less than it
+// costs: a parse over it took 0.23 x the file's parse against 0.18 x over that PCH, the few
+// extra headers parsed again (kernels/examples, bench/RESULTS.md, "Session 30"). Such a
+// preamble, a PCH at most 5 % larger than the headers', is kept as "none". Caller holds mutex_.
+bool PreambleCache::addsLittle(const std::string& flagSet, size_t preambleBytes) {
+  const std::string key = kept_.pchKey(flagSet, skipHostBodies_);
+  if (!kept_.pchInputs(key)) return false;  // no headers' PCH to parse over instead
+  std::error_code ec;
+  const uintmax_t headers = std::filesystem::file_size(kept_.pchPath(key), ec);
+  return !ec && headers > 0 && preambleBytes <= headers + headers / 20;
 }
 
 std::optional<PreambleUse> PreambleCache::apply(clang::CompilerInvocation& invocation, clang::FileManager& files,
@@ -209,6 +222,7 @@ std::optional<PreambleUse> PreambleCache::apply(clang::CompilerInvocation& invoc
       }
     }
     std::lock_guard<std::mutex> lock(mutex_);
+    if (!data.empty() && addsLittle(flagSetKey(job), data.size())) data.clear();
     use.path = kept_.storePch(key, data, hooks.inputs);  // "" data: kept as "none"
     if (data.empty() || use.path.empty()) return std::nullopt;
     use.inputs = std::move(hooks.inputs);
