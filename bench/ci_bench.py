@@ -191,28 +191,31 @@ def one_file_runs(tool, clang_args, runs, work):
         run([tool, "-q", examples[0]], env=env)  # keeps the PCH of the examples' flags
         for i, job in enumerate(jobs):
             f = job["arguments"][-1]
-            _, first, _, rc1, _ = run([tool, "-q", f], cwd=job["directory"], env=env)
-            with open(os.path.join(job["directory"], f), "a") as out:  # the copy
-                out.write(f"\n// edited {r}\n")
-            _, second, _, rc0, _ = run([tool, "-q", f], cwd=job["directory"], env=env)
-            with open(os.path.join(job["directory"], f), "a") as out:
-                out.write(f"\n// edited again {r}\n")
-            _, edited, _, rc2, _ = run([tool, "-q", f], cwd=job["directory"], env=env)
-            _, hit, _, rc3, err = run([tool, f], cwd=job["directory"], env=env)
-            _, parse, _, crc, _ = run(job["arguments"], cwd=job["directory"])
-            if any(rc not in (0, 1) for rc in (rc1, rc0, rc2, rc3)) or crc or from_cache(err) != 1:
-                sys.exit(f"one-file run on {f}: exits {rc1}, {rc0}, {rc2}, {rc3}, clang {crc}; from cache {from_cache(err)}")
+            times, codes = {}, []
+            # The three misses of an edit loop: the file as it is, then edited before each run.
+            for k, edit in (("first", ""), ("second", f"\n// edited {r}\n"), ("edited", f"\n// edited again {r}\n")):
+                if edit:
+                    with open(os.path.join(job["directory"], f), "a") as out:  # the copy
+                        out.write(edit)
+                _, times[k], _, rc, _ = run([tool, "-q", f], cwd=job["directory"], env=env)
+                codes.append(rc)
+            _, times["hit"], _, rc, err = run([tool, f], cwd=job["directory"], env=env)
+            codes.append(rc)
+            _, times["parse"], _, crc, _ = run(job["arguments"], cwd=job["directory"])
+            if any(rc not in (0, 1) for rc in codes) or crc or from_cache(err) != 1:
+                sys.exit(f"one-file run on {f}: exits {codes}, clang {crc}; from cache {from_cache(err)}")
             if r == 0:
-                rows.append({"file": os.path.basename(f), "first": [], "second": [], "edited": [], "hit": [], "parse": []})
-            for k, v in (("first", first), ("second", second), ("edited", edited), ("hit", hit), ("parse", parse)):
+                rows.append({"file": os.path.basename(f), **{k: [] for k in times}})
+            for k, v in times.items():
                 rows[i][k].append(v)
+    measured = ("first", "second", "edited", "hit")
     for row in rows:
-        for k in ("first", "second", "edited", "hit", "parse"):
+        for k in (*measured, "parse"):
             row[k] = med(row[k])
-        for k in ("first", "second", "edited", "hit"):
+        for k in measured:
             row[f"{k}_ratio"] = row[k] / row["parse"]
     summary = {"files": len(rows), "parse_median": med([r["parse"] for r in rows])}
-    for k in ("first", "second", "edited", "hit"):
+    for k in measured:
         summary[f"{k}_ratio_median"] = med([r[f"{k}_ratio"] for r in rows])
         summary[f"{k}_ratio_max"] = max(r[f"{k}_ratio"] for r in rows)
     summary["edited_above_0_3"] = sorted((r["file"], round(r["edited_ratio"], 2)) for r in rows if r["edited_ratio"] > 0.3)

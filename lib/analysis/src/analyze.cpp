@@ -78,7 +78,7 @@ class Consumer : public clang::SemaConsumer {
       : options_(options), diags_(diags), out_(out), reuse_(reuse), analysed_(analysed) {}
   void InitializeSema(clang::Sema& sema) override { sema_ = &sema; }
   bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
-    if (reuse_ == Reuse::HeaderPch && sema_) skipPchDeferredDiagRoots(*std::exchange(sema_, nullptr));
+    if (reuse_ == Reuse::HeaderPch && sema_) skipPchEndOfUnitLists(*std::exchange(sema_, nullptr));
     if (reuse_ != Reuse::None) noteInstantiationsOfPchTemplates(group);  // header reuse (docs/architecture.md)
     return true;
   }

@@ -23,12 +23,13 @@
 
 namespace coalesce::analysis {
 
-// The PCH reader as Sema's external source, forwarding everything but the roots' list.
-class WithoutPchDeferredDiagRoots : public clang::MultiplexExternalSemaSource {
+// The PCH reader as Sema's external source, forwarding everything but the two lists read at the
+// end of the translation unit.
+class WithoutPchEndOfUnitLists : public clang::MultiplexExternalSemaSource {
  public:
   // `reader`: Sema's external source (the PCH reader); the second source of the multiplexer
   // answers nothing (ExternalSemaSource's defaults).
-  explicit WithoutPchDeferredDiagRoots(clang::ExternalSemaSource* reader)
+  explicit WithoutPchEndOfUnitLists(clang::ExternalSemaSource* reader)
       : clang::MultiplexExternalSemaSource(reader, new clang::ExternalSemaSource) {}
   void ReadDeclsToCheckForDeferredDiags(llvm::SmallSetVector<clang::Decl*, 4>&) override {}
   // Likewise the headers' file-scope declarations nothing used, read back at the end of the
@@ -39,9 +40,9 @@ class WithoutPchDeferredDiagRoots : public clang::MultiplexExternalSemaSource {
 
 // Once Sema has its external source (after Sema::Initialize: call it from the first
 // top-level declaration), wraps it. Nothing when there is none.
-inline void skipPchDeferredDiagRoots(clang::Sema& sema) {
+inline void skipPchEndOfUnitLists(clang::Sema& sema) {
   if (!sema.ExternalSource || llvm::isa<clang::MultiplexExternalSemaSource>(sema.ExternalSource.get())) return;
-  sema.ExternalSource = new WithoutPchDeferredDiagRoots(sema.ExternalSource.get());
+  sema.ExternalSource = new WithoutPchEndOfUnitLists(sema.ExternalSource.get());
 }
 
 }  // namespace coalesce::analysis

@@ -7,6 +7,14 @@ namespace coalesce::analysis {
 
 namespace {
 
+// The CUDA memory-space keywords nvcc lets an alignment specifier follow (alignasFirst).
+constexpr std::string_view kMemorySpaceKeywords[] = {"__shared__", "__device__", "__constant__", "__managed__"};
+bool memorySpaceKeyword(std::string_view word) {
+  for (std::string_view k : kMemorySpaceKeywords)
+    if (word == k) return true;
+  return false;
+}
+
 bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 bool blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -58,13 +66,12 @@ std::optional<std::string> alignasFirst(std::string_view text) {
   // the driver for each file): those are not copied.
   bool swapped = false;
   for (size_t at = text.find("alignas"); at != std::string_view::npos && !swapped; at = text.find("alignas", at + 1)) {
-    const std::string_view before = wordBefore(text, at);
-    swapped = before == "__shared__" || before == "__device__" || before == "__constant__" || before == "__managed__";
+    swapped = memorySpaceKeyword(wordBefore(text, at));
   }
   if (!swapped) return std::nullopt;
   std::string out(text);
   bool changed = false;
-  for (std::string_view keyword : {"__shared__", "__device__", "__constant__", "__managed__"}) {
+  for (std::string_view keyword : kMemorySpaceKeywords) {
     for (size_t at = out.find(keyword); at != std::string::npos; at = out.find(keyword, at + 1)) {
       if (at > 0 && identifierChar(out[at - 1])) continue;
       size_t spec = at + keyword.size();

@@ -182,11 +182,12 @@ std::optional<PreambleUse> PreambleCache::apply(clang::CompilerInvocation& invoc
   PreambleUse use;
   use.bytes = bounds.Size;
   use.endsAtStartOfLine = bounds.PreambleEndsAtStartOfLine;
+  const std::string flagSet = flagSetKey(job);
   std::string key;
   std::optional<std::vector<std::string>> keptInputs;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    key = kept_.preambleKey(flagSetKey(job), skipHostBodies_, identity);
+    key = kept_.preambleKey(flagSet, skipHostBodies_, identity);
     keptInputs = kept_.pchInputs(key);
     if (keptInputs) use.path = kept_.pchPath(key);
   }
@@ -194,7 +195,7 @@ std::optional<PreambleUse> PreambleCache::apply(clang::CompilerInvocation& invoc
     std::error_code ec;
     if (std::filesystem::file_size(use.path, ec) == 0 || ec) return std::nullopt;  // kept as "none"
     use.inputs = std::move(*keptInputs);
-  } else if (!build_ || (!onFirstRun_ && firstAsk(flagSetKey(job), identity, normalized.string()))) {
+  } else if (!build_ || (!onFirstRun_ && firstAsk(flagSet, identity, normalized.string()))) {
     return std::nullopt;
   } else {
     // Built in memory with the job's own arguments and file system, then kept.
@@ -222,7 +223,7 @@ std::optional<PreambleUse> PreambleCache::apply(clang::CompilerInvocation& invoc
       }
     }
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!data.empty() && addsLittle(flagSetKey(job), data.size())) data.clear();
+    if (!data.empty() && addsLittle(flagSet, data.size())) data.clear();
     use.path = kept_.storePch(key, data, hooks.inputs);  // "" data: kept as "none"
     if (data.empty() || use.path.empty()) return std::nullopt;
     use.inputs = std::move(hooks.inputs);

@@ -70,7 +70,7 @@ class PreambleCache {
   // `build`: build and keep the preambles that are not kept yet; off: only use those kept.
   // `onFirstRun`: build a file's preamble on its first miss; off: on its second, the first
   // leaving a mark (AnalysisRequest::preambleOnFirstRun).
-  PreambleCache(ResultCache& kept, std::mutex& mutex, bool skipHostBodies, bool build, bool onFirstRun = false)
+  PreambleCache(ResultCache& kept, std::mutex& mutex, bool skipHostBodies, bool build, bool onFirstRun)
       : kept_(kept), mutex_(mutex), skipHostBodies_(skipHostBodies), build_(build), onFirstRun_(onFirstRun) {}
 
   // Sets `invocation` (the job's, after the driver) to parse its file over the file's kept
