@@ -230,7 +230,7 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
     if (auto failure = kernelFailure(fn, options, sm)) {
       kernel.status = Status::Failed;
       kernel.reason = *failure;
-      result.kernels.push_back(kernel);
+      result.kernels.push_back(std::move(kernel));
       continue;
     }
 
@@ -262,7 +262,7 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
     kernel.occupancy = kernelOccupancy(kernelResources(fn, ctx), contexts, options.arch);
     setArithmetic(estimateArithmetic(fn, ctx, options.arch), contexts, options.arch, kernel);
     attachFixEdits(fn, interpreter.events(), ctx, options.arch, result, firstAccess, firstParam);  // docs/fixes.md
-    result.kernels.push_back(kernel);
+    result.kernels.push_back(std::move(kernel));
   }
   return result;
 }

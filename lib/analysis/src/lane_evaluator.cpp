@@ -20,6 +20,25 @@ std::vector<int> loopGroup(int id, const SymbolTable& symbols) {
 // One loop's iterations under `base`: the values its symbols take together, while its
 // condition holds (for thread-dependent conditions, while it holds for the first or the
 // last thread of the block). Capped; `exact` says whether the loop ended within the cap.
+std::set<int> loopBoundSymbols(const std::vector<int>& group, const SymbolTable& symbols) {
+  std::set<int> out;
+  for (int id : group)
+    for (const ExprRef& e : {symbols[id].loopInit, symbols[id].loopNext, symbols[id].loopCond})
+      if (e) collectSymbols(e, out);
+  return out;
+}
+
+Bindings boundOnly(const Bindings& b, const std::set<int>& ids) {
+  Bindings out;
+  std::copy(b.tid, b.tid + 3, out.tid);
+  std::copy(b.blockDim, b.blockDim + 3, out.blockDim);
+  std::copy(b.blockIdx, b.blockIdx + 3, out.blockIdx);
+  std::copy(b.gridDim, b.gridDim + 3, out.gridDim);
+  for (int id : ids)
+    if (auto it = b.symbols.find(id); it != b.symbols.end()) out.symbols.emplace_hint(out.symbols.end(), id, it->second);
+  return out;
+}
+
 std::vector<std::map<int, int64_t>> loopIterations(const std::vector<int>& group, const SymbolTable& symbols,
                                                    const Bindings& base, bool& exact, bool* loadedStart) {
   std::vector<std::map<int, int64_t>> out;
@@ -55,8 +74,10 @@ std::vector<std::map<int, int64_t>> loopIterations(const std::vector<int>& group
   if (members.empty()) return out;
   const SymbolInfo& head = symbols[group.front()];
   // The block's first thread and its last: one copy of `base` whose thread index is switched
-  // between them (the bindings are large: copying them twice per call was most of its cost).
-  Bindings at = base;
+  // between them, holding only the symbols the loop's bounds name (the bindings are large:
+  // copying them twice per call was most of its cost, and a copy of all of them per loop
+  // made a kernel of many loops quadratic).
+  Bindings at = boundOnly(base, loopBoundSymbols(group, symbols));
   auto first = [&]() -> const Bindings& {
     for (int d = 0; d < 3; ++d) at.tid[d] = 0;
     return at;
@@ -285,21 +306,16 @@ std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const 
     std::vector<std::map<int, int64_t>> next;
     size_t listed = 0;
     bool allExact = true, sampled = false;
-    // `b`: the base with the outer combo's values set, then put back as they were (one copy
-    // of the base per group, not one per outer combo).
-    Bindings b = base;
-    std::vector<std::pair<int, std::optional<int64_t>>> saved;
     // loopIterations reads of the outer combo only the values of the symbols its members'
     // starts, steps and conditions name: an inner loop whose bounds do not name an outer
     // loop's variable (`for (j = 0; j < 32; j++)` inside `for (i = 0; i < n; i++)`) has the
     // same iterations under every outer combo, listed once (myocyte's nests listed them again
     // under each of the outer loop's values, 4.8 million iterations for 55 thousand combos).
-    std::set<int> boundSymbols;
-    for (int member : group) {
-      const SymbolInfo& m = symbols[member];
-      for (const ExprRef& e : {m.loopInit, m.loopNext, m.loopCond})
-        if (e) collectSymbols(e, boundSymbols);
-    }
+    const std::set<int> boundSymbols = loopBoundSymbols(group, symbols);
+    // `b`: the base's values of those symbols with the outer combo's values set, then put back
+    // as they were (one copy per group, not one per outer combo).
+    Bindings b = boundOnly(base, boundSymbols);
+    std::vector<std::pair<int, std::optional<int64_t>>> saved;
     struct Listed {
       std::vector<std::map<int, int64_t>> iterations;
       bool exact = false, loadedStart = false, sampled = false;

@@ -1,6 +1,7 @@
 // The per-lane evaluator of one access under one launch context: binds the launch's block,
 // grid and known values, lists loop iterations, and gives each of the 32 lanes of a warp its
-// address (lane_function.cpp drives it over warps, blocks and iterations). Clang-free.
+// address (lane_function.cpp drives it over warps, blocks and iterations). The loops' listing
+// and the kernel's memo of it are loop_iterations.h's. Clang-free.
 #pragma once
 
 #include <algorithm>
@@ -17,152 +18,13 @@
 
 #include "iteration_values.h"
 #include "lane_function.h"
+#include "loop_iterations.h"
 #include "periodic_figures.h"
 
 namespace coalesce::analysis::lanes {
 
 using model::AccessFigures;
 using model::Dim3;
-
-inline int64_t dimOf(const Dim3& d, int64_t i) { return i == 0 ? d.x : i == 1 ? d.y : d.z; }
-
-inline void collectSymbols(const ExprRef& e, std::set<int>& out) {
-  if (e->op == Op::Symbol) out.insert(e->symbolId);
-  for (const auto& a : e->args) collectSymbols(a, out);
-}
-
-// The symbols of one loop: its iteration counter and its geometric variables (`d >>= 1`,
-// `offset *= 2`), which share its condition and advance together.
-std::vector<int> loopGroup(int id, const SymbolTable& symbols);
-// The values a loop group takes under `base`, in order; `exact`: every iteration listed
-// (no sample, the bounds known). With `loadedStart`, a geometric loop bounded by a value
-// loaded from memory takes it as twice the block's thread count (set true when used).
-std::vector<std::map<int, int64_t>> loopIterations(const std::vector<int>& group, const SymbolTable& symbols,
-                                                   const Bindings& base, bool& exact, bool* loadedStart = nullptr);
-// The iterations of every loop the address or guards use, outer loops first, each inner loop
-// listed under every outer iteration (up to kMaxIterationCombos); what was listed or
-// sampled is said in `notes`.
-std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const SymbolTable& symbols,
-                                                    const Bindings& base, std::set<std::string>& notes);
-
-// What iterationCombos can read of its bindings for one access: the values of `symbols` (the
-// loop variables of the address and guards, their loops' other variables and every symbol of
-// those loops' starts, steps and conditions, transitively: a superset of what it looks up)
-// and, when one of those expressions names it, the block index. The thread index, block and
-// grid sizes are always compared. A symbol of the guards that no loop mentions (a probe's
-// live value) is not read.
-struct ComboInputs {
-  std::vector<int> symbols;  // sorted
-  bool blockIdx = false;
-};
-ComboInputs comboInputs(const RawAccess& raw, const SymbolTable& symbols);
-
-// The iteration combos of the accesses of one kernel, kept across the block runs of each
-// evaluateLanes (lane_function.cpp: the chosen block, the live-value probes and the edge
-// blocks each ask for them again) and across its accesses (GuardCache::iterations: the
-// accesses of one loop body list the same loops). iterationCombos reads of an access only
-// the loop variables its address and guards name (`used`, filtered by `isLoop`: the others
-// are skipped before anything is looked up, and the loops are found from those in the same
-// order), and of its bindings only ComboInputs, which the same loop variables determine. So
-// an entry is reused when the loop variables and those bindings agree: a probe's live value
-// that no loop bound mentions, an edge block whose loops do not name the block index,
-// another access of the same loops. What iterationCombos said of them (`notes`) is kept with
-// them and said again on every hit, so a hit changes nothing.
-class IterationMemo {
- public:
-  using Combos = std::vector<std::map<int, int64_t>>;
-  const Combos& combos(const RawAccess& raw, const SymbolTable& symbols, const Bindings& base,
-                       std::set<std::string>& notes) {
-    if (inputsOf_ != &raw) {
-      loops_ = loopVariablesOf(raw, symbols);
-      inputs_ = comboInputs(raw, symbols);
-      inputsOf_ = &raw;
-    }
-    std::vector<size_t>& same = byLoops_[loops_];
-    for (size_t k : same)
-      if (sameInputs(entries_[k].base, base)) {
-        notes.insert(entries_[k].notes.begin(), entries_[k].notes.end());
-        return entries_[k].combos;
-      }
-    same.push_back(entries_.size());
-    Entry& e = entries_.emplace_back();  // a deque: earlier entries' references stay valid
-    e.base = base;
-    e.combos = iterationCombos(raw, symbols, base, e.notes);
-    notes.insert(e.notes.begin(), e.notes.end());
-    return e.combos;
-  }
-
-  // A new evaluateLanes: the access's loop variables are found again (a kernel's memo
-  // outlives no access, but an access's address may be another's after it).
-  void startAccess() { inputsOf_ = nullptr; }
-
-  // The model's figures of the kernel's accesses in blocks of shape `block`, kept across its
-  // accesses (periodic_figures.h): they read an access's pattern, width, space and kind, and
-  // the block's shape alone, so a macro-unrolled body's loads `in[b * 1024 + idx]`, b = 0 to
-  // 65,535, have their figures computed once (bench/RESULTS.md, "Session 23"). The arch is the
-  // run's, the same for every access of the kernel.
-  PeriodicFigures& figuresIn(const model::Dim3& block) { return figures_[{block.x, block.y, block.z}]; }
-
-  // The loop variables an access's address and guards name, sorted: all iterationCombos and
-  // comboInputs read of the access.
-  static std::vector<int> loopVariablesOf(const RawAccess& raw, const SymbolTable& symbols) {
-    std::set<int> used;
-    collectSymbols(raw.offset, used);
-    for (const auto& g : raw.guards) collectSymbols(g, used);
-    std::vector<int> out;
-    for (int id : used)
-      if (symbols[id].kind == SymbolInfo::Kind::LoopVar) out.push_back(id);
-    return out;
-  }
-
- private:
-  bool sameInputs(const Bindings& a, const Bindings& b) const {
-    auto same3 = [](const int64_t* x, const int64_t* y) { return std::equal(x, x + 3, y); };
-    if (!same3(a.tid, b.tid) || !same3(a.blockDim, b.blockDim) || !same3(a.gridDim, b.gridDim)) return false;
-    if (inputs_.blockIdx && !same3(a.blockIdx, b.blockIdx)) return false;
-    for (int id : inputs_.symbols) {
-      auto x = a.symbols.find(id), y = b.symbols.find(id);
-      const bool hasX = x != a.symbols.end(), hasY = y != b.symbols.end();
-      if (hasX != hasY || (hasX && x->second != y->second)) return false;
-    }
-    return true;
-  }
-  struct Entry {
-    Bindings base;
-    Combos combos;
-    std::set<std::string> notes;
-  };
-  std::deque<Entry> entries_;
-  std::map<std::vector<int>, std::vector<size_t>> byLoops_;  // loop variables -> entries
-  const RawAccess* inputsOf_ = nullptr;  // the access `loops_` and `inputs_` are of
-  std::vector<int> loops_;
-  ComboInputs inputs_;
-  std::map<std::array<int64_t, 3>, PeriodicFigures> figures_;  // by block shape
-};
-
-// The kernel's memo in `cache` (made on first use), ready for a new access or condition;
-// null without a cache. evaluateLanes and evaluateCondition share it.
-inline IterationMemo* kernelIterations(GuardCache* cache) {
-  if (!cache) return nullptr;
-  if (!cache->iterations) cache->iterations = std::make_shared<IterationMemo>();
-  cache->iterations->startAccess();
-  return cache->iterations.get();
-}
-
-// Adds to `out` the symbols that bound the loops the access's address and the loop symbols
-// already in `out` run over (`for (stride = (1 << log2N) >> 2; stride > 0; ...)` adds
-// log2N): the live-value search (lane_function.cpp) treats them as guards.
-void addLoopBoundSymbols(const RawAccess& raw, const SymbolTable& symbols, std::set<int>& out);
-
-// The scalars that bound something in a kernel: those on the side of a comparison (<, <=, >,
-// >=, !=) in its accesses' guards or their loops' conditions that holds no thread index and no
-// loop variable (`id < n`, `i < Size - 1 - t`, `for (x = 0; x < countOnes; ++x)`, leukocyte's
-// `x < img_n` beside the unguarded store `dilated[i * img_n + j]`). Such a scalar is an
-// extent: the data's size, which the program makes large. One that only spaces the lanes'
-// addresses (a pooling stride, a pad, a window: `input[j * stride + m]`) bounds nothing, and
-// a program's value of it is as often 1 or 2 as large (AccessSite::guessedScalars). Each
-// expression node is walked once for the kernel.
-std::set<int> boundingSymbols(const std::vector<const RawAccess*>& accesses, const SymbolTable& symbols);
 
 struct Evaluator {
   Evaluator(const RawAccess& r, const LaunchContext& l, const SymbolTable& s, const model::Arch& a)
@@ -171,6 +33,9 @@ struct Evaluator {
     for (const auto& g : raw.guards) collectSymbols(g, relevant);
     if (raw.rootLoadAddress) collectSymbols(raw.rootLoadAddress, relevant);
   }
+  // Not copied: launchExits() may point into the evaluator's own state.
+  Evaluator(const Evaluator&) = delete;
+  Evaluator& operator=(const Evaluator&) = delete;
   const RawAccess& raw;
   const LaunchContext& launch;
   const SymbolTable& symbols;
@@ -203,42 +68,23 @@ struct Evaluator {
 
   // The trip count of a loop under this launch, when its bounds make it exact.
   std::optional<int64_t> tripCount(int counterId) {
+    const Bindings& b = launchBindings();  // first: a new block or live values clear the cache
     auto it = tripCache.find(counterId);
     if (it != tripCache.end()) return it->second;
     bool exact = false;
-    const auto iterations = loopIterations(loopGroup(counterId, symbols), symbols, launchBindings(), exact);
+    const auto iterations = loopIterations(loopGroup(counterId, symbols), symbols, b, exact);
     std::optional<int64_t> n;
     if (exact) n = static_cast<int64_t>(iterations.size());
     tripCache[counterId] = n;
     return n;
   }
 
-  std::map<int, std::optional<int64_t>> exitCache;
-
   // The value a geometric loop variable has when its loop ends under this launch, when
-  // its bounds make it known (nothing while it is being worked out: no recursion).
+  // its bounds make it known.
   std::optional<int64_t> exitValue(int exitId) {
-    if (auto it = exitCache.find(exitId); it != exitCache.end()) return it->second;
-    exitCache[exitId] = std::nullopt;
-    const int var = symbols[exitId].exitOf;
-    bool exact = false;
-    // A loop bounded by a loaded count (loopIterations) leaves its variables at the values
-    // that count gives: the next loop (a scan's down-sweep after its up-sweep) starts there.
-    bool loadedCount = false;
-    const auto iterations = loopIterations(loopGroup(var, symbols), symbols, launchBindings(), exact, &loadedCount);
-    if (loadedCount && exact)
-      assumptions.insert("`" + symbols[var].loopText + "` is bounded by a count loaded from memory: taken as two " +
-                         "elements per thread of the block, where later code starts from its end");
-    std::optional<int64_t> value;
-    if (exact && iterations.empty()) {
-      value = evaluate(symbols[var].loopInit, launchBindings());  // the loop never ran
-    } else if (exact && iterations.back().count(var)) {
-      Bindings last = launchBindings();
-      for (const auto& [id, v] : iterations.back()) last.symbols[id] = v;
-      value = evaluate(symbols[var].loopNext, last);
-    }
-    exitCache[exitId] = value;
-    return value;
+    const IterationMemo::LaunchExits& e = launchExits();
+    const auto it = e.values.find(exitId);
+    return it == e.values.end() ? std::nullopt : it->second;
   }
 
   // Leaves the launch fixes: blockDim when known, parameters with known values, trip
@@ -281,20 +127,9 @@ struct Evaluator {
   // for what is still unknown (said in the assumptions).
   model::Dim3 block() const { return launch.block.dim; }
 
-  // What the launch fixes, as bindings (no thread, no loop values).
-  Bindings launchBindings() {
-    Bindings b;
-    const Dim3 d = block();
-    b.blockDim[0] = d.x; b.blockDim[1] = d.y; b.blockDim[2] = d.z;
-    bindGrid(b);
-    for (const auto& [id, v] : launch.symbolValues) b.symbols[id] = v;
-    // Values chosen so that an idle access runs bound its loops too (liveValues).
-    for (const auto& [id, v] : liveValues) b.symbols.emplace(id, v);
-    for (const int id : symbols.withValue()) b.symbols[id] = *symbols[id].value;
-    for (const int id : symbols.loopExits())
-      if (auto v = exitValue(id)) b.symbols[id] = *v;
-    return b;
-  }
+  // What the launch fixes, as bindings (no thread, no loop values): its block and grid, the
+  // values of its symbols, the live values, and the value each loop's exit takes when known.
+  const Bindings& launchBindings() { return launchExits().bindings; }
 
   // The symbols the access's address and guards mention: the only ones worth binding.
   std::set<int> relevant;
@@ -305,6 +140,71 @@ struct Evaluator {
     auto it = liveValues.find(sid);
     return it != liveValues.end() ? it->second : kAssumedRuntimeValue;
   }
+
+  // launchBindings' state for the block and live values it was made for, kept in the
+  // kernel's memo when there is one (IterationMemo::LaunchExits). The evaluator's users set
+  // `blockIdx` and `liveValues` before they evaluate; a change after makes it afresh. Every
+  // exit is worked out on first use, and what was assumed for any of them is said.
+  const IterationMemo::LaunchExits& launchExits() {
+    if (exits_ && std::equal(blockIdx, blockIdx + 3, madeBlockIdx_) && madeLiveValues_ == liveValues) return *exits_;
+    Bindings b;
+    const Dim3 d = block();
+    b.blockDim[0] = d.x; b.blockDim[1] = d.y; b.blockDim[2] = d.z;
+    bindGrid(b);
+    for (const auto& [id, v] : launch.symbolValues) b.symbols[id] = v;
+    // Values chosen so that an idle access runs bound its loops too (liveValues).
+    for (const auto& [id, v] : liveValues) b.symbols.emplace(id, v);
+    for (const int id : symbols.withValue()) b.symbols[id] = *symbols[id].value;
+    exits_ = memo ? memo->exitsFor(b) : nullptr;
+    if (!exits_) {
+      ownExits_ = IterationMemo::LaunchExits{};
+      ownExits_.bindings = std::move(b);
+      exits_ = &ownExits_;
+    }
+    if (!exits_->all) {
+      for (const int id : symbols.loopExits()) workOutExit(*exits_, id);
+      exits_->all = true;
+    }
+    assumptions.insert(exits_->notes.begin(), exits_->notes.end());
+    tripCache.clear();
+    std::copy(blockIdx, blockIdx + 3, madeBlockIdx_);
+    madeLiveValues_ = liveValues;
+    return *exits_;
+  }
+  // One exit's value into `e` (nothing while it is being worked out: no recursion). The exits
+  // its loop's bounds name come first: a scan's down-sweep starts where its up-sweep ended.
+  void workOutExit(IterationMemo::LaunchExits& e, int exitId) const {
+    if (e.values.count(exitId)) return;
+    e.values[exitId] = std::nullopt;
+    const int var = symbols[exitId].exitOf;
+    const std::vector<int> group = loopGroup(var, symbols);
+    for (int id : loopBoundSymbols(group, symbols))
+      if (symbols[id].exitOf >= 0) workOutExit(e, id);
+    bool exact = false;
+    // A loop bounded by a loaded count (loopIterations) leaves its variables at the values
+    // that count gives: the next loop (a scan's down-sweep after its up-sweep) starts there.
+    bool loadedCount = false;
+    const auto iterations = loopIterations(group, symbols, e.bindings, exact, &loadedCount);
+    if (loadedCount && exact)
+      e.notes.insert("`" + symbols[var].loopText + "` is bounded by a count loaded from memory: taken as two " +
+                     "elements per thread of the block, where later code starts from its end");
+    std::optional<int64_t> value;
+    if (exact && iterations.empty()) {
+      value = evaluate(symbols[var].loopInit, e.bindings);  // the loop never ran
+    } else if (exact && iterations.back().count(var)) {
+      std::set<int> named;
+      collectSymbols(symbols[var].loopNext, named);
+      Bindings last = boundOnly(e.bindings, named);
+      for (const auto& [id, v] : iterations.back()) last.symbols[id] = v;
+      value = evaluate(symbols[var].loopNext, last);
+    }
+    e.values[exitId] = value;
+    if (value) e.bindings.symbols[exitId] = *value;
+  }
+  IterationMemo::LaunchExits ownExits_;
+  IterationMemo::LaunchExits* exits_ = nullptr;
+  int64_t madeBlockIdx_[3] = {0, 0, 0};
+  std::map<int, int64_t> madeLiveValues_;
 
   Bindings representative(const std::map<int, int64_t>& iteration) {
     Bindings b;

@@ -149,13 +149,16 @@ struct LaunchRequests {
 // program's defaults (LaunchContext::costGrid), else kAssumedGridThreads threads along x. The
 // share of its blocks that run an access (LaneResult::blockFraction) is taken over the same grid.
 model::Dim3 costGridOf(const LaunchContext& launch);
-LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& loops, const LaunchContext& launch,
-                              const SymbolTable& symbols, const model::Arch& arch);
 
 namespace lanes {
 class IterationMemo;  // lane_evaluator.h
 struct SharedGuards;  // lane_evaluator.h
 }
+
+// `memo`: the kernel's (GuardCache::iterations), whose loop exits under the same values the
+// evaluation of its accesses already worked out; null: worked out here.
+LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& loops, const LaunchContext& launch,
+                              const SymbolTable& symbols, const model::Arch& arch, lanes::IterationMemo* memo);
 
 // What evaluating one kernel's accesses learns about their guards, shared by the accesses
 // whose guards are the same expressions under the same launch context (a block's accesses

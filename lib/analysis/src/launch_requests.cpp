@@ -101,11 +101,12 @@ model::Dim3 costGridOf(const LaunchContext& launch) {
 }
 
 LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& loops, const LaunchContext& launch,
-                              const SymbolTable& symbols, const model::Arch& arch) {
+                              const SymbolTable& symbols, const model::Arch& arch, IterationMemo* memo) {
   LaunchRequests out;
   RawAccess none;
   none.offset = constant(0);
   Evaluator ev(none, launch, symbols, arch);
+  ev.memo = memo;
   // A grid the host computes from sizes it does not fix has them at the program's one
   // default (host_sizes.cpp), so that the costs of kernels over `Size` and over `Size * Size`,
   // compared across kernels for the program's share (lib/report/src/cost.cpp), keep their
@@ -139,23 +140,24 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
     }
   }
   std::optional<Evaluator> shownEv, allEv;
-  if (shownLaunch) shownEv.emplace(none, *shownLaunch, symbols, arch);
-  if (allLaunch) allEv.emplace(none, *allLaunch, symbols, arch);
+  if (shownLaunch) shownEv.emplace(none, *shownLaunch, symbols, arch), shownEv->memo = memo;
+  if (allLaunch) allEv.emplace(none, *allLaunch, symbols, arch), allEv->memo = memo;
   double trips = 1;
   int assumedLoops = 0;
   std::vector<int> defaulted;  // the cost arguments loop counts read
   bool countedUnderDefaults = false;
   for (int loop : loops) {
     std::optional<int64_t> n;
-    for (size_t id = 0; id < symbols.size(); ++id) {
-      const SymbolInfo& s = symbols[static_cast<int>(id)];
-      if (s.kind != SymbolInfo::Kind::LoopVar || s.loop != loop) continue;
-      n = tripsOf(static_cast<int>(id), ev, symbols);
+    // The loop's first variable (its counter, or its first geometric one), found in the table's
+    // index: a walk over every symbol per loop and access was a tenth of a thousand-loop kernel's time.
+    if (const int id = symbols.firstVarOfLoop(loop); id >= 0) {
+      const SymbolInfo& s = symbols[id];
+      n = tripsOf(id, ev, symbols);
       if (shownEv) {
-        std::optional<int64_t> underDefaults = tripsOf(static_cast<int>(id), *shownEv, symbols);
+        std::optional<int64_t> underDefaults = tripsOf(id, *shownEv, symbols);
         const bool sharesData = s.loopCond && !s.loopNext &&
                                 (containsOp(s.loopCond, Op::BlockDim) || containsOp(s.loopCond, Op::GridDim));
-        if (!underDefaults && allEv && sharesData) underDefaults = tripsOf(static_cast<int>(id), *allEv, symbols);
+        if (!underDefaults && allEv && sharesData) underDefaults = tripsOf(id, *allEv, symbols);
         if (underDefaults && underDefaults != n) {
           n = underDefaults;
           countedUnderDefaults = true;
@@ -169,7 +171,6 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
               defaulted.push_back(r);
         }
       }
-      break;
     }
     if (n) trips *= static_cast<double>(*n);
     else ++assumedLoops;

@@ -321,7 +321,7 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         continue;
       }
       LaneResult lr = evaluateLanes(raw, c, symbols, arch, &guardCache);
-      const LaunchRequests counted = launchRequests(lr, countedLoops, c, symbols, arch);
+      const LaunchRequests counted = launchRequests(lr, countedLoops, c, symbols, arch, guardCache.iterations.get());
       everyCountShown = everyCountShown && requestsShown(counted, lr, raw, countedLoops, c, symbols, loopVariables);
       const double key = accessSeverity(lr.figures);
       if (mixLaunches) {
@@ -332,7 +332,8 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         LaunchContext weighed = c;
         weighed.costGrid.reset();
         weighed.costSymbolValues.clear();
-        const double requests = launchRequests(lr, countedLoops, weighed, symbols, arch).requests * launchesOf(c);
+        const double requests =
+            launchRequests(lr, countedLoops, weighed, symbols, arch, guardCache.iterations.get()).requests * launchesOf(c);
         mix.push_back({lr.figures, requests});
         // The requests per launch the cost reads stay the launch's own (its cost grid included).
         runRequests += counted.requests * launchesOf(c);

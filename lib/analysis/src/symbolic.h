@@ -110,11 +110,18 @@ class SymbolTable {
     const auto it = loopVars.find(cond);
     return it == loopVars.end() ? none : it->second;
   }
+  // The first loop variable (lowest id) of loop `loop` (SymbolInfo::loop), or -1.
+  int firstVarOfLoop(int loop) const {
+    const auto& first = index().firstVarOfLoop;
+    const auto it = first.find(loop);
+    return it == first.end() ? -1 : it->second;
+  }
 
  private:
   struct Index {
     std::vector<int> withValue, loopExits;
     std::map<const SymExpr*, std::vector<int>> loopVars;
+    std::map<int, int> firstVarOfLoop;
   };
   const Index& index() const {
     if (indexed_) return index_;
@@ -125,6 +132,7 @@ class SymbolTable {
       if (s.value) index_.withValue.push_back(id);
       if (s.exitOf >= 0) index_.loopExits.push_back(id);
       if (s.kind == SymbolInfo::Kind::LoopVar && s.loopCond) index_.loopVars[s.loopCond.get()].push_back(id);
+      if (s.kind == SymbolInfo::Kind::LoopVar) index_.firstVarOfLoop.emplace(s.loop, id);
     }
     indexed_ = true;
     return index_;
