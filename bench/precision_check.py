@@ -64,7 +64,12 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           # Session 29, out of sample: GPUSorting, LeetCUDA's kernels, cuda_hgemv, Hetero-Mark's
           # CUDA benchmarks, nvdiffrast, ElasticFusion, ethminer, CuSha, FinanceBench,
           # diff-gaussian-rasterization and mixbench: their 29 warnings and 12 notes (ids 100 on).
-          ("panel26", "panel26-findings.json", "panel26-judgments.json")]
+          ("panel26", "panel26-findings.json", "panel26-judgments.json"),
+          # Session 31, out of sample: RSBench's CUDA version, Pannotia and LonestarGPU 2.0 (from
+          # accel-sim's gpu-app-collection), Tartan's scale-up and scale-out applications but CoMD
+          # and convnet2 (their originals judged in panels 23 and 13), and mgbench: their 11 warnings and 12 notes
+          # (ids 100 on). Paths are relative to each staged tree's parent, as the check reads them.
+          ("panel27", "panel27-findings.json", "panel27-judgments.json")]
 
 
 def load_panels(folder):

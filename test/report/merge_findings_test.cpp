@@ -58,3 +58,28 @@ TEST_CASE("merge: different places or rules stay apart") {
   b.loc.column = 30;
   CHECK(run({a, b}).size() == 2);
 }
+
+TEST_CASE("merge: a kernel's site judged on a guessed block gives way to the same site judged on its launch") {
+  // Pannotia's fw/kernel.cu, #included by Floyd-Warshall.cu and also a unit of its own (blind
+  // panel 27): alone, a guessed block made the load look worse than under the 16x16 launch.
+  AccessSite launched = makeSite(affine(Space::Global, 4, 8), {256, 1, 1}, "in[2 * i]");
+  AccessSite guessed = makeSite(affine(Space::Global, 4, 64), {256, 1, 1}, "in[2 * i]");
+  guessed.block.source = BlockSource::Assumed;
+  guessed.block.detail = "assumed: no launch found";
+  const auto both = run({guessed, launched});
+  REQUIRE(both.size() == 1);
+  CHECK(both.front().efficiency == Approx(0.5));  // the launch's figure (8-byte stride), not the guess's
+  CHECK(both.front().instantiations.empty());
+
+  // The launched instance need not have a finding there: a coalesced load under the launch
+  // leaves none, and the guess's is not shown.
+  AccessSite coalesced = makeSite(affine(Space::Global, 4, 4), {256, 1, 1}, "in[2 * i]");
+  CHECK(run({guessed, coalesced}).empty());
+
+  // Another kernel at the same place (a helper two kernels call) keeps its own, guessed or not.
+  AccessSite other = guessed;
+  other.kernel = "other";
+  const auto kept = run({other, coalesced});
+  REQUIRE(kept.size() == 1);
+  CHECK(kept.front().kernel == "other");
+}

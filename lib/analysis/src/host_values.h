@@ -69,6 +69,11 @@ class HostValues {
   std::optional<model::Dim3> dim3Of(const clang::Expr* e, const HostEnv* env, int depth = 0);
   // The same, axis by axis: `dim3 block(1, n)` with n computed at run time fixes x alone.
   Dim3Axes dim3AxesOf(const clang::Expr* e, const HostEnv* env, int depth = 0);
+  // A block or grid held in a file-scope dim3 that `launching`, the function of the launch,
+  // sets member by member (`threadsPerBlock.x = 16;`): the axes it assigns one constant each,
+  // and, for a variable of the unit's own that nothing else writes there, the initialiser's
+  // other axes (host_file_scope_shapes.cpp). Nothing known for anything else.
+  Dim3Axes fileScopeDim3(const clang::Expr* e, const clang::FunctionDecl* launching, const HostEnv* env);
   // The kernels a launch's callee can be: the kernel named, or every kernel a function
   // pointer is given (a local's initialiser and assignments, a wrapper's argument at the
   // call site `env` stands for). Empty when none is known.

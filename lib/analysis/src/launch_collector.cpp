@@ -167,7 +167,8 @@ void LaunchCollector::resolveLaunches() {
       anyLaunches = true;
       const std::vector<const FunctionDecl*> kernelsHere = values_.kernelsOf(p.callee, use);
       if (kernelsHere.empty()) continue;
-      const Dim3Axes blockAxes = values_.dim3AxesOf(p.block, use);
+      Dim3Axes blockAxes = values_.dim3AxesOf(p.block, use);
+      if (!blockAxes[0] && !blockAxes[1] && !blockAxes[2]) blockAxes = values_.fileScopeDim3(p.block, p.holder, use);
       Launch l;
       // A block the host computes at run time: the kernel still gets this launch's
       // arguments and pointer offsets, over the fallback block shape, with the axes the
@@ -184,6 +185,9 @@ void LaunchCollector::resolveLaunches() {
           l.blockCap = capped.why;
         }
       l.grid = values_.dim3Of(p.grid, use);
+      if (!l.grid)
+        if (const Dim3Axes g = values_.fileScopeDim3(p.grid, p.holder, use); g[0] && g[1] && g[2])
+          l.grid = model::Dim3{*g[0], *g[1], *g[2]};
       if (!l.grid)
         if (auto defaulted = values_.gridWithDefaults(p.grid, use, around)) {
           l.costGrid = defaulted->grid;

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
 #include <map>
+#include <optional>
+#include <set>
 #include <tuple>
+#include <utility>
 
 namespace coalesce::report {
 
@@ -37,9 +39,57 @@ std::string joined(const std::vector<std::string>& items) {
   return out;
 }
 
+// The site a finding reports, as (kernel, file, line, column), with the block it was judged in;
+// nothing for a finding of no site.
+using SiteKey = std::tuple<std::string, std::string, unsigned, unsigned>;
+template <class Site>
+SiteKey keyOf(const Site& s) {
+  return {s.kernel, s.loc.file, s.loc.line, s.loc.column};
+}
+std::optional<std::pair<SiteKey, const BlockShape*>> siteOf(const Finding& f, const AnalysisResult& analysis) {
+  const auto in = [](const std::optional<int>& i, size_t size) { return i && *i >= 0 && static_cast<size_t>(*i) < size; };
+  if (in(f.access, analysis.accesses.size())) {
+    const AccessSite& a = analysis.accesses[static_cast<size_t>(*f.access)];
+    return std::make_pair(keyOf(a), &a.block);
+  }
+  if (in(f.branch, analysis.branches.size())) {
+    const BranchSite& b = analysis.branches[static_cast<size_t>(*f.branch)];
+    return std::make_pair(keyOf(b), &b.block);
+  }
+  if (in(f.barrier, analysis.barriers.size())) {
+    const BarrierSite& b = analysis.barriers[static_cast<size_t>(*f.barrier)];
+    return std::make_pair(keyOf(b), &b.block);
+  }
+  return std::nullopt;
+}
+
+// The sites of the run some kernel reached on a block it did not guess: a launch, an option, a
+// comment, its own indexing (BlockSource other than Assumed).
+std::set<SiteKey> sitesOnKnownBlocks(const AnalysisResult& analysis) {
+  std::set<SiteKey> out;
+  for (const AccessSite& a : analysis.accesses)
+    if (a.block.source != BlockSource::Assumed) out.insert(keyOf(a));
+  for (const BranchSite& b : analysis.branches)
+    if (b.block.source != BlockSource::Assumed) out.insert(keyOf(b));
+  for (const BarrierSite& b : analysis.barriers)
+    if (b.block.source != BlockSource::Assumed) out.insert(keyOf(b));
+  return out;
+}
+
 }  // namespace
 
 std::vector<Finding> mergeByPlace(std::vector<Finding> findings, const AnalysisResult& analysis) {
+  // A kernel judged on a guessed block in one translation unit and on a known one in another
+  // (a kernel file that the program's main file #includes, also compiled, or swept, on its own:
+  // Pannotia's fw/kernel.cu, guessed 32x8 alone and launched 16x16 from Floyd-Warshall.cu) has
+  // its figures from the known block: the guessed instance of the same site gives way, whether
+  // or not the known one made a finding there (blind panel 27 judged the guessed figures false).
+  const std::set<SiteKey> known = sitesOnKnownBlocks(analysis);
+  if (!known.empty())
+    std::erase_if(findings, [&](const Finding& f) {
+      const auto site = siteOf(f, analysis);
+      return site && site->second->source == BlockSource::Assumed && known.count(site->first) > 0;
+    });
   for (Finding& f : findings) {
     if (f.access && *f.access >= 0 && static_cast<size_t>(*f.access) < analysis.accesses.size()) {
       const AccessSite& a = analysis.accesses[static_cast<size_t>(*f.access)];
