@@ -69,7 +69,10 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           # accel-sim's gpu-app-collection), Tartan's scale-up and scale-out applications but CoMD
           # and convnet2 (their originals judged in panels 23 and 13), and mgbench: their 11 warnings and 12 notes
           # (ids 100 on). Paths are relative to each staged tree's parent, as the check reads them.
-          ("panel27", "panel27-findings.json", "panel27-judgments.json")]
+          ("panel27", "panel27-findings.json", "panel27-judgments.json"),
+          # Session 31: Pannotia's fw/kernel.cu:75 judged again by a new judge, on its launch's
+          # 16x16 block (panel 27 judged the figures of a guessed 32x8 false).
+          ("panel27b", "panel27b-findings.json", "panel27b-judgments.json")]
 
 
 def load_panels(folder):
