@@ -20,15 +20,36 @@ using namespace clang;
 
 namespace {
 
-// `v.x = ...`-style assignments to members of `var` under `s`: the axis (0, 1, 2; -1 for
-// another member) of each.
+bool refersTo(const Expr* e, const VarDecl* var) {
+  const auto* r = e ? dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()) : nullptr;
+  return r && r->getDecl() == var;
+}
+
+// The writes to `var` under `s`: `v.x = ...`-style assignments to its members, each with its
+// axis (0, 1, 2; -1 for another member), and, as -1 with no assignment, what may write any
+// member: the whole variable assigned (`v = dim3(8, 8);`) or its address taken.
 void memberWrites(const Stmt* s, const VarDecl* var, const std::function<void(const BinaryOperator*, int)>& each) {
   if (!s) return;
-  if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp())
-    if (const auto* m = dyn_cast<MemberExpr>(b->getLHS()->IgnoreParenImpCasts()))
-      if (const auto* r = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()); r && r->getDecl() == var) {
-        const std::string name = m->getMemberDecl()->getNameAsString();
-        each(b, name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1);
+  if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) {
+    if (const auto* m = dyn_cast<MemberExpr>(b->getLHS()->IgnoreParenImpCasts()); m && refersTo(m->getBase(), var)) {
+      const std::string name = m->getMemberDecl()->getNameAsString();
+      each(b, name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1);
+    } else if (refersTo(b->getLHS(), var)) {
+      each(nullptr, -1);
+    }
+  }
+  if (const auto* call = dyn_cast<CXXOperatorCallExpr>(s);
+      call && call->getOperator() == OO_Equal && call->getNumArgs() > 0 && refersTo(call->getArg(0), var))
+    each(nullptr, -1);
+  if (const auto* u = dyn_cast<UnaryOperator>(s); u && u->getOpcode() == UO_AddrOf && refersTo(u->getSubExpr(), var))
+    each(nullptr, -1);
+  // Handed to a non-const reference parameter (`setup(threadsPerBlock)` with a `dim3&`).
+  if (const auto* call = dyn_cast<CallExpr>(s); call && !isa<CXXOperatorCallExpr>(s))
+    if (const FunctionDecl* callee = call->getDirectCallee())
+      for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
+        const QualType t = callee->getParamDecl(i)->getType();
+        if (refersTo(call->getArg(i), var) && t->isReferenceType() && !t->getPointeeType().isConstQualified())
+          each(nullptr, -1);
       }
   for (const Stmt* c : s->children()) memberWrites(c, var, each);
 }
@@ -62,10 +83,10 @@ Dim3Axes HostValues::fileScopeDim3(const Expr* e, const FunctionDecl* launching,
     return none;
   Dim3Axes d = none;
   bool assigned[3] = {false, false, false}, differ[3] = {false, false, false};
-  bool otherMember = false;
+  bool otherWrite = false;  // another member, the whole variable: nothing read from the function
   memberWrites(launching->getBody(), var, [&](const BinaryOperator* b, int k) {
     if (k < 0) {
-      otherMember = true;
+      otherWrite = true;
       return;
     }
     auto v = b->getOpcode() == BO_Assign ? constantOf(b->getRHS(), env) : std::nullopt;
@@ -73,7 +94,7 @@ Dim3Axes HostValues::fileScopeDim3(const Expr* e, const FunctionDecl* launching,
     assigned[k] = true;
     d[k] = differ[k] ? std::nullopt : v;
   });
-  if (otherMember || (!assigned[0] && !assigned[1] && !assigned[2])) return none;
+  if (otherWrite || (!assigned[0] && !assigned[1] && !assigned[2])) return none;
   // The axes the function leaves alone: the initialiser's, when nothing else writes them.
   if (var->isExternallyVisible() || !var->getInit()) return d;
   const Dim3Axes initial = dim3AxesOf(var->getInit(), nullptr);
