@@ -142,7 +142,8 @@ TEST_CASE("the argument vector for a toolkit", "[command_line][arguments]") {
   CHECK(a.front() == "clang++");
   CHECK(a.back() == "k.cu");
   for (const char* s : {"--cuda-device-only", "-fsyntax-only", "--cuda-gpu-arch=sm_80", "--cuda-path=/opt/cuda",
-                        "/opt/cuda/include/cccl", "-Wno-unknown-cuda-version", "-ferror-limit=0"})
+                        "/opt/cuda/include/cccl", "-Wno-unknown-cuda-version", "-ferror-limit=0",
+                        "-fno-spell-checking"})
     CHECK(contains(a, s));
   // -nocudalib would stop the driver from passing the CUDA version to the parser.
   CHECK_FALSE(contains(a, "-nocudalib"));

@@ -136,7 +136,8 @@ SiblingSummary sharedSibling(const SiblingSources& sources, const std::vector<st
 // resource folder, the toolkit's include folder, no CUDA mode.
 std::vector<std::string> hostArguments(const std::vector<std::string>& device, const std::string& file) {
   const bool c = fs::path(file).extension() == ".c";
-  std::vector<std::string> a = {"clang++", "-x", c ? "c" : "c++", "-fsyntax-only", "-w", "-ferror-limit=0"};
+  std::vector<std::string> a = {"clang++", "-x", c ? "c" : "c++", "-fsyntax-only", "-w", "-ferror-limit=0",
+                                "-fno-spell-checking"};  // as the device pass (command_line.cpp)
   if (!c) a.push_back("-std=c++17");
   for (size_t i = 0; i + 1 < device.size(); ++i) {
     const std::string& s = device[i];
