@@ -146,7 +146,7 @@ class Interpreter {
   void switchStmt(const clang::SwitchStmt* sw);
   void asmStatement(const clang::GCCAsmStmt* a);
   void declare(const clang::VarDecl* var);
-  void mergeEnvs(const ExprRef& cond, const Env& thenEnv, const Env& elseEnv);
+  void mergeEnvs(const ExprRef& cond, Env thenEnv, const Env& elseEnv);
   // Returns the condition, for the enclosing block's early-exit guards.
   ExprRef ifStmt(const clang::IfStmt* iff);
 

@@ -195,8 +195,8 @@ void Interpreter::declare(const VarDecl* var) {
   state_.env[var] = eval(init);
 }
 
-void Interpreter::mergeEnvs(const ExprRef& cond, const Env& thenEnv, const Env& elseEnv) {
-  Env merged = thenEnv;
+void Interpreter::mergeEnvs(const ExprRef& cond, Env thenEnv, const Env& elseEnv) {
+  Env merged = std::move(thenEnv);
   for (auto& [var, value] : merged) {
     auto it = elseEnv.find(var);
     if (it == elseEnv.end()) continue;
@@ -213,18 +213,20 @@ ExprRef Interpreter::ifStmt(const IfStmt* iff) {
   ExprRef cond = asInt(eval(iff->getCond()));
   recordBranch(BranchKind::If, cond, iff->getCond(), iff);
   const std::string condText = text(iff->getCond()->getSourceRange());
-  const Env before = state_.env;
+  // Each arm's variables as the other found them: one copy of the map before the arms, the
+  // rest moved (a kernel of many nested ifs, LonestarGPU's pta, copied it four times per `if`).
+  Env before = state_.env;
   pushGuard(cond, condText);
   walk(iff->getThen());
   popGuard();
-  Env thenEnv = state_.env;
-  state_.env = before;
+  Env thenEnv = std::move(state_.env);
+  state_.env = std::move(before);
   if (iff->getElse()) {
     pushGuard(unary(Op::Not, cond), "!(" + condText + ")");
     walk(iff->getElse());
     popGuard();
   }
-  mergeEnvs(cond, thenEnv, state_.env);
+  mergeEnvs(cond, std::move(thenEnv), state_.env);
   return cond;
 }
 
