@@ -8,10 +8,12 @@
 // the variable is the unit's alone (internal linkage). Blind panel 27 judged the guess these
 // launches got (32x8) false; the block is 16x16.
 #include "host_values.h"
+#include "host_writes.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/ExprCXX.h>
 
+#include <array>
 #include <functional>
 
 namespace coalesce::analysis {
@@ -19,40 +21,6 @@ namespace coalesce::analysis {
 using namespace clang;
 
 namespace {
-
-bool refersTo(const Expr* e, const VarDecl* var) {
-  const auto* r = e ? dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()) : nullptr;
-  return r && r->getDecl() == var;
-}
-
-// The writes to `var` under `s`: `v.x = ...`-style assignments to its members, each with its
-// axis (0, 1, 2; -1 for another member), and, as -1 with no assignment, what may write any
-// member: the whole variable assigned (`v = dim3(8, 8);`) or its address taken.
-void memberWrites(const Stmt* s, const VarDecl* var, const std::function<void(const BinaryOperator*, int)>& each) {
-  if (!s) return;
-  if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) {
-    if (const auto* m = dyn_cast<MemberExpr>(b->getLHS()->IgnoreParenImpCasts()); m && refersTo(m->getBase(), var)) {
-      const std::string name = m->getMemberDecl()->getNameAsString();
-      each(b, name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1);
-    } else if (refersTo(b->getLHS(), var)) {
-      each(nullptr, -1);
-    }
-  }
-  if (const auto* call = dyn_cast<CXXOperatorCallExpr>(s);
-      call && call->getOperator() == OO_Equal && call->getNumArgs() > 0 && refersTo(call->getArg(0), var))
-    each(nullptr, -1);
-  if (const auto* u = dyn_cast<UnaryOperator>(s); u && u->getOpcode() == UO_AddrOf && refersTo(u->getSubExpr(), var))
-    each(nullptr, -1);
-  // Handed to a non-const reference parameter (`setup(threadsPerBlock)` with a `dim3&`).
-  if (const auto* call = dyn_cast<CallExpr>(s); call && !isa<CXXOperatorCallExpr>(s))
-    if (const FunctionDecl* callee = call->getDirectCallee())
-      for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
-        const QualType t = callee->getParamDecl(i)->getType();
-        if (refersTo(call->getArg(i), var) && t->isReferenceType() && !t->getPointeeType().isConstQualified())
-          each(nullptr, -1);
-      }
-  for (const Stmt* c : s->children()) memberWrites(c, var, each);
-}
 
 // The bodies of the functions the unit itself defines (not those read from a PCH: a variable
 // of internal linkage is written only by them), into namespaces and classes.
@@ -82,32 +50,27 @@ Dim3Axes HostValues::fileScopeDim3(const Expr* e, const FunctionDecl* launching,
       var->getType().isConstQualified() || !var->getType()->isRecordType())
     return none;
   Dim3Axes d = none;
-  bool assigned[3] = {false, false, false}, differ[3] = {false, false, false};
-  bool otherWrite = false;  // another member, the whole variable: nothing read from the function
-  memberWrites(launching->getBody(), var, [&](const BinaryOperator* b, int k) {
-    if (k < 0) {
-      otherWrite = true;
-      return;
-    }
-    auto v = b->getOpcode() == BO_Assign ? constantOf(b->getRHS(), env) : std::nullopt;
-    differ[k] = differ[k] || !v || (assigned[k] && d[k] != v);
-    assigned[k] = true;
-    d[k] = differ[k] ? std::nullopt : v;
-  });
-  if (otherWrite || (!assigned[0] && !assigned[1] && !assigned[2])) return none;
+  // Another member or the whole variable written there: nothing read from the function.
+  const AxisWrites own = applyMemberAssignments(launching, var, d, env);
+  if (own.otherMember || own.whole || (!own.assigned[0] && !own.assigned[1] && !own.assigned[2])) return none;
   // The axes the function leaves alone: the initialiser's, when nothing else writes them.
   if (var->isExternallyVisible() || !var->getInit()) return d;
-  const Dim3Axes initial = dim3AxesOf(var->getInit(), nullptr);
-  bool writtenElsewhere[3] = {false, false, false};
-  ownBodies(launching->getASTContext().getTranslationUnitDecl(), [&](const Stmt* body) {
-    if (body == launching->getBody()) return;
-    memberWrites(body, var, [&](const BinaryOperator*, int k) {
-      for (int a = 0; a < 3; ++a)
-        if (k < 0 || k == a) writtenElsewhere[a] = true;
+  auto [writers, fresh] = fileScopeWriters_.try_emplace(var);
+  if (fresh)
+    ownBodies(launching->getASTContext().getTranslationUnitDecl(), [&](const Stmt* body) {
+      std::array<bool, 3> axes{};
+      dim3Writes(body, var, [&](const BinaryOperator* b, int k) {
+        for (int a = 0; a < 3; ++a) axes[a] = axes[a] || !b || k < 0 || k == a;
+      });
+      if (axes[0] || axes[1] || axes[2]) writers->second.emplace_back(body, axes);
     });
-  });
+  bool writtenElsewhere[3] = {false, false, false};
+  for (const auto& [body, axes] : writers->second)
+    if (body != launching->getBody())
+      for (int a = 0; a < 3; ++a) writtenElsewhere[a] = writtenElsewhere[a] || axes[a];
+  const Dim3Axes initial = dim3AxesOf(var->getInit(), nullptr);
   for (int k = 0; k < 3; ++k)
-    if (!assigned[k] && !writtenElsewhere[k]) d[k] = initial[k];
+    if (!own.assigned[k] && !writtenElsewhere[k]) d[k] = initial[k];
   return d;
 }
 

@@ -733,7 +733,9 @@ Dim3Axes HostValues::dim3AxesOf(const Expr* e, const HostEnv* env, int depth) {
       if (!value) return none;
       Dim3Axes d = dim3AxesOf(value, env, depth + 1);
       // dim3 threads; threads.x = 32; threads.y = 8;  (Rodinia writes launches so)
-      applyMemberAssignments(var, d, env);
+      if (const auto* fn = dyn_cast<FunctionDecl>(var->getDeclContext());
+          fn && fn->getBody() && applyMemberAssignments(fn, var, d, env).otherMember)
+        d = Dim3Axes{};
       // `case 512:` of `switch (threads.x)` around the launch.
       if (env)
         for (int k = 0; k < 3; ++k)
@@ -745,38 +747,43 @@ Dim3Axes HostValues::dim3AxesOf(const Expr* e, const HostEnv* env, int depth) {
   return none;
 }
 
-// Applies `var.x = constant` assignments in the variable's function: an axis assigned
-// something not constant, or several different values, is not known (Rodinia myocyte sets
-// `threads.x = 32` in one arm of `if (workload == 1)` and `threads.x = NUMBER_THREADS`, 32 too,
-// in the other: 32); a member other than x, y, z (a dim3 passed on by reference, say) leaves
-// nothing known. Under the cost's size defaults, an assignment in an arm the defaults make
-// dead does not count (host_sizes.cpp, deadUnderDefaults): that arm's grid is not the run's.
-void HostValues::applyMemberAssignments(const VarDecl* var, Dim3Axes& d, const HostEnv* env) {
-  const auto* fn = dyn_cast<FunctionDecl>(var->getDeclContext());
-  if (!fn || !fn->getBody()) return;
-  bool unknownMember = false;
-  int assigned[3] = {0, 0, 0};
+// host_writes.h.
+void dim3Writes(const Stmt* s, const VarDecl* var, const std::function<void(const BinaryOperator*, int)>& each) {
+  if (!s) return;
+  if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp())
+    if (const auto* m = dyn_cast<MemberExpr>(b->getLHS()->IgnoreParenImpCasts()))
+      if (const auto* r = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()); r && r->getDecl() == var) {
+        const std::string name = m->getMemberDecl()->getNameAsString();
+        each(b, name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1);
+      }
+  if (writesVariable(s, var)) each(nullptr, -1);
+  for (const Stmt* c : s->children()) dim3Writes(c, var, each);
+}
+
+// Applies `var.x = constant` assignments in `fn` (the variable's function, or the launch's for
+// a file-scope one): an axis assigned something not constant, or several different values, is
+// not known (Rodinia myocyte sets `threads.x = 32` in one arm of `if (workload == 1)` and
+// `threads.x = NUMBER_THREADS`, 32 too, in the other: 32). Under the cost's size defaults, an
+// assignment in an arm the defaults make dead does not count (host_sizes.cpp,
+// deadUnderDefaults): that arm's grid is not the run's. A member other than x, y, z (a dim3
+// passed on by reference, say) leaves nothing known: the caller's to apply.
+HostValues::AxisWrites HostValues::applyMemberAssignments(const FunctionDecl* fn, const VarDecl* var, Dim3Axes& d,
+                                                          const HostEnv* env) {
+  AxisWrites out;
   bool differ[3] = {false, false, false};
-  std::function<void(const Stmt*)> scan = [&](const Stmt* st) {
-    if (!st) return;
-    if (const auto* b = dyn_cast<BinaryOperator>(st); b && b->isAssignmentOp())
-      if (const auto* m = dyn_cast<MemberExpr>(b->getLHS()->IgnoreParenImpCasts()))
-        if (const auto* r = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts()); r && r->getDecl() == var) {
-          const std::string name = m->getMemberDecl()->getNameAsString();
-          const int k = name == "x" ? 0 : name == "y" ? 1 : name == "z" ? 2 : -1;
-          if (k < 0) {
-            unknownMember = true;
-          } else if (!defaults_ || !deadUnderDefaults(b, fn, env)) {
-            auto v = b->getOpcode() == BO_Assign ? constantOf(b->getRHS(), env) : std::nullopt;
-            differ[k] = differ[k] || !v || (assigned[k] > 0 && d[k] != v);
-            ++assigned[k];
-            d[k] = differ[k] ? std::nullopt : v;
-          }
-        }
-    for (const Stmt* c : st->children()) scan(c);
-  };
-  scan(fn->getBody());
-  if (unknownMember) d = Dim3Axes{};
+  dim3Writes(fn->getBody(), var, [&](const BinaryOperator* b, int k) {
+    if (!b) {
+      out.whole = true;
+    } else if (k < 0) {
+      out.otherMember = true;
+    } else if (!defaults_ || !deadUnderDefaults(b, fn, env)) {
+      auto v = b->getOpcode() == BO_Assign ? constantOf(b->getRHS(), env) : std::nullopt;
+      differ[k] = differ[k] || !v || (out.assigned[k] && d[k] != v);
+      out.assigned[k] = true;
+      d[k] = differ[k] ? std::nullopt : v;
+    }
+  });
+  return out;
 }
 
 }  // namespace coalesce::analysis

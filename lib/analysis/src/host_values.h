@@ -156,7 +156,17 @@ class HostValues {
   // otherwise (reaching_assignment.cpp).
   const clang::Expr* reachingValue(const clang::VarDecl* var, const clang::Expr* use);
   std::map<const clang::VarDecl*, const clang::Expr*> onlyAssignment_;
-  void applyMemberAssignments(const clang::VarDecl* var, Dim3Axes& d, const HostEnv* env);
+  // What applyMemberAssignments found in a function: the axes it assigned, whether it assigned
+  // another member, or wrote the whole variable.
+  struct AxisWrites {
+    bool assigned[3] = {false, false, false};
+    bool otherMember = false, whole = false;
+  };
+  AxisWrites applyMemberAssignments(const clang::FunctionDecl* fn, const clang::VarDecl* var, Dim3Axes& d,
+                                    const HostEnv* env);
+  // Per file-scope dim3, the axes each function body the unit defines writes
+  // (host_file_scope_shapes.cpp), listed once per variable.
+  std::map<const clang::VarDecl*, std::vector<std::pair<const clang::Stmt*, std::array<bool, 3>>>> fileScopeWriters_;
   std::optional<int64_t> memberConstant(const clang::MemberExpr* m, const HostEnv* env, int depth);
   // gridWithDefaults' mode: set while it runs, constantOf takes unknown leaves at the default.
   struct SizeDefaults {

@@ -5,6 +5,7 @@
 #include <clang/AST/Decl.h>
 #include <clang/AST/Stmt.h>
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -17,6 +18,12 @@ class HostValues;
 bool writesVariable(const clang::Stmt* s, const clang::VarDecl* var);
 // Whether `s` or a statement inside it writes `var` (writesVariable). Defined in host_options.cpp.
 bool writesAnywhere(const clang::Stmt* s, const clang::VarDecl* var);
+// The writes to a dim3 `var` in `s` and the statements inside it: each `var.m = ...`-style
+// assignment with its axis (m x, y, z: 0, 1, 2; another member: -1), and, with a null
+// assignment and -1, each statement that writes the whole variable (writesVariable). Defined
+// in host_values.cpp.
+void dim3Writes(const clang::Stmt* s, const clang::VarDecl* var,
+                const std::function<void(const clang::BinaryOperator*, int)>& each);
 
 // `if (i % k == 0)` (`!(i % k)`, `i % k == c`, `i % k != c`, and their else arms), k a constant
 // the host code shows: the share of the iterations of a loop stepping i that take the arm

@@ -22,9 +22,7 @@ std::vector<int> loopGroup(int id, const SymbolTable& symbols) {
 // last thread of the block). Capped; `exact` says whether the loop ended within the cap.
 std::set<int> loopBoundSymbols(const std::vector<int>& group, const SymbolTable& symbols) {
   std::set<int> out;
-  for (int id : group)
-    for (const ExprRef& e : {symbols[id].loopInit, symbols[id].loopNext, symbols[id].loopCond})
-      if (e) collectSymbols(e, out);
+  for (int id : group) collectLoopBounds(symbols[id], out);
   return out;
 }
 
@@ -134,8 +132,7 @@ void addLoopBoundSymbols(const RawAccess& raw, const SymbolTable& symbols, std::
     const SymbolInfo& s = symbols[id];
     if (s.kind != SymbolInfo::Kind::LoopVar || !seen.insert(id).second) continue;
     std::set<int> bounds;
-    for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond})
-      if (e) collectSymbols(e, bounds);
+    collectLoopBounds(s, bounds);
     for (int b : bounds) {
       if (symbols[b].kind == SymbolInfo::Kind::LoopVar) todo.push_back(b);
       else out.insert(b);
@@ -182,8 +179,7 @@ std::set<int> boundingSymbols(const std::vector<const RawAccess*>& accesses, con
     if (s.kind != SymbolInfo::Kind::LoopVar || !seen.insert(id).second) continue;
     walk(s.loopCond);
     std::set<int> inner;
-    for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond})
-      if (e) collectSymbols(e, inner);
+    collectLoopBounds(s, inner);
     todo.insert(todo.end(), inner.begin(), inner.end());
   }
   return out;
@@ -249,8 +245,7 @@ std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const 
     for (int member : group) {
       const SymbolInfo& s = symbols[member];
       std::set<int> deps;
-      for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond})
-        if (e) collectSymbols(e, deps);
+      collectLoopBounds(s, deps);
       for (int dep : deps) todo.push_back(dep);
     }
     groups.push_back(std::move(group));
@@ -260,8 +255,7 @@ std::vector<std::map<int, int64_t>> iterationCombos(const RawAccess& raw, const 
     for (int member : groups[g]) {
       const SymbolInfo& s = symbols[member];
       std::set<int> deps;
-      for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond})
-        if (e) collectSymbols(e, deps);
+      collectLoopBounds(s, deps);
       for (int dep : deps)
         if (auto it = groupOf.find(dep); it != groupOf.end() && it->second != g) out.insert(it->second);
     }

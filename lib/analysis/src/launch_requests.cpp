@@ -140,8 +140,14 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
     }
   }
   std::optional<Evaluator> shownEv, allEv;
-  if (shownLaunch) shownEv.emplace(none, *shownLaunch, symbols, arch), shownEv->memo = memo;
-  if (allLaunch) allEv.emplace(none, *allLaunch, symbols, arch), allEv->memo = memo;
+  if (shownLaunch) {
+    shownEv.emplace(none, *shownLaunch, symbols, arch);
+    shownEv->memo = memo;
+  }
+  if (allLaunch) {
+    allEv.emplace(none, *allLaunch, symbols, arch);
+    allEv->memo = memo;
+  }
   double trips = 1;
   int assumedLoops = 0;
   std::vector<int> defaulted;  // the cost arguments loop counts read
@@ -162,8 +168,7 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
           n = underDefaults;
           countedUnderDefaults = true;
           std::set<int> read;
-          for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond})
-            if (e) collectSymbols(e, read);
+          collectLoopBounds(s, read);
           for (int r : read)
             if (launch.costSymbolValues.count(r) && !launch.symbolValues.count(r) &&
                 (launch.costSymbolValues.at(r).leaves.empty() || sharesData) &&

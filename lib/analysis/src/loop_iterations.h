@@ -30,6 +30,12 @@ inline void collectSymbols(const ExprRef& e, std::set<int>& out) {
   for (const auto& a : e->args) collectSymbols(a, out);
 }
 
+// Adds to `out` the symbols a loop variable's start, step and condition name.
+inline void collectLoopBounds(const SymbolInfo& s, std::set<int>& out) {
+  for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond})
+    if (e) collectSymbols(e, out);
+}
+
 // The symbols of one loop: its iteration counter and its geometric variables (`d >>= 1`,
 // `offset *= 2`), which share its condition and advance together.
 std::vector<int> loopGroup(int id, const SymbolTable& symbols);

@@ -160,9 +160,7 @@ bool requestsShown(const LaunchRequests& n, const LaneResult& lanes, const RawAc
     if (g >= raw.guardTestsData.size() || !raw.guardTestsData[g]) lanes::collectSymbols(raw.guards[g], read);
   for (int loop : loops)
     if (auto vars = loopVariables.find(loop); vars != loopVariables.end())
-      for (int id : vars->second)
-        for (const ExprRef& e : {symbols[id].loopInit, symbols[id].loopNext, symbols[id].loopCond})
-          if (e) lanes::collectSymbols(e, read);
+      for (int id : vars->second) lanes::collectLoopBounds(symbols[id], read);
   // A loop's trip count or a geometric variable's value at its loop's end (a Blelloch scan's
   // down-sweep starts from the offset its up-sweep ended with: loop_summary.cpp) is shown when
   // what that loop's start, step and condition read is.

@@ -7,7 +7,6 @@
 #include <optional>
 #include <set>
 #include <tuple>
-#include <utility>
 
 namespace coalesce::report {
 
@@ -39,26 +38,31 @@ std::string joined(const std::vector<std::string>& items) {
   return out;
 }
 
-// The site a finding reports, as (kernel, file, line, column), with the block it was judged in;
-// nothing for a finding of no site.
+// The site a finding reports: its key (kernel, file, line, column), the block it was judged
+// in, and the access when it is one; nothing for a finding of no site.
 using SiteKey = std::tuple<std::string, std::string, unsigned, unsigned>;
 template <class Site>
 SiteKey keyOf(const Site& s) {
   return {s.kernel, s.loc.file, s.loc.line, s.loc.column};
 }
-std::optional<std::pair<SiteKey, const BlockShape*>> siteOf(const Finding& f, const AnalysisResult& analysis) {
+struct Site {
+  SiteKey key;
+  const BlockShape* block = nullptr;
+  const AccessSite* access = nullptr;
+};
+std::optional<Site> siteOf(const Finding& f, const AnalysisResult& analysis) {
   const auto in = [](const std::optional<int>& i, size_t size) { return i && *i >= 0 && static_cast<size_t>(*i) < size; };
   if (in(f.access, analysis.accesses.size())) {
     const AccessSite& a = analysis.accesses[static_cast<size_t>(*f.access)];
-    return std::make_pair(keyOf(a), &a.block);
+    return Site{keyOf(a), &a.block, &a};
   }
   if (in(f.branch, analysis.branches.size())) {
     const BranchSite& b = analysis.branches[static_cast<size_t>(*f.branch)];
-    return std::make_pair(keyOf(b), &b.block);
+    return Site{keyOf(b), &b.block};
   }
   if (in(f.barrier, analysis.barriers.size())) {
     const BarrierSite& b = analysis.barriers[static_cast<size_t>(*f.barrier)];
-    return std::make_pair(keyOf(b), &b.block);
+    return Site{keyOf(b), &b.block};
   }
   return std::nullopt;
 }
@@ -88,19 +92,13 @@ std::vector<Finding> mergeByPlace(std::vector<Finding> findings, const AnalysisR
   if (!known.empty())
     std::erase_if(findings, [&](const Finding& f) {
       const auto site = siteOf(f, analysis);
-      return site && site->second->source == BlockSource::Assumed && known.count(site->first) > 0;
+      return site && site->block->source == BlockSource::Assumed && known.count(site->key) > 0;
     });
-  for (Finding& f : findings) {
-    if (f.access && *f.access >= 0 && static_cast<size_t>(*f.access) < analysis.accesses.size()) {
-      const AccessSite& a = analysis.accesses[static_cast<size_t>(*f.access)];
-      f.kernel = a.kernel;
-      if (!a.field.empty()) f.fields = {a.field};
-    } else if (f.branch && *f.branch >= 0 && static_cast<size_t>(*f.branch) < analysis.branches.size()) {
-      f.kernel = analysis.branches[static_cast<size_t>(*f.branch)].kernel;
-    } else if (f.barrier && *f.barrier >= 0 && static_cast<size_t>(*f.barrier) < analysis.barriers.size()) {
-      f.kernel = analysis.barriers[static_cast<size_t>(*f.barrier)].kernel;
+  for (Finding& f : findings)
+    if (const auto site = siteOf(f, analysis)) {
+      f.kernel = std::get<0>(site->key);
+      if (site->access && !site->access->field.empty()) f.fields = {site->access->field};
     }
-  }
   // Group by place and rule, keeping the order of first appearance within a group.
   std::map<std::tuple<std::string, std::string, unsigned, unsigned>, std::vector<Finding>> groups;
   std::vector<std::tuple<std::string, std::string, unsigned, unsigned>> order;
