@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(cmake ninja-build g++ clang-19 clang-tools-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev libclang-rt-19-dev libfmt-dev libcli11-dev catch2 nlohmann-json3-dev python3 python3-jsonschema chromium fonts-dejavu-core python3-pil git)
+PACKAGES=(cmake ninja-build g++ clang-19 clang-tools-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev libclang-rt-19-dev libfmt-dev libjemalloc-dev libcli11-dev catch2 nlohmann-json3-dev python3 python3-jsonschema chromium fonts-dejavu-core python3-pil git)
 BUILD_DIR=${BUILD_DIR:-build}
 BUILD_TYPE=${BUILD_TYPE:-Release}
 

@@ -370,8 +370,8 @@ class HeaderCache {
     llvm::sys::fs::remove(it->second.path);
   }
 
-  // In a forked child (worker.h): the PCHs are the parent's, to remove when its run ends;
-  // the child's signal handlers must not remove them should it crash.
+  // In a forked worker (worker.h): the PCHs are the parent's, to remove when its run ends;
+  // the worker's signal handlers must not remove them should it crash.
   void disownInChild() {
     for (auto& [key, set] : sets_)
       if (!set.path.empty() && !set.kept) llvm::sys::DontRemoveFileOnSignal(set.path);
@@ -669,7 +669,7 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
   std::vector<CompileJob> prepared(jobs.size());
   const unsigned parallel = llvm::hardware_concurrency(request.jobs).compute_thread_count();
   if (request.isolateFiles && singleThreaded()) {
-    // Process isolation (worker.h): a forked child per file, `parallel` at once.
+    // Process isolation (worker.h): `parallel` forked workers, a file at a time each.
     IsolatedRun run;
     run.count = toParse.size();
     run.parallel = parallel;

@@ -1,10 +1,14 @@
-// Process isolation (worker.h): the parent forks a child per job, a few at a time, reads
-// each child's records back from a pipe with a deadline, and names what went wrong when
-// one dies or overruns. One thread does it all with poll(), which keeps the parent
-// single-threaded and so safe to fork from.
+// Process isolation (worker.h): the parent forks a few workers, hands each one job (a file)
+// at a time, reads each job's records back from a pipe with a deadline, and names what went
+// wrong when a worker dies or overruns; a worker that died is replaced for the jobs left.
+// A worker lives for many jobs: a child forked per file paid the fork and the first touch of
+// every page its file's analysis used again, 14 ms of a one-kernel file's 33 and a fifth of
+// Rodinia's tree (docs/analysis-speed.md, "session 32"). One thread does it all with poll(),
+// which keeps the parent single-threaded and so safe to fork from.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #ifdef __linux__
@@ -14,9 +18,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <system_error>
 
@@ -60,7 +66,7 @@ bool writeAll(int fd, const std::string& text) {
   return true;
 }
 
-// Test-only: make this child crash or hang on chosen files, to prove the parent copes.
+// Test-only: make this worker crash or hang on chosen files, to prove the parent copes.
 void testTriggers(const std::string& file) {
   auto matches = [&](const char* var) {
     const char* v = std::getenv(var);
@@ -71,20 +77,39 @@ void testTriggers(const std::string& file) {
     for (;;) pause();
 }
 
-// The child's whole life: job i's pass, its records on `out`, and _exit, which runs none
-// of the parent's exit handlers and flushes none of its buffers (they are the parent's).
-[[noreturn]] void childMain(const IsolatedRun& run, size_t i, pid_t parent, int out, int err) {
+bool readAll(int fd, void* data, size_t size) {
+  auto* p = static_cast<char*>(data);
+  size_t done = 0;
+  while (done < size) {
+    const ssize_t n = read(fd, p + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// The worker's whole life: job after job, each index read from `jobs` (EOF: no more work),
+// each job's records written to `out` behind their length, and _exit, which runs none of
+// the parent's exit handlers and flushes none of its buffers (they are the parent's).
+[[noreturn]] void workerMain(const IsolatedRun& run, pid_t parent, int jobs, int out, int err) {
 #ifdef __linux__
-  prctl(PR_SET_PDEATHSIG, SIGKILL);  // a child never outlives the run that started it
+  prctl(PR_SET_PDEATHSIG, SIGKILL);  // a worker never outlives the run that started it
 #endif
   if (getppid() != parent) _exit(4);  // the parent died before prctl took effect
   // Anything the frontend prints goes to the parent's error pipe, never into the report.
   dup2(err, STDOUT_FILENO);
   dup2(err, STDERR_FILENO);
   if (run.inChild) run.inChild();
-  testTriggers(run.fileOf(i));
-  const WorkerOutcome o = run.run(i);
-  _exit(writeAll(out, outcomeToWire(o)) ? 0 : 3);
+  for (;;) {
+    uint64_t i = 0;
+    if (!readAll(jobs, &i, sizeof i)) _exit(0);
+    testTriggers(run.fileOf(i));
+    const std::string wire = outcomeToWire(run.run(i));
+    const uint64_t size = wire.size();
+    if (!writeAll(out, std::string(reinterpret_cast<const char*>(&size), sizeof size)) || !writeAll(out, wire))
+      _exit(3);
+  }
 }
 
 WorkerOutcome failedOutcome(std::string file, std::string why) {
@@ -95,13 +120,20 @@ WorkerOutcome failedOutcome(std::string file, std::string why) {
   return o;
 }
 
-struct Child {
-  size_t index = 0;
+// A forked worker: its ends of the job channel and of the two pipes, and the job it is on.
+struct Worker {
   pid_t pid = -1;
+  int jobs = -1;           // write end of the job channel; -1 once told there are no more
   int out = -1, err = -1;  // read ends; -1 once at EOF
-  std::string output, errText;
-  Clock::time_point deadline;
+  std::optional<size_t> job;
+  std::string output, errText;  // output: bytes of the current job's frame not yet decoded
+  Clock::time_point deadline = Clock::time_point::max();
 };
+
+void closeFd(int& fd) {
+  if (fd >= 0) close(fd);
+  fd = -1;
+}
 
 void readSome(int& fd, std::string& into, size_t cap) {
   char buffer[65536];
@@ -114,24 +146,31 @@ void readSome(int& fd, std::string& into, size_t cap) {
     }
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno == EAGAIN) return;
-    close(fd);  // EOF or a read error: nothing more will come
-    fd = -1;
+    closeFd(fd);  // EOF or a read error: nothing more will come
     return;
   }
 }
 
-// What a reaped child's status and output mean for its file.
-WorkerOutcome outcomeOf(const Child& c, int status, const std::string& file) {
+// The outcome of the job a worker was on when it ended: its status says why.
+WorkerOutcome endedOutcome(const Worker& w, int status, const std::string& file) {
   if (WIFSIGNALED(status))
     return failedOutcome(file, "crashed: its worker process was killed by " + signalName(WTERMSIG(status)));
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::string why = "the analysis worker exited with status " + std::to_string(WEXITSTATUS(status));
-    if (const std::string line = lastLine(c.errText); !line.empty()) why += ": " + line;
-    return failedOutcome(file, why);
-  }
+  std::string why = "the analysis worker exited with status " + std::to_string(WEXITSTATUS(status));
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) why = "the analysis worker ended before writing its records";
+  if (const std::string line = lastLine(w.errText); !line.empty()) why += ": " + line;
+  return failedOutcome(file, why);
+}
+
+// A complete frame of `w.output` (length, then the wire form), decoded, or nothing yet.
+std::optional<WorkerOutcome> takeFrame(Worker& w, const std::string& file) {
+  uint64_t size = 0;
+  if (w.output.size() < sizeof size) return std::nullopt;
+  std::memcpy(&size, w.output.data(), sizeof size);
+  if (w.output.size() - sizeof size < size) return std::nullopt;
   WorkerOutcome o;
-  if (const std::string error = outcomeFromWire(c.output, o); !error.empty())
-    return failedOutcome(file, "the analysis worker's records could not be read: " + error);
+  const std::string error = outcomeFromWire(std::string_view(w.output).substr(sizeof size, size), o);
+  w.output.erase(0, sizeof size + size);
+  if (!error.empty()) return failedOutcome(file, "the analysis worker's records could not be read: " + error);
   return o;
 }
 
@@ -151,71 +190,107 @@ bool singleThreaded() {
 
 std::vector<WorkerOutcome> runIsolated(const IsolatedRun& run) {
   std::vector<WorkerOutcome> outcomes(run.count);
-  std::vector<Child> live;
+  std::vector<Worker> live;
   const pid_t self = getpid();
   const unsigned parallel = std::max(1u, run.parallel);
   auto done = [&](size_t i, WorkerOutcome o) {
     outcomes[i] = std::move(o);
     if (run.finished) run.finished(i);
   };
+  // Each job's inputs made before any worker is forked: a worker sees the parent's memory
+  // as it was at its fork.
+  if (run.beforeFork)
+    for (size_t i = 0; i < run.count; ++i) run.beforeFork(i);
 
-  auto start = [&](size_t i) {
-    if (run.beforeFork) run.beforeFork(i);
-    int out[2], err[2];
-    if (pipe2(out, O_CLOEXEC) != 0)
-      return done(i, failedOutcome(run.fileOf(i), std::string("cannot start the analysis worker: pipe: ") +
-                                                      std::strerror(errno)));
+  // A new worker, or why there is none (the job `i` it was to run then fails with it).
+  auto spawn = [&](size_t i) -> bool {
+    int jobs[2], out[2], err[2];
+    // The job channel is a socket so that a write to a worker that has died fails with
+    // EPIPE (MSG_NOSIGNAL) rather than killing this process with SIGPIPE.
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, jobs) != 0) {
+      done(i, failedOutcome(run.fileOf(i), std::string("cannot start the analysis worker: socketpair: ") +
+                                               std::strerror(errno)));
+      return false;
+    }
+    if (pipe2(out, O_CLOEXEC) != 0) {
+      const int e = errno;
+      close(jobs[0]);
+      close(jobs[1]);
+      done(i, failedOutcome(run.fileOf(i), std::string("cannot start the analysis worker: pipe: ") + std::strerror(e)));
+      return false;
+    }
     if (pipe2(err, O_CLOEXEC) != 0) {
       const int e = errno;
-      close(out[0]);
-      close(out[1]);
-      return done(i, failedOutcome(run.fileOf(i), std::string("cannot start the analysis worker: pipe: ") +
-                                                      std::strerror(e)));
+      for (int fd : {jobs[0], jobs[1], out[0], out[1]}) close(fd);
+      done(i, failedOutcome(run.fileOf(i), std::string("cannot start the analysis worker: pipe: ") + std::strerror(e)));
+      return false;
     }
     const pid_t pid = fork();
     if (pid == 0) {
+      close(jobs[0]);
       close(out[0]);
       close(err[0]);
-      for (const Child& c : live) {  // the other children's pipes are the parent's business
-        if (c.out >= 0) close(c.out);
-        if (c.err >= 0) close(c.err);
+      for (Worker& w : live) {  // the other workers' channels are the parent's business
+        closeFd(w.jobs);
+        closeFd(w.out);
+        closeFd(w.err);
       }
-      childMain(run, i, self, out[1], err[1]);
+      workerMain(run, self, jobs[1], out[1], err[1]);
     }
     const int forkErrno = errno;
+    close(jobs[1]);
     close(out[1]);
     close(err[1]);
     if (pid < 0) {
-      close(out[0]);
-      close(err[0]);
-      return done(i, failedOutcome(run.fileOf(i), std::string("cannot start the analysis worker: fork: ") +
-                                                      std::strerror(forkErrno)));
+      for (int fd : {jobs[0], out[0], err[0]}) close(fd);
+      done(i, failedOutcome(run.fileOf(i),
+                            std::string("cannot start the analysis worker: fork: ") + std::strerror(forkErrno)));
+      return false;
     }
     fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
     fcntl(err[0], F_SETFL, fcntl(err[0], F_GETFL) | O_NONBLOCK);
-    Child c;
-    c.index = i;
-    c.pid = pid;
-    c.out = out[0];
-    c.err = err[0];
-    c.deadline = run.timeoutSeconds ? Clock::now() + std::chrono::seconds(run.timeoutSeconds) : Clock::time_point::max();
-    live.push_back(std::move(c));
+    Worker w;
+    w.pid = pid;
+    w.jobs = jobs[0];
+    w.out = out[0];
+    w.err = err[0];
+    live.push_back(std::move(w));
+    return true;
+  };
+  auto dispatch = [&](Worker& w, size_t i) {
+    const uint64_t index = i;
+    w.job = i;
+    w.deadline = run.timeoutSeconds ? Clock::now() + std::chrono::seconds(run.timeoutSeconds) : Clock::time_point::max();
+    // Eight bytes into an empty socket buffer: never blocks. A worker that has died is found
+    // by the loop below (its pipes close), and the job fails with it.
+    if (send(w.jobs, &index, sizeof index, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof index)) closeFd(w.jobs);
   };
 
   size_t next = 0;
   std::vector<pollfd> fds;
-  while (next < run.count || !live.empty()) {
-    while (live.size() < parallel && next < run.count) start(next++);
+  auto busy = [&] { return std::any_of(live.begin(), live.end(), [](const Worker& w) { return w.job.has_value(); }); };
+  while (next < run.count || busy()) {
+    // Work for the idle workers, new workers while there is more work than workers; a
+    // worker with nothing left to do is told so (its job channel closed) and exits.
+    for (Worker& w : live)
+      if (!w.job && w.jobs >= 0) {
+        if (next < run.count) dispatch(w, next++);
+        else closeFd(w.jobs);
+      }
+    while (next < run.count && live.size() < parallel) {
+      const size_t i = next++;
+      if (spawn(i)) dispatch(live.back(), i);
+    }
     if (live.empty()) continue;
 
-    // Wait for output, a closed pipe, or the nearest deadline (a child that has closed
+    // Wait for output, a closed pipe, or the nearest deadline (a worker that has closed
     // both pipes is about to exit: look again shortly).
     fds.clear();
     auto wake = Clock::time_point::max();
-    for (const Child& c : live) {
-      if (c.out >= 0) fds.push_back({c.out, POLLIN, 0});
-      if (c.err >= 0) fds.push_back({c.err, POLLIN, 0});
-      wake = std::min(wake, c.out < 0 && c.err < 0 ? Clock::now() + std::chrono::milliseconds(2) : c.deadline);
+    for (const Worker& w : live) {
+      if (w.out >= 0) fds.push_back({w.out, POLLIN, 0});
+      if (w.err >= 0) fds.push_back({w.err, POLLIN, 0});
+      wake = std::min(wake, w.out < 0 && w.err < 0 ? Clock::now() + std::chrono::milliseconds(2) : w.deadline);
     }
     int waitMs = 1000;
     if (wake != Clock::time_point::max()) {
@@ -225,16 +300,24 @@ std::vector<WorkerOutcome> runIsolated(const IsolatedRun& run) {
     if (poll(fds.data(), fds.size(), waitMs) < 0 && errno != EINTR) waitMs = 0;
 
     for (size_t k = 0; k < live.size();) {
-      Child& c = live[k];
-      if (c.out >= 0) readSome(c.out, c.output, 0);
-      if (c.err >= 0) readSome(c.err, c.errText, 8192);
+      Worker& w = live[k];
+      if (w.out >= 0) readSome(w.out, w.output, 0);
+      if (w.err >= 0) readSome(w.err, w.errText, 8192);
+      if (w.job)
+        if (std::optional<WorkerOutcome> o = takeFrame(w, run.fileOf(*w.job))) {
+          const size_t index = *w.job;
+          w.job.reset();
+          w.deadline = Clock::time_point::max();
+          w.errText.clear();
+          done(index, std::move(*o));
+        }
       int status = 0, waitErrno = 0;
       pid_t reaped = 0;
       bool timedOut = false;
-      if (c.out < 0 && c.err < 0) reaped = waitpid(c.pid, &status, WNOHANG);
-      if (reaped == 0 && Clock::now() >= c.deadline) {
-        kill(c.pid, SIGKILL);
-        while ((reaped = waitpid(c.pid, &status, 0)) < 0 && errno == EINTR) {
+      if (w.out < 0 && w.err < 0) reaped = waitpid(w.pid, &status, WNOHANG);
+      if (reaped == 0 && w.job && Clock::now() >= w.deadline) {
+        kill(w.pid, SIGKILL);
+        while ((reaped = waitpid(w.pid, &status, 0)) < 0 && errno == EINTR) {
         }
         timedOut = true;
       }
@@ -243,17 +326,30 @@ std::vector<WorkerOutcome> runIsolated(const IsolatedRun& run) {
         ++k;
         continue;
       }
-      if (c.out >= 0) close(c.out);
-      if (c.err >= 0) close(c.err);
-      const std::string file = run.fileOf(c.index);
-      WorkerOutcome o =
-          timedOut ? failedOutcome(file, "timed out: not analysed within " + std::to_string(run.timeoutSeconds) +
-                                             " s, its worker process was killed (--file-timeout)")
-          : reaped < 0 ? failedOutcome(file, std::string("analysis worker lost: ") + std::strerror(waitErrno))
-                       : outcomeOf(c, status, file);
-      const size_t index = c.index;
-      live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
-      done(index, std::move(o));
+      closeFd(w.jobs);
+      closeFd(w.out);
+      closeFd(w.err);
+      if (w.job) {
+        const std::string file = run.fileOf(*w.job);
+        WorkerOutcome o =
+            timedOut ? failedOutcome(file, "timed out: not analysed within " + std::to_string(run.timeoutSeconds) +
+                                               " s, its worker process was killed (--file-timeout)")
+            : reaped < 0 ? failedOutcome(file, std::string("analysis worker lost: ") + std::strerror(waitErrno))
+                         : endedOutcome(w, status, file);
+        const size_t index = *w.job;
+        live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
+        done(index, std::move(o));
+      } else {
+        live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
+      }
+    }
+  }
+  // Every job is done: the idle workers are told so and reaped.
+  for (Worker& w : live) {
+    closeFd(w.jobs);
+    closeFd(w.out);
+    closeFd(w.err);
+    while (waitpid(w.pid, nullptr, 0) < 0 && errno == EINTR) {
     }
   }
   return outcomes;

@@ -1,5 +1,5 @@
 // Process isolation, the private side (worker.h has the public one): running a list of
-// per-file passes in forked children, a few at a time.
+// per-file passes in a few forked workers, one pass at a time each.
 #pragma once
 
 #include <cstddef>
@@ -36,22 +36,25 @@ std::string outcomeFromWire(std::string_view text, WorkerOutcome& out);
 
 struct IsolatedRun {
   size_t count = 0;                // jobs 0..count-1
-  unsigned parallel = 1;           // children at once
-  unsigned timeoutSeconds = 0;     // per child; 0: no limit
-  // In the parent, just before job i's child is forked (e.g. to build what it will read).
+  unsigned parallel = 1;           // workers at once
+  unsigned timeoutSeconds = 0;     // per job; 0: no limit
+  // In the parent, for every job in order before the first worker is forked (e.g. to build
+  // what job i will read): a worker sees the parent's memory as it was at its fork.
   std::function<void(size_t)> beforeFork;
-  // In the child: job i's pass. Its file path names it in failures and test triggers.
+  // In a worker: job i's pass. Its file path names it in failures and test triggers.
   std::function<WorkerOutcome(size_t)> run;
   std::function<std::string(size_t)> fileOf;
-  // In the child, first thing: let go of what the parent owns (temporary files it would
+  // In each worker, first thing: let go of what the parent owns (temporary files it would
   // otherwise delete from its signal handlers should it crash).
   std::function<void()> inChild;
   // In the parent, as each job ends, in the order they end.
   std::function<void(size_t)> finished;
 };
 
-// Runs every job in its own forked child and returns their outcomes, by job. Never throws;
-// a job whose child fails is a failed FileRecord saying why. The calling process must be
+// Runs every job in a forked worker and returns their outcomes, by job. A worker runs one
+// job after another; one that crashes, hangs past the deadline or is lost fails the job it
+// was on and is replaced for the jobs left. Never throws; a failed job is a failed
+// FileRecord saying why. The calling process must be
 // single-threaded (fork copies only the calling thread, so locks held by others would
 // stay locked in the child); analyze() checks this and analyses in process otherwise.
 std::vector<WorkerOutcome> runIsolated(const IsolatedRun& run);

@@ -1,17 +1,18 @@
 // Process isolation (docs/reliability.md): each file is analysed in a child process, so that a file
 // that crashes or hangs the Clang frontend costs that file, never the run. With
-// AnalysisRequest::isolateFiles, analyze() forks one child per file from its own,
-// single-threaded process (no exec: the child starts with the libraries loaded, the
+// AnalysisRequest::isolateFiles, analyze() forks a few workers from its own,
+// single-threaded process (no exec: a worker starts with the libraries loaded, the
 // toolchain found and the run's precompiled headers built, so isolation costs a fork, not
-// a program start; docs/architecture.md). The child runs the very same per-file pass the in-process
+// a program start; docs/architecture.md) and hands each one file at a time. A worker runs the very same per-file pass the in-process
 // mode runs and writes back every field of every record it produced, doubles as their
 // bit patterns, so the records the parent reads equal the ones an in-process run makes.
-// A child that dies is reported as a failed file with the signal named; one that outlives
-// AnalysisRequest::fileTimeoutSeconds is killed and reported as timed out.
+// A worker that dies fails its file, reported with the signal named; one whose file outlives
+// AnalysisRequest::fileTimeoutSeconds is killed and the file reported as timed out. Either
+// is replaced for the files left.
 //
-// Test-only triggers, read by the child alone (never by an in-process run):
-//   COALESCE_TEST_CRASH_ON=<substring>  a child whose file path contains it calls abort()
-//   COALESCE_TEST_HANG_ON=<substring>   a child whose file path contains it sleeps forever
+// Test-only triggers, read by the workers alone (never by an in-process run):
+//   COALESCE_TEST_CRASH_ON=<substring>  a worker on a file whose path contains it calls abort()
+//   COALESCE_TEST_HANG_ON=<substring>   a worker on a file whose path contains it sleeps forever
 #pragma once
 
 #include <string>
