@@ -78,3 +78,33 @@ TEST_CASE("sibling text: the quoted includes of a text") {
   CHECK(analysis::quotedIncludes("#include \"a.cu\"\n  #  include \"sub/b.h\" // x\n#include <c.h>\n// #include \"d.cu\"\n") ==
         std::vector<std::string>{"a.cu", "sub/b.h"});
 }
+
+// Before a file is parsed, the header PCH's decision counts the .cu siblings its analysis is
+// likely to parse with its flags (analyze.cpp, HeaderCache): what the file includes, directly
+// or through what it includes, is read by its own parse; C and C++ siblings are parsed with
+// host flags; a folder of several programs reads none.
+TEST_CASE("sibling text: the .cu siblings a lone file's analysis is likely to parse, from the texts") {
+  test::TempDir dir;
+  dir.write("main.cu", "int main() { return 0; }\n");
+  dir.write("sort.cu", "#include \"sort_kernel.cu\"\nvoid sortAll() {}\n");
+  dir.write("sort_kernel.cu", "#include \"sort_util.cu\"\n__global__ void k(float* p) { p[threadIdx.x] = 0; }\n");
+  dir.write("sort_util.cu", "__device__ float twice(float x) { return 2 * x; }\n");
+  dir.write("bucket.cu", "__global__ void b(float* p) { p[threadIdx.x] = 1; }\n");
+  dir.write("host.cpp", "int helper(int x) { return x + 1; }\n");
+  dir.write("setup.cu", "void pickDevice() {}\n");
+  analysis::SiblingTexts texts;
+  // main.cu, bucket.cu and setup.cu; not what sort.cu reaches by its includes (its kernel is
+  // there), not host.cpp.
+  CHECK(texts.likelyCudaSiblingParses(dir.str("sort.cu")) == 3);
+  // A file with a main of its own launches its kernels itself; one without a kernel, in it
+  // or in what it includes, never asks for the others.
+  CHECK(texts.likelyCudaSiblingParses(dir.str("main.cu")) == 0);
+  CHECK(texts.likelyCudaSiblingParses(dir.str("setup.cu")) == 0);
+  // main.cu, setup.cu and sort.cu, whose parse reads the kernel and util files itself.
+  CHECK(texts.likelyCudaSiblingParses(dir.str("bucket.cu")) == 3);
+
+  test::TempDir examples;  // each file its own program: no sibling is read
+  examples.write("a.cu", "int main() { return 0; }\n");
+  examples.write("b.cu", "int main() { return 1; }\n");
+  CHECK(analysis::SiblingTexts().likelyCudaSiblingParses(examples.str("a.cu")) == 0);
+}

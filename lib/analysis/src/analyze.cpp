@@ -48,6 +48,7 @@
 #include "coalesce/analysis/cuda_toolchain.h"
 #include "adjusting_factory.h"
 #include "build_hints.h"
+#include "sibling_text.h"
 #include "command_line_text.h"
 #include "error_collector.h"
 #include "header_deferred_diags.h"
@@ -307,12 +308,32 @@ class HeaderCache {
               ResultCache* kept, std::mutex& keptMutex)
       : toolchain_(toolchain), skipHostBodies_(request.skipSystemHostBodies), kept_(kept), keptMutex_(keptMutex) {
     if (!request.reuseHeaders) return;
+    std::map<std::string, const CompileJob*> firstOf;  // a set's first job
     for (const CompileJob* each : jobs) {
       const CompileJob& job = *each;
       const bool ownPch = std::any_of(job.arguments.begin(), job.arguments.end(), [](const std::string& a) {
         return llvm::StringRef(a).starts_with(kIncludePch);
       });
-      if (!ownPch && !job.arguments.empty()) ++sets_[flagSetKey(job)].files;
+      if (!ownPch && !job.arguments.empty()) {
+        const std::string key = flagSetKey(job);
+        ++sets_[key].files;
+        firstOf.try_emplace(key, &job);
+      }
+    }
+    // A set of one file still parses the CUDA headers more than once when the file's siblings
+    // are parsed too (their .cu ones with its flags, sibling_files.cpp): without a kept PCH,
+    // one more parse of the set makes the PCH worth its build. Rodinia's hybridsort/mergesort.cu
+    // alone parsed the headers four times (docs/analysis-speed.md, "session 32").
+    if (!kept_ && request.readSiblingFiles) {
+      SiblingTexts texts;
+      for (auto& [key, set] : sets_)
+        if (set.files == 1) {
+          std::error_code ec;
+          const CompileJob& job = *firstOf.at(key);
+          const std::string file =
+              std::filesystem::absolute(std::filesystem::path(job.directory) / job.file, ec).string();
+          if (!ec) set.files += texts.likelyCudaSiblingParses(file);
+        }
     }
   }
   HeaderCache(const HeaderCache&) = delete;
@@ -379,7 +400,7 @@ class HeaderCache {
 
  private:
   struct FlagSet {
-    size_t files = 0;
+    size_t files = 0;  // parses of the set: its files, and the likely siblings of a lone one
     std::once_flag once;
     std::string path;  // the PCH; empty: none
     std::vector<std::string> inputs;  // the files it was built from

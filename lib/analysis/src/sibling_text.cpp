@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "analysis_policy.h"
@@ -136,6 +137,39 @@ bool SiblingTexts::definesAnyOf(const std::string& path, const std::vector<std::
   if (names.empty()) return false;
   const std::string& text = textOf(path);
   return std::any_of(names.begin(), names.end(), [&](const std::string& n) { return textDefinesFunction(text, n); });
+}
+
+size_t SiblingTexts::likelyCudaSiblingParses(const std::string& file) {
+  SiblingCheck check;
+  check.file = file;
+  check.fileDefinesMain = definesMain(file);
+  // The analysis asks for its program's other files when one of its kernels is launched, or
+  // its launch's values set, outside it: a file with a `main` of its own mostly launches its
+  // kernels itself (the facts are asked for lazily, analyze.cpp), and one with no kernel, in
+  // it or in what it includes, never asks (Rodinia's heartwall/setdevice.cu, dwt2d/dwt.cu).
+  if (check.fileDefinesMain) return 0;
+  // What the parse will read of the folder: the file's quoted includes and theirs, in turn
+  // (myocyte's main.cu includes work.cu, which includes the kernels' files).
+  std::vector<std::string> todo = {fs::path(file).lexically_normal().string()};
+  std::set<std::string> seen(todo.begin(), todo.end());
+  bool kernels = false;
+  while (!todo.empty()) {
+    const std::string at = todo.back();
+    todo.pop_back();
+    kernels = kernels || textOf(at).find("__global__") != std::string::npos;
+    for (const std::string& name : quotedIncludes(textOf(at))) {
+      const std::string target = (fs::path(at).parent_path() / name).lexically_normal().string();
+      if (!seen.insert(target).second) continue;
+      check.included.push_back(target);
+      std::error_code ec;
+      if (fs::is_regular_file(target, ec)) todo.push_back(target);
+    }
+  }
+  if (!kernels) return 0;
+  choose(check);
+  return static_cast<size_t>(std::count_if(check.read.begin(), check.read.end(), [](const std::string& s) {
+    return fs::path(s).extension() == ".cu";
+  }));
 }
 
 void SiblingTexts::choose(SiblingCheck& check) {

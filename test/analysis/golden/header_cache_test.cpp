@@ -120,6 +120,22 @@ void go(double* d, int* q) { c_linkage<<<2, 96>>>(d); ns::inner::deep<<<1, 32>>>
   analysis::AnalysisRequest single;
   single.inputs = {dir.str("c.cu")};
   CHECK(differencesWithAndWithout(single, 0) == std::vector<std::string>{});
+
+  // One file of a program whose other .cu files are parsed for its launches (sibling_files.cpp)
+  // parses the headers once per file: the PCH is built, and the siblings are parsed over it
+  // (session 32; Rodinia's hybridsort/mergesort.cu parsed them four times).
+  test::TempDir program;
+  program.write("kernel.cu", "#include <cuda_runtime.h>\n__global__ void scale(float* p, int s) { p[threadIdx.x * s] = 1.0f; }\n");
+  program.write("main.cu", "#include <cuda_runtime.h>\n__global__ void scale(float* p, int s);\n"
+                           "int main() { float* p = nullptr; scale<<<4, 128>>>(p, 2); return 0; }\n");
+  program.write("other.cu", "#include <cuda_runtime.h>\n__global__ void zero(float* p) { p[threadIdx.x] = 0; }\n"
+                            "void clear(float* p) { zero<<<2, 64>>>(p); }\n");
+  analysis::AnalysisRequest lone;
+  lone.inputs = {program.str("kernel.cu")};
+  CHECK(differencesWithAndWithout(lone, 1) == std::vector<std::string>{});
+  // A folder of several programs (two mains) reads no sibling: no PCH for one of its files.
+  program.write("second_main.cu", "int main() { return 1; }\n");
+  CHECK(differencesWithAndWithout(lone, 0) == std::vector<std::string>{});
 }
 
 TEST_CASE("header cache: one PCH per flag set (compile database with two sets of flags)") {
