@@ -418,7 +418,14 @@ class Counter {
     const IdentifierInfo* id = callee->getIdentifier();
     if (!id) return out;
     const std::string_view name = id->getName();
-    if (isSpecialFunction(name)) {
+    if (name.substr(0, 6) == "__shfl") {
+      // __shfl_sync, _up_, _down_, _xor_ (and the old forms without _sync): one SHFL per 32
+      // bits of the value exchanged, at Arch::shuffleLanesPerCycle.
+      const QualType t = c.getType();
+      const double instructions = !t.isNull() && !t->isVoidType() && ctx_.getTypeSize(t) > 32 ? 2 : 1;
+      out.tally.shuffles += instructions;
+      out.tally.cyclesPerWarp += instructions * cyclesOf(arch_.shuffleLanesPerCycle);
+    } else if (isSpecialFunction(name)) {
       out.tally.specialOps += 1;
       out.tally.cyclesPerWarp += cyclesOf(arch_.specialLanesPerCycle);
     } else if (isOneInstructionIntrinsic(name) && c.getNumArgs() > 0) {
@@ -454,6 +461,7 @@ OperationCounts& OperationCounts::operator+=(const OperationCounts& o) {
   int64Ops += o.int64Ops;
   specialOps += o.specialOps;
   asmInstructions += o.asmInstructions;
+  shuffles += o.shuffles;
   return *this;
 }
 
@@ -466,6 +474,7 @@ OperationCounts OperationCounts::times(double k) const {
   t.int64Ops = int64Ops * k;
   t.specialOps = specialOps * k;
   t.asmInstructions = asmInstructions * k;
+  t.shuffles = shuffles * k;
   return t;
 }
 
@@ -482,7 +491,9 @@ std::string ArithmeticEstimate::basis() const {
   add(o.doubleOps, "in double precision");
   add(o.specialOps, "special functions");
   add(o.asmInstructions, "inline PTX instructions");
-  const double total = o.floatOps + o.doubleOps + o.int32Ops + o.int64Ops + o.specialOps + o.asmInstructions;
+  add(o.shuffles, "warp shuffles");
+  const double total =
+      o.floatOps + o.doubleOps + o.int32Ops + o.int64Ops + o.specialOps + o.asmInstructions + o.shuffles;
   std::string text = "at least " + grouped(total) + " operations per thread (" + parts + "), " +
                      grouped(o.cyclesPerWarp) + " cycles of one SM per warp";
   if (loopsCountedOnce > 0)

@@ -7,7 +7,8 @@
 // Counted from the source, as a lower bound: every operator the thread evaluates on floating
 // or unsigned or 64-bit values (signed `int` arithmetic is mostly indices that unrolling and
 // address modes fold, and is left out), the bodies of the functions it calls, inline PTX
-// instructions, loops of constant trips as often as they run and other loops once, an `if`
+// instructions, warp shuffles (`__shfl*`: register exchanges between lanes, which a warp
+// reduction or scan issues in chains), loops of constant trips as often as they run and other loops once, an `if`
 // without `else` as its body, one with `else` as its cheaper arm, an arm entered only on an
 // equality (`tid == 0`) not at all, a `switch` not at all.
 #pragma once
@@ -25,7 +26,8 @@ namespace coalesce::analysis {
 // takes at least (Arch's lanes per cycle).
 struct OperationCounts {
   double cyclesPerWarp = 0;
-  double floatOps = 0, doubleOps = 0, int32Ops = 0, int64Ops = 0, specialOps = 0, asmInstructions = 0;
+  double floatOps = 0, doubleOps = 0, int32Ops = 0, int64Ops = 0, specialOps = 0, asmInstructions = 0,
+         shuffles = 0;
   OperationCounts& operator+=(const OperationCounts& o);
   OperationCounts times(double k) const;  // every count and the cycles, k times
 };

@@ -428,6 +428,14 @@ TEST_CASE("findings/: the kernel's arithmetic floor counts what the source fixes
   CHECK(steps.arithmeticBasis.find("1 loop whose trips the source does not fix counted once") != std::string::npos);
   CHECK(steps.arithmeticCyclesPerWarp == Approx(49.0 / 6 + 1));
   CHECK(steps.warpsPerLaunch == Approx(16 * 8));
+  // Warp shuffles (session 32): 5 + 10 at 32 lanes per cycle (1 cycle each), beside 5 float
+  // adds (half an instruction each at 128 lanes: 1/8 cycle), 5 double adds (1/4 cycle) and the
+  // three indices' 6 unsigned operators (a third of an instruction at 64 lanes: 1/6 cycle).
+  REQUIRE(kernels.count("warpSums"));
+  const KernelRecord& sums = *kernels.at("warpSums");
+  INFO(sums.arithmeticBasis);
+  CHECK(sums.arithmeticBasis.find("15 warp shuffles") != std::string::npos);
+  CHECK(sums.arithmeticCyclesPerWarp == Approx(15 + 5.0 / 8 + 5.0 / 4 + 1));
   // compute_bound_rounds.cu: 96 rounds of the same mixing against one, and rounds whose count
   // the source does not fix counted once.
   for (const char* name : {"manyRounds", "oneRound", "roundsAtRunTime"}) REQUIRE(kernels.count(name));

@@ -43,13 +43,15 @@ struct Arch {
   // arithmetic puts under its time, in the same unit (lib/analysis/src/arithmetic_estimate.h,
   // lib/report/src/cost.cpp). The CUDA C++ Programming Guide's "Throughput of Native Arithmetic
   // Instructions", compute capability 9.0: 32-bit floating add/multiply/FMA 128, 64-bit 64,
-  // 32-bit integer add/logic/shift/compare 64, reciprocal/square root/exp2/log2/sine 16. No
+  // 32-bit integer add/logic/shift/compare 64, reciprocal/square root/exp2/log2/sine 16, warp
+  // shuffle 32 (the same from compute capability 5.0 on; session 32). No
   // older architecture issues more of any kind (sm_70 and sm_80: 64 single, sm_75/86/89: 2
   // double), so the floor these give stays a floor there.
   int fp32LanesPerCycle = 128;
   int fp64LanesPerCycle = 64;
   int int32LanesPerCycle = 64;
   int specialLanesPerCycle = 16;
+  int shuffleLanesPerCycle = 32;
 
   // Occupancy limits of one SM (occupancy.h). Sources: the CUDA C++ Programming Guide's
   // table "Technical Specifications per Compute Capability" (warps, blocks, registers,
