@@ -72,7 +72,12 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           ("panel27", "panel27-findings.json", "panel27-judgments.json"),
           # Session 31: Pannotia's fw/kernel.cu:75 judged again by a new judge, on its launch's
           # 16x16 block (panel 27 judged the figures of a guessed 32x8 false).
-          ("panel27b", "panel27b-findings.json", "panel27b-judgments.json")]
+          ("panel27b", "panel27b-findings.json", "panel27b-judgments.json"),
+          # Session 32, out of sample: Kaldi's CUDA sources, hardware-effects-gpu, the "CUDA by
+          # Example" sources, ggml's CUDA backend (src/ggml-cuda without its template instances),
+          # CudaSift, xmrig-cuda, the GPU MODE lectures and CUDA-PointPillars: their 13 warnings and
+          # 12 notes (ids 100 on).
+          ("panel28", "panel28-findings.json", "panel28-judgments.json")]
 
 
 def load_panels(folder):
