@@ -149,11 +149,12 @@ size_t SiblingTexts::likelyCudaSiblingParses(const std::string& file) {
   // it or in what it includes, never asks (Rodinia's heartwall/setdevice.cu, dwt2d/dwt.cu).
   if (check.fileDefinesMain) return 0;
   // What the parse will read of the folder: the file's quoted includes and theirs, in turn
-  // (myocyte's main.cu includes work.cu, which includes the kernels' files).
+  // (myocyte's main.cu includes work.cu, which includes the kernels' files), as far as
+  // kMaxSiblingFiles texts: an estimate need not read a project's whole header graph.
   std::vector<std::string> todo = {fs::path(file).lexically_normal().string()};
   std::set<std::string> seen(todo.begin(), todo.end());
   bool kernels = false;
-  while (!todo.empty()) {
+  for (size_t read = 0; !todo.empty() && read < kMaxSiblingFiles; ++read) {
     const std::string at = todo.back();
     todo.pop_back();
     kernels = kernels || textOf(at).find("__global__") != std::string::npos;

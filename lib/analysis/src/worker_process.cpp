@@ -2,7 +2,7 @@
 // at a time, reads each job's records back from a pipe with a deadline, and names what went
 // wrong when a worker dies or overruns; a worker that died is replaced for the jobs left.
 // A worker lives for many jobs: a child forked per file paid the fork and the first touch of
-// every page its file's analysis used again, 14 ms of a one-kernel file's 33 and a fifth of
+// every page its file's analysis used again, about 10 ms of a one-kernel file's 26 to 29 and a fifth of
 // Rodinia's tree (docs/analysis-speed.md, "session 32"). One thread does it all with poll(),
 // which keeps the parent single-threaded and so safe to fork from.
 #include <fcntl.h>
