@@ -2,7 +2,9 @@
 // says the same job without calling it naive, is the baseline a benchmark or a course keeps on
 // purpose (lib/report/src/variant_level.cpp, capNamedNaiveVariants): its findings are notes
 // naming the better version. A naive kernel with no such sibling is the program's own version
-// and keeps its warning; Naive Bayes is an algorithm, not a version.
+// and keeps its warning; Naive Bayes is an algorithm, not a version. A name that negates the
+// technique its sibling is named by (`copyDataNonCoalesced` beside `copyDataCoalesced`, the GPU
+// MODE lectures' lecture_008/coalesce.cu, judged noise by blind panel 28) calls itself naive too.
 #include <cuda_runtime.h>
 
 __global__ void transposeNaive(const float* in, float* out, int n) {
@@ -35,6 +37,21 @@ __global__ void bayes_scores_shared(const float* feat, float* score, int n) {
   score[i] = feat[i];  // finding: none
 }
 
+__global__ void copyDataNonCoalesced(const float* in, float* out, int n) {
+  int index = blockIdx.x * blockDim.x + threadIdx.x;
+  if (index < n) out[index] = in[(index * 2) % n];  // finding: uncoalesced-global-access=note
+}
+
+__global__ void copyDataCoalesced(const float* in, float* out, int n) {
+  int index = blockIdx.x * blockDim.x + threadIdx.x;
+  if (index < n) out[index] = in[index];  // finding: none
+}
+
+__global__ void gatherRowsNonCoalesced(const float* in, float* out, int n) {
+  int index = blockIdx.x * blockDim.x + threadIdx.x;
+  if (index < n) out[index] = in[(index * 2) % n];  // finding: uncoalesced-global-access=warning
+}
+
 int main() {
   const int n = 4096;
   float *a, *b, *c;
@@ -48,6 +65,9 @@ int main() {
     scaleColumnsNaive<<<grid, block>>>(b, c, n);
     naive_bayes_scores<<<grid, block>>>(a, c, n);
     bayes_scores_shared<<<n * n / 256, 256>>>(a, c, n);
+    copyDataNonCoalesced<<<n * n / 128, 128>>>(a, c, n * n);
+    copyDataCoalesced<<<n * n / 128, 128>>>(a, c, n * n);
+    gatherRowsNonCoalesced<<<n * n / 128, 128>>>(a, c, n * n);
   }
   return 0;
 }

@@ -52,7 +52,7 @@ inline bool isVariantWord(const std::string& w) {
   static const std::set<std::string> kWords = {
       "naive", "simple", "basic", "baseline", "reference", "ref", "orig", "original", "opt", "optimized",
       "optimised", "unpadded", "fast", "faster", "fastest", "improved", "better", "new", "old", "v", "ver", "version",
-      "alt", "variant", "kernel", "shared", "smem", "shmem", "mem", "memory", "coalesced", "uncoalesced",
+      "alt", "variant", "kernel", "shared", "smem", "shmem", "mem", "memory", "coalesced", "uncoalesced", "non",
       "tiled", "tile", "tiling", "unrolled", "unroll", "vectorized", "vectorised", "vec", "padded", "padding",
       "no", "bank", "conflict", "conflicts", "free", "coarse", "fine", "grained", "diagonal", "warp", "block",
       "thread", "atomic", "atomics", "online", "register", "registers", "reg", "regs", "cub", "cublas",
@@ -99,14 +99,20 @@ inline bool versionsOfOneJob(const std::string& a, const std::string& b) {
 }
 
 // A name that calls its function the naive (unoptimised) version: `transposeNaive`,
-// `sgemm_naive`, `matmul_tri_naive`. Naive Bayes is an algorithm, not a version.
+// `sgemm_naive`, `matmul_tri_naive`, or the version without a technique the program's other
+// versions name (`copyDataNonCoalesced` beside `copyDataCoalesced`, `readUncoalesced`,
+// `matmulNonTiled`; session 32, blind panel 28: a course's deliberately uncoalesced copy).
+// Naive Bayes is an algorithm, not a version.
 inline bool namedNaive(const std::string& name) {
+  static const std::set<std::string> kTechniques = {"coalesced", "optimized", "optimised", "tiled",   "padded",
+                                                    "vectorized", "vectorised", "unrolled", "shared", "cached"};
   const std::vector<std::string> words = wordsOf(name);
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
     if ((w == "naive" && (i + 1 == words.size() || words[i + 1] != "bayes")) || w == "unoptimized" ||
-        w == "unoptimised")
+        w == "unoptimised" || w == "uncoalesced")
       return true;
+    if (w == "non" && i + 1 < words.size() && kTechniques.count(words[i + 1])) return true;
   }
   return false;
 }
