@@ -328,11 +328,8 @@ class HeaderCache {
       SiblingTexts texts;
       for (auto& [key, set] : sets_)
         if (set.files == 1) {
-          std::error_code ec;
           const CompileJob& job = *firstOf.at(key);
-          const std::string file =
-              std::filesystem::absolute(std::filesystem::path(job.directory) / job.file, ec).string();
-          if (!ec) set.files += texts.likelyCudaSiblingParses(file);
+          set.files += texts.likelyCudaSiblingParses(cmdline::absoluteIn(job.directory, job.file));
         }
     }
   }

@@ -418,7 +418,7 @@ class Counter {
     const IdentifierInfo* id = callee->getIdentifier();
     if (!id) return out;
     const std::string_view name = id->getName();
-    if (name.substr(0, 6) == "__shfl") {
+    if (name.starts_with("__shfl")) {
       // __shfl_sync, _up_, _down_, _xor_ (and the old forms without _sync): one SHFL per 32
       // bits of the value exchanged, at Arch::shuffleLanesPerCycle.
       const QualType t = c.getType();

@@ -139,6 +139,13 @@ bool SiblingTexts::definesAnyOf(const std::string& path, const std::vector<std::
   return std::any_of(names.begin(), names.end(), [&](const std::string& n) { return textDefinesFunction(text, n); });
 }
 
+namespace {
+// The file a quoted `#include "name"` of `from` reads first: the one beside `from`.
+std::string includedPath(const std::string& from, const std::string& name) {
+  return (fs::path(from).parent_path() / name).lexically_normal().string();
+}
+}  // namespace
+
 size_t SiblingTexts::likelyCudaSiblingParses(const std::string& file) {
   SiblingCheck check;
   check.file = file;
@@ -159,7 +166,7 @@ size_t SiblingTexts::likelyCudaSiblingParses(const std::string& file) {
     todo.pop_back();
     kernels = kernels || textOf(at).find("__global__") != std::string::npos;
     for (const std::string& name : quotedIncludes(textOf(at))) {
-      const std::string target = (fs::path(at).parent_path() / name).lexically_normal().string();
+      const std::string target = includedPath(at, name);
       if (!seen.insert(target).second) continue;
       check.included.push_back(target);
       std::error_code ec;
@@ -205,7 +212,7 @@ void SiblingTexts::choose(SiblingCheck& check) {
   std::set<std::string> includedByOther;
   for (const std::string& s : check.read)
     for (const std::string& name : quotedIncludes(textOf(s))) {
-      const std::string target = (fs::path(s).parent_path() / name).lexically_normal().string();
+      const std::string target = includedPath(s, name);
       if (target != s && chosen.count(target)) {
         includes[s].push_back(target);
         includedByOther.insert(target);

@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -204,27 +205,20 @@ std::vector<WorkerOutcome> runIsolated(const IsolatedRun& run) {
 
   // A new worker, or why there is none (the job `i` it was to run then fails with it).
   auto spawn = [&](size_t i) -> bool {
+    // Job i fails with the step that could not be made; `opened` is closed (errno kept).
+    auto cannot = [&](const char* step, std::initializer_list<int> opened) {
+      const int e = errno;
+      for (int fd : opened) close(fd);
+      done(i, failedOutcome(run.fileOf(i), std::string("cannot start the analysis worker: ") + step + ": " +
+                                               std::strerror(e)));
+      return false;
+    };
     int jobs[2], out[2], err[2];
     // The job channel is a socket so that a write to a worker that has died fails with
     // EPIPE (MSG_NOSIGNAL) rather than killing this process with SIGPIPE.
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, jobs) != 0) {
-      done(i, failedOutcome(run.fileOf(i), std::string("cannot start the analysis worker: socketpair: ") +
-                                               std::strerror(errno)));
-      return false;
-    }
-    if (pipe2(out, O_CLOEXEC) != 0) {
-      const int e = errno;
-      close(jobs[0]);
-      close(jobs[1]);
-      done(i, failedOutcome(run.fileOf(i), std::string("cannot start the analysis worker: pipe: ") + std::strerror(e)));
-      return false;
-    }
-    if (pipe2(err, O_CLOEXEC) != 0) {
-      const int e = errno;
-      for (int fd : {jobs[0], jobs[1], out[0], out[1]}) close(fd);
-      done(i, failedOutcome(run.fileOf(i), std::string("cannot start the analysis worker: pipe: ") + std::strerror(e)));
-      return false;
-    }
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, jobs) != 0) return cannot("socketpair", {});
+    if (pipe2(out, O_CLOEXEC) != 0) return cannot("pipe", {jobs[0], jobs[1]});
+    if (pipe2(err, O_CLOEXEC) != 0) return cannot("pipe", {jobs[0], jobs[1], out[0], out[1]});
     const pid_t pid = fork();
     if (pid == 0) {
       close(jobs[0]);
@@ -237,16 +231,10 @@ std::vector<WorkerOutcome> runIsolated(const IsolatedRun& run) {
       }
       workerMain(run, self, jobs[1], out[1], err[1]);
     }
-    const int forkErrno = errno;
+    if (pid < 0) return cannot("fork", {jobs[0], jobs[1], out[0], out[1], err[0], err[1]});
     close(jobs[1]);
     close(out[1]);
     close(err[1]);
-    if (pid < 0) {
-      for (int fd : {jobs[0], out[0], err[0]}) close(fd);
-      done(i, failedOutcome(run.fileOf(i),
-                            std::string("cannot start the analysis worker: fork: ") + std::strerror(forkErrno)));
-      return false;
-    }
     fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
     fcntl(err[0], F_SETFL, fcntl(err[0], F_GETFL) | O_NONBLOCK);
     Worker w;
