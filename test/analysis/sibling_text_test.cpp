@@ -108,3 +108,41 @@ TEST_CASE("sibling text: the .cu siblings a lone file's analysis is likely to pa
   examples.write("b.cu", "int main() { return 1; }\n");
   CHECK(analysis::SiblingTexts().likelyCudaSiblingParses(examples.str("a.cu")) == 0);
 }
+
+TEST_CASE("sibling text: in a library's folder, the siblings that launch the file's kernels are read") {
+  // No `main`: a library (cuSZp's src/). Its entry file launches what the kernels file defines
+  // (declared in a header both include); another file launches nothing of it; a third defines
+  // the same kernel, another version linked instead.
+  test::TempDir dir;
+  dir.write("kernels.cu", "__global__ void compressK(float* p) { p[threadIdx.x] = 0; }\n");
+  dir.write("entry.cu", "#include \"k.h\"\nvoid compress(float* p) { compressK <<<4, 32>>>(p); }\n");
+  dir.write("timer.cu", "void tick() {}\nvoid other(float* p) { compressKOld<<<1, 1>>>(p); }\n");
+  dir.write("kernels_v2.cu", "__global__ void compressK(float* p) { p[threadIdx.x] = 1; }\nvoid go(float* p) { compressK<<<1, 64>>>(p); }\n");
+
+  analysis::SiblingCheck check = askedBy(dir.str("kernels.cu"), false);
+  check.linked = {"compressK"};
+  analysis::SiblingTexts texts;
+  texts.choose(check);
+  CHECK_FALSE(check.oneProgram);
+  CHECK(check.read == std::vector<std::string>{dir.str("entry.cu")});
+  CHECK(analysis::SiblingTexts().holds(check));
+  // A file that defines no kernel of its own (nothing linked) reads nothing in such a folder.
+  analysis::SiblingCheck none = askedBy(dir.str("timer.cu"), false);
+  texts.choose(none);
+  CHECK(none.read.empty());
+  // The estimate before a parse: the kernels the file's text defines stand for the parse's list.
+  CHECK(analysis::SiblingTexts().likelyCudaSiblingParses(dir.str("kernels.cu")) == 1);
+}
+
+TEST_CASE("sibling text: a launch of a kernel, and the kernels a text defines") {
+  CHECK(analysis::textLaunchesKernel("k<<<g, b>>>(p);", "k"));
+  CHECK(analysis::textLaunchesKernel("  k <<< g, b >>>(p);", "k"));
+  CHECK(analysis::textLaunchesKernel("scan<float, 4><<<1, 32>>>(p);", "scan"));
+  CHECK_FALSE(analysis::textLaunchesKernel("kk<<<1, 32>>>(p);", "k"));
+  CHECK_FALSE(analysis::textLaunchesKernel("k(p); x << 3;", "k"));
+  CHECK_FALSE(analysis::textLaunchesKernel("if (k < n) { m<<<1, 1>>>(); }", "k"));
+  CHECK(analysis::textKernelNames("__global__ void a(int* p) {}\n"
+                                  "template <int N> __global__ void\nb (float* q);\n"
+                                  "static __global__ __launch_bounds__(256) void c(void) {}\n") ==
+        std::vector<std::string>{"a", "b", "c"});
+}

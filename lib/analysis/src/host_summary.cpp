@@ -9,6 +9,7 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
+#include <llvm/Support/Path.h>
 
 #include <algorithm>
 #include <set>
@@ -52,14 +53,55 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
     if (!callee || !callee->getDeclName().isIdentifier()) return true;
     if (const auto* ref = dyn_cast<DeclRefExpr>(c->getCallee()->IgnoreParenImpCasts())) directCallees_.insert(ref);
     if (sm_.isInSystemHeader(callee->getLocation())) return true;
-    HostSummary::Call call{caller(), callee->getNameAsString(), {}, {}, 1, {}};
+    HostSummary::Call call{caller(), callee->getNameAsString(), {}, {}, 1, {}, std::nullopt};
     const std::vector<const ForStmt*> loops = loopsAround(c);
     for (const ForStmt* loop : loops) call.loops.push_back(describe(loop, loops));
     call.share = shareOfIterations(c);
     call.site = siteOf(c->getBeginLoc());
     for (const Expr* arg : c->arguments()) call.args.push_back(valueOf(arg, &loops, /*counters=*/true));
+    if (const auto* kernelCall = dyn_cast<CUDAKernelCallExpr>(c)) call.launch = launchOf(kernelCall, loops);
     out_.calls.push_back(std::move(call));
     return true;
+  }
+
+  // A `<<<grid, block, shared>>>` launch's configuration, axis by axis: what a kernel defined in
+  // another file of the program is launched with (LaunchCollector::launchesFromOtherFiles).
+  HostSummary::LaunchConfig launchOf(const CUDAKernelCallExpr* k, const std::vector<const ForStmt*>& loops) {
+    HostSummary::LaunchConfig out;
+    const PresumedLoc at = sm_.getPresumedLoc(sm_.getExpansionLoc(k->getBeginLoc()));
+    if (at.isValid()) out.where = llvm::sys::path::filename(at.getFilename()).str() + ":" + std::to_string(at.getLine());
+    if (const FunctionDecl* callee = k->getDirectCallee())
+      out.templateArgs = templateArgumentsText(callee, ctx_);
+    const CallExpr* config = k->getConfig();
+    if (!config) return out;
+    auto axes = [&](unsigned i, std::array<SummaryValue, 3>& to) {
+      if (i >= config->getNumArgs()) return;
+      const Expr* e = config->getArg(i)->IgnoreImplicit();
+      // An integer block or grid (`k<<<n / 256, 256>>>`): x, with y and z 1.
+      if (const auto* cons = dyn_cast<CXXConstructExpr>(e); cons && cons->getNumArgs() >= 1 &&
+                                                             cons->getArg(0)->getType()->isIntegralOrEnumerationType() &&
+                                                             (cons->getNumArgs() == 1 || isa<CXXDefaultArgExpr>(cons->getArg(1)))) {
+        to[0] = valueOf(cons->getArg(0), &loops, /*counters=*/true);
+        to[1].kind = to[2].kind = SummaryValue::Kind::Constant;
+        to[1].constant = to[2].constant = 1;
+        return;
+      }
+      const Dim3Axes d = values_.dim3AxesOf(e, nullptr);
+      for (int a = 0; a < 3; ++a)
+        if (d[a]) {
+          to[a].kind = SummaryValue::Kind::Constant;
+          to[a].constant = *d[a];
+        }
+    };
+    axes(0, out.grid);
+    axes(1, out.block);
+    if (config->getNumArgs() > 2 && !isa<CXXDefaultArgExpr>(config->getArg(2)))
+      out.sharedBytes = valueOf(config->getArg(2), &loops, /*counters=*/false);
+    else {
+      out.sharedBytes.kind = SummaryValue::Kind::Constant;
+      out.sharedBytes.constant = 0;
+    }
+    return out;
   }
 
   // `extern "C" const uint MIN_SHORT_ARRAY_SIZE = 4;`: a constant another file may only declare.
@@ -348,6 +390,17 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
 };
 
 }  // namespace
+
+std::string templateArgumentsText(const FunctionDecl* f, const ASTContext& ctx) {
+  const TemplateArgumentList* args = f ? f->getTemplateSpecializationArgs() : nullptr;
+  if (!args) return {};
+  std::vector<TemplateArgument> canonical;
+  for (const TemplateArgument& a : args->asArray()) canonical.push_back(ctx.getCanonicalTemplateArgument(a));
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  printTemplateArgumentList(os, canonical, PrintingPolicy(ctx.getLangOpts()));
+  return os.str();
+}
 
 std::string recordName(const RecordDecl* r) {
   if (!r) return {};

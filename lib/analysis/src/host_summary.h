@@ -14,4 +14,10 @@ HostSummary summarizeHostCode(clang::ASTContext& ctx);
 // (`typedef struct { ... } BPNN;`); empty when it has neither.
 std::string recordName(const clang::RecordDecl* r);
 
+// A function template instance's arguments as every file prints them (canonical types:
+// `<__half, 4>` whatever typedef a file spelled), "" for a function that is no instance: what
+// matches a launch in one file with the instance another file defines
+// (HostSummary::LaunchConfig::templateArgs).
+std::string templateArgumentsText(const clang::FunctionDecl* f, const clang::ASTContext& ctx);
+
 }  // namespace coalesce::analysis

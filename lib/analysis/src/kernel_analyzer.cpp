@@ -205,6 +205,7 @@ TranslationUnitResult analyzeTranslationUnit(clang::ASTContext& ctx, const Trans
   if (options.programFacts) collector.useProgramFacts([&] { return options.programFacts(ctx); });
   collector.TraverseDecl(ctx.getTranslationUnitDecl());
   collector.resolveLaunches();
+  collector.launchesFromOtherFiles();
   collector.perObjectCounts();
   collector.findAlternatives();
 

@@ -1,4 +1,5 @@
 #include "launch_collector.h"
+#include "host_summary.h"  // templateArgumentsText
 
 #include <clang/Basic/SourceManager.h>
 
@@ -257,6 +258,70 @@ void LaunchCollector::resolveLaunches() {
     for (const FunctionDecl* kernel : order) {
       auto& list = launches[kernel->getCanonicalDecl()];
       list.insert(list.end(), found[kernel].launches.begin(), found[kernel].launches.end());
+    }
+  }
+}
+
+// A kernel defined here and launched only from another file of the program (a kernels.cu
+// beside the main.cu that launches them; a library's entry file launching what its kernels
+// file defines, declared in a header both include): this unit shows no launch, so the kernel
+// was judged on a guessed block. The other files' launches, as their summaries show them
+// (host_summary.cpp, ProgramFacts::launchesOf), give it its block, grid, constant arguments and
+// launches per run. A template's instance matches the launches of its own arguments
+// (`k<4, 512><<<...>>>`, templateArgumentsText); a name two kernels here share (overloads) is
+// left to the guess, as a summary keeps no parameter types.
+void LaunchCollector::launchesFromOtherFiles() {
+  if (!programFacts_) return;
+  std::map<std::pair<std::string, std::string>, int> named;  // by name and template arguments
+  auto nameOf = [](const FunctionDecl* k) {
+    return std::make_pair(k->getName().str(), templateArgumentsText(k, k->getASTContext()));
+  };
+  for (const FunctionDecl* k : kernels)
+    if (k->getDeclName().isIdentifier()) ++named[nameOf(k)];
+  const ProgramFacts* facts = nullptr;
+  for (const FunctionDecl* k : kernels) {
+    const FunctionDecl* canonical = k->getCanonicalDecl();
+    if (launches.count(canonical) || runs.count(canonical) || deadSites.count(canonical) ||
+        uncalledSites.count(canonical) || k->isTemplated() || !k->getDeclName().isIdentifier() ||
+        named[nameOf(k)] != 1)
+      continue;
+    if (!facts && !(facts = programFacts_())) return;
+    std::vector<Launch>& list = launches[canonical];
+    double total = 0;
+    bool counted = true;
+    const auto [name, templateArgs] = nameOf(k);
+    for (const ProgramFacts::KernelLaunch& from : facts->launchesOf(name, templateArgs)) {
+      Launch l;
+      const Dim3Axes axes{from.block[0], from.block[1], from.block[2]};
+      l.blockKnown = axes[0] && axes[1] && axes[2];
+      if (l.blockKnown) l.block = model::Dim3{*axes[0], *axes[1], *axes[2]};
+      else l.blockAxes = axes;
+      if (from.grid[0] && from.grid[1] && from.grid[2]) l.grid = model::Dim3{*from.grid[0], *from.grid[1], *from.grid[2]};
+      for (const auto& [index, value] : from.args)
+        if (index < k->getNumParams() && k->getParamDecl(index)->getType()->isIntegralOrEnumerationType())
+          l.argValues[index] = value;
+      l.dynamicSharedBytes = from.sharedBytes;
+      l.where = from.where + ", in another file of the program";
+      l.runs = from.runs;
+      counted = counted && from.runs.has_value();
+      total += from.runs.value_or(0);
+      const auto same = std::find_if(list.begin(), list.end(), [&](const Launch& o) {
+        return o.blockKnown == l.blockKnown && o.block == l.block && o.blockAxes == l.blockAxes && o.grid == l.grid &&
+               o.argValues == l.argValues && o.dynamicSharedBytes == l.dynamicSharedBytes;
+      });
+      if (same == list.end()) list.push_back(std::move(l));
+      else same->runs = same->runs && l.runs ? std::optional<double>(*same->runs + *l.runs) : std::nullopt;
+    }
+    if (list.empty()) {
+      launches.erase(canonical);
+      continue;
+    }
+    if (counted && total > 0) {
+      Runs& r = runs[canonical];
+      r.runs = total;
+      r.sites = static_cast<int>(list.size());
+      r.throughOtherFiles = true;
+      r.otherStarts = true;
     }
   }
 }

@@ -75,6 +75,9 @@ class LaunchCollector : public clang::RecursiveASTVisitor<LaunchCollector> {
 
   // After the walk: the launches of every kernel.
   void resolveLaunches();
+  // After resolveLaunches: the kernels this unit defines and launches nowhere, launched by name
+  // from the program's other files (ProgramFacts::launchesOf): those files' launches.
+  void launchesFromOtherFiles();
   // After resolveLaunches: kernels launched from member functions that code outside the
   // program's folder calls, beside kernels launched only while constructing their class
   // (launch_repeats.cpp).

@@ -163,6 +163,36 @@ std::optional<double> ProgramFacts::loopTrips(const HostSummary::Call& call, int
   return trips * call.share;
 }
 
+std::vector<ProgramFacts::KernelLaunch> ProgramFacts::launchesOf(const std::string& kernel,
+                                                                 const std::string& templateArgs) const {
+  std::vector<KernelLaunch> out;
+  const std::set<std::string>& live = reachable();
+  auto one = [&](const SummaryValue& v, const HostSummary::Call& c) -> std::optional<int64_t> {
+    std::set<std::pair<std::string, int>> open;
+    const auto values = valuesOf(v, &c, open);
+    return values && values->size() == 1 ? std::optional<int64_t>(*values->begin()) : std::nullopt;
+  };
+  for (const HostSummary::Call& c : calls_) {
+    if (!c.launch || c.callee != kernel || c.launch->templateArgs != templateArgs ||
+        (!live.empty() && !live.count(c.caller)))
+      continue;
+    KernelLaunch l;
+    for (int a = 0; a < 3; ++a) {
+      l.grid[a] = one(c.launch->grid[a], c);
+      l.block[a] = one(c.launch->block[a], c);
+    }
+    l.sharedBytes = one(c.launch->sharedBytes, c);
+    for (size_t i = 0; i < c.args.size(); ++i)
+      if (auto v = one(c.args[i], c)) l.args[static_cast<unsigned>(i)] = *v;
+    l.where = c.launch->where;
+    const auto outer = callsPerRun(c.caller);
+    const auto trips = loopTrips(c);
+    if (outer && trips) l.runs = *outer * *trips;
+    out.push_back(std::move(l));
+  }
+  return out;
+}
+
 std::optional<double> ProgramFacts::callsPerRun(const std::string& function) const {
   std::set<std::string> open;
   return callsPerRun(function, open);

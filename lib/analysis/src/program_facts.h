@@ -12,6 +12,7 @@
 // when no `main` was seen, every function counts.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -49,6 +50,16 @@ struct SummaryLoop {
 };
 
 struct HostSummary {
+  // A launch's grid and block, axis by axis, and its dynamic shared memory: constants, or a
+  // parameter of the launching function (an integer block passed in), or unknown.
+  struct LaunchConfig {
+    std::array<SummaryValue, 3> grid, block;
+    SummaryValue sharedBytes;
+    std::string where;  // "entry.cu:39"
+    // The instance launched, when the kernel is a template: its arguments as Clang prints them
+    // (`kdequant_mm_int32_fp16<4, 512><<<...>>>`: "4, 512"); empty for a plain kernel.
+    std::string templateArgs;
+  };
   struct Call {
     std::string caller, callee;
     std::vector<SummaryValue> args;
@@ -59,6 +70,8 @@ struct HostSummary {
     // Where the call is written ("path:expansion offset:spelling offset"), so that a call one
     // parse reads through an `#include` of another's file counts once (ProgramFacts::add).
     std::string site;
+    // A `<<<>>>` launch of the callee (a kernel): its configuration as this file shows it.
+    std::optional<LaunchConfig> launch;
   };
   // `x.f = v`, `p->f = v`, a constructor's member initialiser, braces: the member by its record's name.
   struct MemberWrite {
@@ -125,6 +138,20 @@ class ProgramFacts {
   std::optional<int64_t> memberValue(const std::string& record, const std::string& member) const;
   // The bytes past its allocation every pointer written to `record::member` lies.
   std::optional<int64_t> memberPointerBytes(const std::string& record, const std::string& member) const;
+  // The `<<<>>>` launches of `kernel` that the program's files make where code that runs makes
+  // them (a kernel defined in one file and launched from another: cuSZp's entry files, a
+  // kernels.cu beside main.cu): each axis of the grid and block and the dynamic shared memory
+  // where every call gives one value, the integer arguments that are constants, where the
+  // launch is, and how often one run makes it (nullopt when a loop's count is not shown).
+  struct KernelLaunch {
+    std::array<std::optional<int64_t>, 3> grid, block;
+    std::optional<int64_t> sharedBytes;
+    std::map<unsigned, int64_t> args;
+    std::string where;
+    std::optional<double> runs;
+  };
+  // `templateArgs`: the instance's, as HostSummary::LaunchConfig::templateArgs (empty: a plain kernel).
+  std::vector<KernelLaunch> launchesOf(const std::string& kernel, const std::string& templateArgs = {}) const;
   bool empty() const { return calls_.empty() && writes_.empty(); }
   bool defines(const std::string& function) const { return defined_.count(function) > 0; }
 

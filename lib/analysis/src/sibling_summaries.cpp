@@ -22,7 +22,7 @@ namespace json = llvm::json;
 
 namespace {
 
-constexpr const char* kFormat = "sibling-summary-6";  // 2: loops around calls, constants; 3: option defaults; 4: share of iterations; 5: call sites; 6: complete
+constexpr const char* kFormat = "sibling-summary-7";  // 2: loops around calls, constants; 3: option defaults; 4: share of iterations; 5: call sites; 6: complete; 7: launch configurations
 
 json::Value valueToJson(const SummaryValue& v) {
   return json::Array{static_cast<int64_t>(v.kind), v.constant, v.function, v.parameter};
@@ -106,7 +106,17 @@ std::string SiblingSummaries::toText(const SiblingSummary& s) {
     for (const SummaryValue& v : c.args) args.push_back(valueToJson(v));
     json::Array loops;
     for (const SummaryLoop& l : c.loops) loops.push_back(loopToJson(l));
-    calls.push_back(json::Array{c.caller, c.callee, std::move(args), std::move(loops), c.share, c.site});
+    json::Value launch = nullptr;
+    if (c.launch) {
+      json::Array config;
+      for (const SummaryValue& v : c.launch->grid) config.push_back(valueToJson(v));
+      for (const SummaryValue& v : c.launch->block) config.push_back(valueToJson(v));
+      config.push_back(valueToJson(c.launch->sharedBytes));
+      config.push_back(c.launch->where);
+      config.push_back(c.launch->templateArgs);
+      launch = std::move(config);
+    }
+    calls.push_back(json::Array{c.caller, c.callee, std::move(args), std::move(loops), c.share, c.site, std::move(launch)});
   }
   json::Object constants;
   for (const auto& [name, value] : s.summary.constants) constants[name] = value;
@@ -143,14 +153,25 @@ std::optional<SiblingSummary> SiblingSummaries::fromText(const std::string& text
   if (!calls || !writes) return std::nullopt;
   for (const json::Value& c : *calls) {
     const json::Array* a = c.getAsArray();
-    if (!a || a->size() != 6) return std::nullopt;
+    if (!a || a->size() != 7) return std::nullopt;
     auto caller = (*a)[0].getAsString();
     auto callee = (*a)[1].getAsString();
     const json::Array* args = (*a)[2].getAsArray();
     const json::Array* loops = (*a)[3].getAsArray();
     if (!caller || !callee || !args || !loops) return std::nullopt;
-    HostSummary::Call call{caller->str(), callee->str(), {}, {}, (*a)[4].getAsNumber().value_or(1.0), {}};
+    HostSummary::Call call{caller->str(), callee->str(), {}, {}, (*a)[4].getAsNumber().value_or(1.0), {}, std::nullopt};
     if (auto site = (*a)[5].getAsString()) call.site = site->str();
+    if (const json::Array* config = (*a)[6].getAsArray()) {
+      if (config->size() != 9) return std::nullopt;
+      HostSummary::LaunchConfig launch;
+      for (int i = 0; i < 3; ++i)
+        if (!valueFromJson(&(*config)[i], launch.grid[i]) || !valueFromJson(&(*config)[3 + i], launch.block[i]))
+          return std::nullopt;
+      if (!valueFromJson(&(*config)[6], launch.sharedBytes)) return std::nullopt;
+      if (auto where = (*config)[7].getAsString()) launch.where = where->str();
+      if (auto instance = (*config)[8].getAsString()) launch.templateArgs = instance->str();
+      call.launch = std::move(launch);
+    }
     for (const json::Value& v : *args) {
       SummaryValue value;
       if (!valueFromJson(&v, value)) return std::nullopt;

@@ -95,6 +95,66 @@ bool textDefinesFunction(const std::string& text, const std::string& name) {
   return false;
 }
 
+// Whether `text` launches a kernel called `name`, read as text: `name <<<` or `name<T, 4> <<<`
+// (a template's arguments, balanced, then the launch's chevrons).
+bool textLaunchesKernel(const std::string& text, const std::string& name) {
+  for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+    if ((at > 0 && identifierByte(text[at - 1])) || (at + name.size() < text.size() && identifierByte(text[at + name.size()])))
+      continue;
+    size_t i = at + name.size();
+    auto skipSpaces = [&] {
+      while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    };
+    skipSpaces();
+    if (text.compare(i, 3, "<<<") == 0) return true;
+    if (i >= text.size() || text[i] != '<') continue;
+    int depth = 0;
+    for (; i < text.size() && i - at < 512; ++i) {
+      if (text[i] == '<') ++depth;
+      if (text[i] == '>' && --depth == 0) break;
+      if (text[i] == ';' || text[i] == '{') break;
+    }
+    if (depth != 0 || i >= text.size()) continue;
+    ++i;
+    skipSpaces();
+    if (text.compare(i, 3, "<<<") == 0) return true;
+  }
+  return false;
+}
+
+// The kernels `text` defines, read as text: the name before the `(` that follows each
+// `__global__` (an estimate's; the parse's own list is SiblingCheck::linked).
+std::vector<std::string> textKernelNames(const std::string& text) {
+  std::vector<std::string> out;
+  for (size_t at = text.find("__global__"); at != std::string::npos; at = text.find("__global__", at + 1)) {
+    for (size_t from = at + 10;;) {
+      const size_t open = text.find_first_of("(;{", from);
+      if (open == std::string::npos || text[open] != '(') break;
+      size_t end = open;
+      while (end > at && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+      size_t begin = end;
+      while (begin > at && identifierByte(text[begin - 1])) --begin;
+      const std::string name = text.substr(begin, end - begin);
+      // `__launch_bounds__(256)`, `__attribute__((...))`: the name comes after its parentheses.
+      if (name.rfind("__", 0) == 0 || name == "alignas") {
+        int depth = 0;
+        size_t close = open;
+        for (; close < text.size(); ++close) {
+          if (text[close] == '(') ++depth;
+          if (text[close] == ')' && --depth == 0) break;
+        }
+        from = close + 1;
+        continue;
+      }
+      if (!name.empty() && begin >= at + 10) out.push_back(name);
+      break;
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 std::vector<std::string> SiblingTexts::siblingsOf(const std::string& file) {
   std::error_code ec;
   const fs::path self = fs::absolute(file, ec);
@@ -131,6 +191,12 @@ bool SiblingTexts::definesMain(const std::string& path) {
   auto [it, fresh] = mains_.try_emplace(path, false);
   if (fresh) it->second = textDefinesMain(texts_.count(path) ? texts_[path] : readText(path));
   return it->second;
+}
+
+bool SiblingTexts::launchesAnyOf(const std::string& path, const std::vector<std::string>& names) {
+  const std::string& text = textOf(path);
+  if (text.find("<<<") == std::string::npos) return false;
+  return std::any_of(names.begin(), names.end(), [&](const std::string& n) { return textLaunchesKernel(text, n); });
 }
 
 bool SiblingTexts::definesAnyOf(const std::string& path, const std::vector<std::string>& names) {
@@ -174,6 +240,9 @@ size_t SiblingTexts::likelyCudaSiblingParses(const std::string& file) {
     }
   }
   if (!kernels) return 0;
+  // The parse's list of the functions the file links, which leaves out a sibling defining one
+  // of them (another version): the kernels its text defines stand in for it.
+  check.linked = textKernelNames(textOf(fs::path(file).lexically_normal().string()));
   choose(check);
   return static_cast<size_t>(std::count_if(check.read.begin(), check.read.end(), [](const std::string& s) {
     return fs::path(s).extension() == ".cu";
@@ -189,7 +258,21 @@ void SiblingTexts::choose(SiblingCheck& check) {
   for (const std::string& s : siblings) mains += definesMain(s) ? 1 : 0;
   check.oneProgram = mains == 1;
   check.read.clear();
-  if (!check.oneProgram) return;
+  // A library's folder (no `main`): its files are linked into one library, so a sibling that
+  // launches one of this file's own kernels by name launches this kernel (cuSZp's
+  // cuSZp_entry_1D_f32.cu launches what cuSZp_kernels_1D_f32.cu defines, through a header that
+  // declares them). Only those siblings are read: the launches give the kernel its block,
+  // grid and arguments, where before it was judged on a guessed block. A sibling defining
+  // one of the file's functions is another version of it, as below.
+  // The file's kernels: those it links, and its templates' (an explicit instance is no
+  // top-level definition of the parse's list), from its text.
+  std::vector<std::string> kernels;
+  if (mains == 0) {
+    kernels = textKernelNames(textOf(fs::path(check.file).lexically_normal().string()));
+    kernels.insert(kernels.end(), check.linked.begin(), check.linked.end());
+  }
+  const bool library = mains == 0 && !kernels.empty();
+  if (!check.oneProgram && !library) return;
   // A sibling that defines a function this file defines is another version of it that the
   // build links instead (gardenia's bfs/ keeps a dozen `BFSSolver`s beside one main.cc): it
   // is not part of this program, and parsing it would only cost time.
@@ -201,7 +284,8 @@ void SiblingTexts::choose(SiblingCheck& check) {
     return std::find(check.included.begin(), check.included.end(), normal) != check.included.end();
   };
   for (const std::string& s : siblings)
-    if (!included(s) && !definesAnyOf(s, check.linked)) check.read.push_back(s);
+    if (!included(s) && !definesAnyOf(s, check.linked) && (!library || launchesAnyOf(s, kernels)))
+      check.read.push_back(s);
   // Likewise a sibling another one of them includes (myocyte's work.cu includes kernel_ecc.cu
   // and six more: analysing kernel.cu alone parsed main.cu, work.cu and each of those): that
   // one's parse reads it, in the context it is written for (kernel_ecc.cu alone does not even

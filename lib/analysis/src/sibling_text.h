@@ -26,7 +26,9 @@ struct SiblingCheck {
   // absolute): their code is in its AST already, so they are not read again.
   std::vector<std::string> included;
   bool oneProgram = false;           // exactly one `main` among the file and its siblings
-  std::vector<std::string> read;     // the siblings taken as the program's, in order (none unless oneProgram)
+  // The siblings taken as the program's, in order: with one `main`, the folder's; with none
+  // (a library's folder), those that launch one of `linked`; else none.
+  std::vector<std::string> read;
 };
 
 // The folder's text tests, each file read once per object (a run checks many entries of one
@@ -40,6 +42,8 @@ class SiblingTexts {
   bool definesMain(const std::string& path);
   // Whether `path` defines one of `names` (its text).
   bool definesAnyOf(const std::string& path, const std::vector<std::string>& names);
+  // Whether `path` launches (`name<<<`) one of `names` (its text).
+  bool launchesAnyOf(const std::string& path, const std::vector<std::string>& names);
 
   // Fills `check`'s oneProgram and read for its file, fileDefinesMain, linked and included.
   void choose(SiblingCheck& check);
@@ -68,6 +72,8 @@ class SiblingTexts {
 // The text tests themselves (exposed for the tests).
 bool textDefinesMain(const std::string& text);
 bool textDefinesFunction(const std::string& text, const std::string& name);
+bool textLaunchesKernel(const std::string& text, const std::string& name);
+std::vector<std::string> textKernelNames(const std::string& text);
 std::vector<std::string> quotedIncludes(const std::string& text);
 
 }  // namespace coalesce::analysis
