@@ -1,8 +1,10 @@
 #include "merge_findings.h"
+#include "finding_site.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -89,6 +91,7 @@ std::vector<Finding> mergeByPlace(std::vector<Finding> findings, const AnalysisR
   // its figures from the known block: the guessed instance of the same site gives way, whether
   // or not the known one made a finding there (blind panel 27 judged the guessed figures false).
   const std::set<SiteKey> known = sitesOnKnownBlocks(analysis);
+  const std::vector<size_t> kernelOf = detail::kernelOfAccesses(analysis);
   if (!known.empty())
     std::erase_if(findings, [&](const Finding& f) {
       const auto site = siteOf(f, analysis);
@@ -133,19 +136,42 @@ std::vector<Finding> mergeByPlace(std::vector<Finding> findings, const AnalysisR
     // The program share only when every kernel the place covers has one, from a translation
     // unit that launches it (an instantiation launched nowhere here could be the program's hot
     // one; the same kernel seen again in a unit that only includes its file says nothing): the
-    // largest.
+    // largest; or, where every such kernel's share is of one unit's kernels, their sum (below).
     std::set<std::string> withShare;
     for (const Finding& f : group)
       if (f.programShare) withShare.insert(f.kernel);
     const bool programShareKnown = withShare.size() == kernels.size();
     merged.programShare.reset();
     merged.programBasis.clear();
+    std::map<std::string, double> shareOfKernel;  // each kernel's largest
+    std::set<std::string> units;
     for (const Finding& f : group) {
       if (!programShareKnown || !f.programShare) continue;
+      double& own = shareOfKernel[f.kernel];
+      own = std::max(own, *f.programShare);
+      const size_t k = f.access && *f.access >= 0 && static_cast<size_t>(*f.access) < kernelOf.size()
+                           ? kernelOf[static_cast<size_t>(*f.access)]
+                           : SIZE_MAX;
+      units.insert(k < analysis.kernels.size() ? analysis.kernels[k].unit : std::string());
       if (!merged.programShare || *f.programShare > *merged.programShare) {
         merged.programShare = f.programShare;
         merged.programBasis = f.programBasis;
       }
+    }
+    // The instances of one place that one unit launches (a template's instantiations, a tile
+    // size per case of a `switch`) share the unit's memory time as their denominator, and the
+    // place costs what they cost together: its share is their sum. Taking the largest split
+    // the place's waste by its instances (bitsandbytes' gemm_4bit_sm80.cu launches ten
+    // instantiations of one GEMM, each once; its 4-way conflict, half of each kernel's memory
+    // time, was 1.9 % of the file's: blind panel 29, worth fixing). Per kernel, the largest of
+    // its findings here (fields of one record copied together are one kernel's waste, counted
+    // once per field by each).
+    if (shareOfKernel.size() > 1 && units.size() == 1 && !units.begin()->empty()) {
+      double sum = 0;
+      for (const auto& [name, share] : shareOfKernel) sum += share;
+      merged.programShare = std::min(1.0, sum);
+      merged.programBasis = fmt::format("the {} kernels it covers together, each launched by {}; {}",
+                                        shareOfKernel.size(), *units.begin(), merged.programBasis);
     }
     for (size_t i = 1; i < group.size(); ++i) {
       const Finding& f = group[i];
