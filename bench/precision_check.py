@@ -77,7 +77,15 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           # Example" sources, ggml's CUDA backend (src/ggml-cuda without its template instances),
           # CudaSift, xmrig-cuda, the GPU MODE lectures and CUDA-PointPillars: their 13 warnings and
           # 12 notes (ids 100 on).
-          ("panel28", "panel28-findings.json", "panel28-judgments.json")]
+          ("panel28", "panel28-findings.json", "panel28-judgments.json"),
+          # Session 33, out of sample: Gpufit, cuSZp, lulesh2-cuda-async, raytracinginoneweekendincuda,
+          # cufinufft, qsim, SlabHash (with SlabAlloc) and bitsandbytes' csrc: the tool of 6acef9c's
+          # 36 warnings were one place kind (3 judged, ids 200 on), and 26 notes of the fixed
+          # tool (ids 100 on); then the fixed tool's 2 warnings (panel29b), and MAGMA's 4
+          # places that summing one unit's instances made warnings (panel29c).
+          ("panel29", "panel29-findings.json", "panel29-judgments.json"),
+          ("panel29b", "panel29b-findings.json", "panel29b-judgments.json"),
+          ("panel29c", "panel29c-findings.json", "panel29c-judgments.json")]
 
 
 def load_panels(folder):
