@@ -59,7 +59,11 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
     call.share = shareOfIterations(c);
     call.site = siteOf(c->getBeginLoc());
     for (const Expr* arg : c->arguments()) call.args.push_back(valueOf(arg, &loops, /*counters=*/true));
-    if (const auto* kernelCall = dyn_cast<CUDAKernelCallExpr>(c)) call.launch = launchOf(kernelCall, loops);
+    // A launch whose arguments the parse could not build (a header not found) is none, as for
+    // the launch collector (LaunchCollector::VisitCUDAKernelCallExpr).
+    if (const auto* kernelCall = dyn_cast<CUDAKernelCallExpr>(c);
+        kernelCall && !kernelCall->isValueDependent() && !kernelCall->containsErrors())
+      call.launch = launchOf(kernelCall, loops);
     out_.calls.push_back(std::move(call));
     return true;
   }

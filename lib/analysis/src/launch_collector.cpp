@@ -278,6 +278,21 @@ void LaunchCollector::launchesFromOtherFiles() {
   };
   for (const FunctionDecl* k : kernels)
     if (k->getDeclName().isIdentifier()) ++named[nameOf(k)];
+  // The files of this unit: a launch written in one of them is this unit's own, which the
+  // collector saw (and left out, its arguments broken by a header not found: Kaldi's
+  // cudafeat/ without its cudamatrix headers) or resolved; only other files' count here.
+  std::set<std::string> ownFiles;
+  for (auto it = sm_.fileinfo_begin(); it != sm_.fileinfo_end(); ++it) {
+    ownFiles.insert(it->first.getName().str());
+    if (const llvm::StringRef real = it->first.getFileEntry().tryGetRealPathName(); !real.empty())
+      ownFiles.insert(real.str());
+  }
+  const auto ownSite = [&](const std::string& site) {
+    // "path:expansion offset:spelling offset" (HostSummary::Call::site)
+    const size_t second = site.rfind(':');
+    const size_t first = second == std::string::npos || second == 0 ? std::string::npos : site.rfind(':', second - 1);
+    return first != std::string::npos && ownFiles.count(site.substr(0, first)) > 0;
+  };
   const ProgramFacts* facts = nullptr;
   for (const FunctionDecl* k : kernels) {
     const FunctionDecl* canonical = k->getCanonicalDecl();
@@ -291,6 +306,7 @@ void LaunchCollector::launchesFromOtherFiles() {
     bool counted = true;
     const auto [name, templateArgs] = nameOf(k);
     for (const ProgramFacts::KernelLaunch& from : facts->launchesOf(name, templateArgs)) {
+      if (ownSite(from.site)) continue;
       Launch l;
       const Dim3Axes axes{from.block[0], from.block[1], from.block[2]};
       l.blockKnown = axes[0] && axes[1] && axes[2];

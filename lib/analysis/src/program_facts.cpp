@@ -185,6 +185,7 @@ std::vector<ProgramFacts::KernelLaunch> ProgramFacts::launchesOf(const std::stri
     for (size_t i = 0; i < c.args.size(); ++i)
       if (auto v = one(c.args[i], c)) l.args[static_cast<unsigned>(i)] = *v;
     l.where = c.launch->where;
+    l.site = c.site;
     const auto outer = callsPerRun(c.caller);
     const auto trips = loopTrips(c);
     if (outer && trips) l.runs = *outer * *trips;

@@ -141,3 +141,24 @@ void run(float* out) {
   }
   CHECK(seen == 2);
 }
+
+TEST_CASE("launches from other files: the unit's own launch, broken by a header not found, is not another file's") {
+  // Kaldi's cudafeat/ (a library's folder) without OpenFst's headers: the launch's arguments do
+  // not build, so the collector leaves the launch out; the unit's own summary must not bring it
+  // back as a launch "in another file of the program" (it did: block 1024 from the file's own
+  // line, a value its host code reassigns before the launch).
+  test::TempDir dir;  // no `main`
+  dir.write("kernels.cu", R"(
+#include "missing_types.h"
+__global__ void applyK(float* out, int n) { out[blockIdx.x * blockDim.x + threadIdx.x] = 0; }
+void run(float* out, int n, const Matrix<Real>& m) {
+  int threads = 64;
+  applyK<<<n / 64, threads>>>(out, m.NumRows());
+}
+)");
+  dir.write("timer.cu", "void tick() {}\n");
+  const AnalysisResult r = analyseKernels(dir);
+  REQUIRE(!r.accesses.empty());
+  CHECK(r.accesses.front().block.source != BlockSource::Launch);
+  CHECK(r.accesses.front().block.detail.find("another file") == std::string::npos);
+}
