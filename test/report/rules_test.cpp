@@ -33,6 +33,19 @@ TEST_CASE("uncoalesced-global-access: a[2 * i] reads 8 sectors where 4 would do"
   CHECK(f.loc.line == 10);
 }
 
+TEST_CASE("uncoalesced-global-access: a stride of gigabytes is written in units, and why its value does not matter") {
+  // cufinufft's bin_size[binsperobin * i + b], binsperobin a product of three runtime values
+  // taken as 4096 (blind panel 29 read the 274877906944 bytes as a figure to check).
+  const int64_t stride = int64_t{4096} * 4096 * 4096 * 4;
+  const Finding f = only(makeSite(affine(Space::Global, 4, stride), {256, 1, 1}, "bin_size[binsperobin * i + b]"));
+  CHECK(contains(f.message, "uses 32 sectors per request (ideal 4)"));
+  CHECK(contains(f.message, "consecutive threads are 275 GB apart for 4-byte accesses (stride 68719476736 elements; "
+                            "any stride from 32 bytes on gives every lane sectors of its own)"));
+  // Below a megabyte the bytes are written out, as before.
+  const Finding g = only(makeSite(affine(Space::Global, 4, 16384), {256, 1, 1}, "a[4096 * i]"));
+  CHECK(contains(g.message, "consecutive threads are 16384 bytes apart for 4-byte accesses (stride 4096 elements)"));
+}
+
 TEST_CASE("uncoalesced-global-access: blocks narrower than a warp over rows") {
   // blockDim.x = 4 over a 4096-float row: 8 rows of 16 bytes, one sector each.
   const Finding f = only(makeSite(affine(Space::Global, 4, 4, 4096 * 4), {4, 64, 1}, "a[y * 4096 + x]"));

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "analyse_kernels_file.h"
 #include "temp_dir.h"
 #include "coalesce/analysis/analyze.h"
 
@@ -29,13 +30,7 @@ __global__ void scatterK(float* out, const float* in, int n) {
 
 constexpr const char* kHeader = "__global__ void scatterK(float* out, const float* in, int n);\n";
 
-AnalysisResult analyseKernels(const test::TempDir& dir, bool readSiblings = true) {
-  analysis::AnalysisRequest request;
-  request.inputs = {dir.str("kernels.cu")};
-  request.jobs = 1;
-  request.readSiblingFiles = readSiblings;
-  return analysis::analyze(request);
-}
+using test::analyseKernels;
 
 const KernelRecord& kernelNamed(const AnalysisResult& r, const std::string& name) {
   const auto it = std::find_if(r.kernels.begin(), r.kernels.end(), [&](const KernelRecord& k) { return k.name == name; });

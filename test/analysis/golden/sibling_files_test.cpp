@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "analyse_kernels_file.h"
 #include "temp_dir.h"
 #include "coalesce/analysis/analyze.h"
 #include "coalesce/analysis/worker.h"  // recordsToJson: every field of every record
@@ -87,13 +88,7 @@ double loadSectors(const AnalysisResult& r, const std::string& kernel, const std
   return 0;
 }
 
-AnalysisResult analyseKernels(const test::TempDir& dir, bool readSiblings = true) {
-  analysis::AnalysisRequest request;
-  request.inputs = {dir.str("kernels.cu")};
-  request.jobs = 1;
-  request.readSiblingFiles = readSiblings;
-  return analysis::analyze(request);
-}
+using test::analyseKernels;
 
 }  // namespace
 

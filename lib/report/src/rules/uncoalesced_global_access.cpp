@@ -1,10 +1,12 @@
 #include "uncoalesced_global_access.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include <fmt/format.h>
 
 #include "../access_cause.h"
+#include "../cost.h"  // byteSize
 #include "../format.h"
 #include "../notes.h"
 #include "../what_if.h"
@@ -13,6 +15,10 @@
 namespace coalesce::report {
 
 using namespace detail;
+
+namespace {
+constexpr int64_t kStrideInUnits = 1000000;  // bytes: from here a stride is written in KB, MB, GB
+}  // namespace
 
 RuleDescription UncoalescedGlobalAccess::description() const {
   return {"Global memory access wastes sectors: lanes are strided or scattered",
@@ -36,8 +42,18 @@ std::optional<Finding> UncoalescedGlobalAccess::checkAccess(const AccessSite& si
   std::optional<FixedAccess> fixed;
   if (a.pattern.kind == model::PatternKind::Affine && std::llabs(a.pattern.affine.cx) > b) {
     const int64_t stride = std::llabs(a.pattern.affine.cx);
-    cause = fmt::format("consecutive threads are {} bytes apart for {}-byte accesses (stride {} elements)", stride, b,
-                        stride / b);
+    // A stride of megabytes (a product of sizes, often runtime values taken large: cufinufft's
+    // `binsperobinx * binsperobiny * binsperobinz`, 4096 cubed) reads better in units, and its
+    // exact value does not matter: every lane's bytes lie in sectors of their own from one
+    // sector's stride on (blind panel 29 read 274877906944 bytes as a figure to check).
+    if (stride >= kStrideInUnits)
+      cause = fmt::format("consecutive threads are {} apart for {}-byte accesses (stride {} elements; any stride from "
+                          "{} bytes on gives every lane sectors of its own)",
+                          detail::byteSize(static_cast<double>(stride)), b, stride / b,
+                          std::max<int64_t>(ctx.arch.sectorBytes, b));
+    else
+      cause = fmt::format("consecutive threads are {} bytes apart for {}-byte accesses (stride {} elements)", stride, b,
+                          stride / b);
     fix = checkedFix(
         "let consecutive threads access consecutive elements, or load a contiguous tile into shared memory "
         "and apply the stride there",
