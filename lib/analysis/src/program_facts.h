@@ -57,7 +57,7 @@ struct HostSummary {
     SummaryValue sharedBytes;
     std::string where;  // "entry.cu:39"
     // The instance launched, when the kernel is a template: its arguments as Clang prints them
-    // (`kdequant_mm_int32_fp16<4, 512><<<...>>>`: "4, 512"); empty for a plain kernel.
+    // (`kdequant_mm_int32_fp16<4, 512><<<...>>>`: "<4, 512>"); empty for a plain kernel.
     std::string templateArgs;
   };
   struct Call {

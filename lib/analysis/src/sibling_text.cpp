@@ -123,7 +123,7 @@ bool textLaunchesKernel(const std::string& text, const std::string& name) {
 }
 
 // The kernels `text` defines, read as text: the name before the `(` that follows each
-// `__global__` (an estimate's; the parse's own list is SiblingCheck::linked).
+// `__global__`, templates' too (the parse's SiblingCheck::linked leaves those out).
 std::vector<std::string> textKernelNames(const std::string& text) {
   std::vector<std::string> out;
   for (size_t at = text.find("__global__"); at != std::string::npos; at = text.find("__global__", at + 1)) {

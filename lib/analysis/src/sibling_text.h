@@ -27,7 +27,8 @@ struct SiblingCheck {
   std::vector<std::string> included;
   bool oneProgram = false;           // exactly one `main` among the file and its siblings
   // The siblings taken as the program's, in order: with one `main`, the folder's; with none
-  // (a library's folder), those that launch one of `linked`; else none.
+  // (a library's folder), those that launch one of the file's kernels (its text's, and
+  // `linked`); else none.
   std::vector<std::string> read;
 };
 
