@@ -144,6 +144,7 @@ std::vector<Finding> runRules(const AnalysisResult& analysis, const model::Arch&
   detail::capAlternativesDoneBetter(merged, analysis);
   detail::capUnlaunchedKernels(merged, analysis);
   detail::capSetupKernels(merged, analysis);
+  detail::capPointerTableKernels(merged, analysis);
   detail::capDataGuardedAccesses(merged, analysis);
   detail::capGuessedValueAccesses(merged, analysis);
   detail::capStepsFixedBeside(merged, analysis);

@@ -41,4 +41,41 @@ void capSetupKernels(std::vector<Finding>& findings, const AnalysisResult& analy
   }
 }
 
+void capPointerTableKernels(std::vector<Finding>& findings, const AnalysisResult& analysis) {
+  const std::vector<size_t> kernelOf = kernelOfAccesses(analysis);
+  // Per kernel record: its global accesses, and how many store a pointer (`const void *`).
+  std::vector<int> global(analysis.kernels.size(), 0), pointerStores(analysis.kernels.size(), 0);
+  std::vector<std::string> pointerType(analysis.kernels.size());
+  for (size_t i = 0; i < analysis.accesses.size() && i < kernelOf.size(); ++i) {
+    const size_t k = kernelOf[i];
+    const AccessSite& a = analysis.accesses[i];
+    if (k >= analysis.kernels.size() || a.access.space != model::Space::Global) continue;
+    ++global[k];
+    const std::string& type = a.elementType;
+    const size_t last = type.find_last_not_of(' ');
+    if (a.access.kind == model::AccessKind::Store && last != std::string::npos && type[last] == '*') {
+      ++pointerStores[k];
+      pointerType[k] = type;
+    }
+  }
+  for (Finding& f : findings) {
+    if (!f.access && !f.branch) continue;
+    if (f.kernel.empty() || (f.severityCap && *f.severityCap == Severity::Note)) continue;  // an earlier reason stays
+    const std::vector<const KernelRecord*> covered = kernelsCovered(f, analysis, kernelOf);
+    const auto table = [&](const KernelRecord* k) {
+      const size_t i = static_cast<size_t>(k - analysis.kernels.data());
+      return i < global.size() && global[i] > 0 && pointerStores[i] == global[i];
+    };
+    if (covered.empty() || !std::all_of(covered.begin(), covered.end(), table)) continue;
+    const size_t first = static_cast<size_t>(covered.front() - analysis.kernels.data());
+    f.severityCap = Severity::Note;
+    f.severityCapReason = fmt::format(
+        "a note, not a warning: {} only writes a table of pointers ({} of `{}` per thread, its only global accesses) "
+        "for other GPU work to read, a batched library call or the kernels that follow: a few bytes per entry, a "
+        "setup step whose cost is a small part of the work it prepares",
+        f.kernel, pointerStores[first] == 1 ? std::string("one store") : fmt::format("{} stores", pointerStores[first]),
+        pointerType[first]);
+  }
+}
+
 }  // namespace coalesce::report::detail

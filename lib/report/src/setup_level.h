@@ -17,4 +17,12 @@ namespace coalesce::report::detail {
 // per run. Barrier findings are hazards however often they run: left as they are.
 void capSetupKernels(std::vector<Finding>& findings, const AnalysisResult& analysis);
 
+// Caps at Note every access or branch finding all of whose kernels only write a table of
+// pointers (every global access a store of a pointer): the setup of a batched library call or
+// of the kernels that follow (ggml's `k_compute_batched_ptrs` before `cublasGemmBatchedEx`,
+// MAGMA's `magma_iset_pointer_kernel`, Gpufit's `cuda_point_to_data_sets`). Its traffic is 8
+// bytes per entry of a table the real work reads once; blind panel 28 judged its three swapped
+// axes noise, and the library's work it sets up is what the analysis cannot weigh.
+void capPointerTableKernels(std::vector<Finding>& findings, const AnalysisResult& analysis);
+
 }  // namespace coalesce::report::detail
