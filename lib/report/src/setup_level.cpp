@@ -70,11 +70,11 @@ void capPointerTableKernels(std::vector<Finding>& findings, const AnalysisResult
     const size_t first = static_cast<size_t>(covered.front() - analysis.kernels.data());
     f.severityCap = Severity::Note;
     f.severityCapReason = fmt::format(
-        "a note, not a warning: {} only writes a table of pointers ({} of `{}` per thread, its only global accesses) "
-        "for other GPU work to read, a batched library call or the kernels that follow: a few bytes per entry, a "
-        "setup step whose cost is a small part of the work it prepares",
+        "a note, not a warning: {} only writes a table of pointers (its global accesses are {} of `{}`{}) for other "
+        "GPU work to read, a batched library call or the kernels that follow: a few bytes per entry, a setup step "
+        "whose cost is a small part of the work it prepares",
         f.kernel, pointerStores[first] == 1 ? std::string("one store") : fmt::format("{} stores", pointerStores[first]),
-        pointerType[first]);
+        pointerType[first], pointerStores[first] == 1 ? "" : " and other pointers");
   }
 }
 
