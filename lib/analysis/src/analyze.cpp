@@ -308,16 +308,14 @@ class HeaderCache {
               ResultCache* kept, std::mutex& keptMutex)
       : toolchain_(toolchain), skipHostBodies_(request.skipSystemHostBodies), kept_(kept), keptMutex_(keptMutex) {
     if (!request.reuseHeaders) return;
-    std::map<std::string, const CompileJob*> firstOf;  // a set's first job
     for (const CompileJob* each : jobs) {
       const CompileJob& job = *each;
       const bool ownPch = std::any_of(job.arguments.begin(), job.arguments.end(), [](const std::string& a) {
         return llvm::StringRef(a).starts_with(kIncludePch);
       });
       if (!ownPch && !job.arguments.empty()) {
-        const std::string key = flagSetKey(job);
-        ++sets_[key].files;
-        firstOf.try_emplace(key, &job);
+        FlagSet& set = sets_[flagSetKey(job)];
+        if (set.files++ == 0) set.first = &job;
       }
     }
     // A set of one file still parses the CUDA headers more than once when the file's siblings
@@ -327,10 +325,8 @@ class HeaderCache {
     if (!kept_ && request.readSiblingFiles) {
       SiblingTexts texts;
       for (auto& [key, set] : sets_)
-        if (set.files == 1) {
-          const CompileJob& job = *firstOf.at(key);
-          set.files += texts.likelyCudaSiblingParses(cmdline::absoluteIn(job.directory, job.file));
-        }
+        if (set.files == 1)
+          set.files += texts.likelyCudaSiblingParses(cmdline::absoluteIn(set.first->directory, set.first->file));
     }
   }
   HeaderCache(const HeaderCache&) = delete;
@@ -398,6 +394,7 @@ class HeaderCache {
  private:
   struct FlagSet {
     size_t files = 0;  // parses of the set: its files, and the likely siblings of a lone one
+    const CompileJob* first = nullptr;  // the set's first job (the constructor's `jobs` only)
     std::once_flag once;
     std::string path;  // the PCH; empty: none
     std::vector<std::string> inputs;  // the files it was built from

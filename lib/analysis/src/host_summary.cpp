@@ -81,7 +81,9 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
     auto axes = [&](unsigned i, std::array<SummaryValue, 3>& to) {
       if (i >= config->getNumArgs()) return;
       const Expr* e = config->getArg(i)->IgnoreImplicit();
-      // An integer block or grid (`k<<<n / 256, 256>>>`): x, with y and z 1.
+      // An integer block or grid (`k<<<n / 256, threads>>>`): x, with y and z 1, as valueOf reads
+      // it (a parameter of the launching function kept for its callers; dim3AxesOf below gives
+      // constants only).
       if (const auto* cons = dyn_cast<CXXConstructExpr>(e); cons && cons->getNumArgs() >= 1 &&
                                                              cons->getArg(0)->getType()->isIntegralOrEnumerationType() &&
                                                              (cons->getNumArgs() == 1 || isa<CXXDefaultArgExpr>(cons->getArg(1)))) {

@@ -272,12 +272,26 @@ void LaunchCollector::resolveLaunches() {
 // left to the guess, as a summary keeps no parameter types.
 void LaunchCollector::launchesFromOtherFiles() {
   if (!programFacts_) return;
-  std::map<std::pair<std::string, std::string>, int> named;  // by name and template arguments
+  // The kernels this unit launches nowhere: most units have none, and pay for nothing below.
+  std::vector<const FunctionDecl*> unlaunched;
+  for (const FunctionDecl* k : kernels) {
+    const FunctionDecl* canonical = k->getCanonicalDecl();
+    if (!launches.count(canonical) && !runs.count(canonical) && !deadSites.count(canonical) &&
+        !uncalledSites.count(canonical) && !k->isTemplated() && k->getDeclName().isIdentifier())
+      unlaunched.push_back(k);
+  }
+  if (unlaunched.empty()) return;
+  using Name = std::pair<std::string, std::string>;  // the name and the template arguments
   auto nameOf = [](const FunctionDecl* k) {
-    return std::make_pair(k->getName().str(), templateArgumentsText(k, k->getASTContext()));
+    return Name(k->getName().str(), templateArgumentsText(k, k->getASTContext()));
   };
+  std::map<Name, int> named;
   for (const FunctionDecl* k : kernels)
     if (k->getDeclName().isIdentifier()) ++named[nameOf(k)];
+  std::erase_if(unlaunched, [&](const FunctionDecl* k) { return named[nameOf(k)] != 1; });
+  if (unlaunched.empty()) return;
+  const ProgramFacts* facts = programFacts_();
+  if (!facts) return;
   // The files of this unit: a launch written in one of them is this unit's own, which the
   // collector saw (and left out, its arguments broken by a header not found: Kaldi's
   // cudafeat/ without its cudamatrix headers) or resolved; only other files' count here.
@@ -287,26 +301,14 @@ void LaunchCollector::launchesFromOtherFiles() {
     if (const llvm::StringRef real = it->first.getFileEntry().tryGetRealPathName(); !real.empty())
       ownFiles.insert(real.str());
   }
-  const auto ownSite = [&](const std::string& site) {
-    // "path:expansion offset:spelling offset" (HostSummary::Call::site)
-    const size_t second = site.rfind(':');
-    const size_t first = second == std::string::npos || second == 0 ? std::string::npos : site.rfind(':', second - 1);
-    return first != std::string::npos && ownFiles.count(site.substr(0, first)) > 0;
-  };
-  const ProgramFacts* facts = nullptr;
-  for (const FunctionDecl* k : kernels) {
+  for (const FunctionDecl* k : unlaunched) {
     const FunctionDecl* canonical = k->getCanonicalDecl();
-    if (launches.count(canonical) || runs.count(canonical) || deadSites.count(canonical) ||
-        uncalledSites.count(canonical) || k->isTemplated() || !k->getDeclName().isIdentifier() ||
-        named[nameOf(k)] != 1)
-      continue;
-    if (!facts && !(facts = programFacts_())) return;
     std::vector<Launch>& list = launches[canonical];
     double total = 0;
     bool counted = true;
     const auto [name, templateArgs] = nameOf(k);
     for (const ProgramFacts::KernelLaunch& from : facts->launchesOf(name, templateArgs)) {
-      if (ownSite(from.site)) continue;
+      if (ownFiles.count(from.file)) continue;
       Launch l;
       const Dim3Axes axes{from.block[0], from.block[1], from.block[2]};
       l.blockKnown = axes[0] && axes[1] && axes[2];

@@ -185,7 +185,10 @@ std::vector<ProgramFacts::KernelLaunch> ProgramFacts::launchesOf(const std::stri
     for (size_t i = 0; i < c.args.size(); ++i)
       if (auto v = one(c.args[i], c)) l.args[static_cast<unsigned>(i)] = *v;
     l.where = c.launch->where;
-    l.site = c.site;
+    // Call::site is "path:expansion offset:spelling offset".
+    if (const size_t spelling = c.site.rfind(':'); spelling != std::string::npos && spelling > 0)
+      if (const size_t expansion = c.site.rfind(':', spelling - 1); expansion != std::string::npos)
+        l.file = c.site.substr(0, expansion);
     const auto outer = callsPerRun(c.caller);
     const auto trips = loopTrips(c);
     if (outer && trips) l.runs = *outer * *trips;

@@ -148,7 +148,7 @@ class ProgramFacts {
     std::optional<int64_t> sharedBytes;
     std::map<unsigned, int64_t> args;
     std::string where;
-    std::string site;  // HostSummary::Call::site: "path:offset:offset"
+    std::string file;  // the file the launch is written in, as HostSummary::Call::site names it
     std::optional<double> runs;
   };
   // `templateArgs`: the instance's, as HostSummary::LaunchConfig::templateArgs (empty: a plain kernel).
