@@ -10,6 +10,8 @@
 #     --include DIR   -I DIR for every file (repeatable; e.g. TREE/Common)
 #     --define D      -D D for every file (repeatable; what the tree's build defines, e.g. GPU)
 #     --local-inc     also -I the file's folder's `inc` folder, or the one beside it (cuda-samples)
+#     --no-self-inc   no -I of the file's own folder (on by default, as most trees' builds have it;
+#                     off where that folder holds a header named as a system one: popsift's features.h)
 #     --jobs N        files analysed at once (default 2)
 # OUT/files.tsv maps each record number to its source file; OUT/tree.txt names TREE.
 # Staged as .precision/NAME (ignored), the records feed the CTest entry that holds the report
@@ -20,6 +22,7 @@ tool="$here/build/tools/coalesce-lint/coalesce-lint"
 jobs=2
 out=""
 local_inc=0
+self_inc=1
 includes=()
 tree=""
 while [ $# -gt 0 ]; do
@@ -28,6 +31,7 @@ while [ $# -gt 0 ]; do
     --include) includes+=("-I$(cd "$2" && pwd)"); shift 2 ;;
     --define) includes+=("-D$2"); shift 2 ;;
     --local-inc) local_inc=1; shift ;;
+    --no-self-inc) self_inc=0; shift ;;
     --jobs) jobs=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     -*) echo "sweep_records.sh: unknown option $1" >&2; exit 2 ;;
@@ -47,16 +51,17 @@ while IFS= read -r -d '' f; do
 done < <(find "$tree" -name '*.cu' -xtype f -print0 | sort -z)  # a link to a source is a unit too (warp-ctc)
 
 analyse_one() {  # NUMBER FILE
-  local d extra=()
+  local d self=() extra=()
   d=$(dirname "$2")
+  [ "$self_inc" = 1 ] && self=("-I$d")
   if [ "$local_inc" = 1 ]; then
     for inc in "$d/inc" "$d/../inc"; do [ -d "$inc" ] && extra+=("-I$(cd "$inc" && pwd)"); done
   fi
-  (cd "$d" && "$tool" launch --skip-compile -q -- nvcc -c "$2" -o "$out/records/$1.o" -I"$d" "${includes[@]}" "${extra[@]}") \
+  (cd "$d" && "$tool" launch --skip-compile -q -- nvcc -c "$2" -o "$out/records/$1.o" "${self[@]}" "${includes[@]}" "${extra[@]}") \
     > "$out/records/$1.log" 2>&1 || echo "$1 $2: exit $?" >> "$out/failed.txt"
 }
 export -f analyse_one
-export tool out local_inc
+export tool out local_inc self_inc
 export includes_flat="${includes[*]:-}"
 # Functions cannot take arrays across xargs: the includes travel as one word list.
 analyse_wrapped() { IFS=' ' read -r -a includes <<< "$includes_flat"; analyse_one "$@"; }

@@ -198,6 +198,16 @@ const PreludeCase kPreludeCases[] = {
      "int main() { float* p; cudaMallocManaged(&p, 64);\n"
      "  cudaMemAdvise(p, 64, cudaMemAdviseSetReadMostly, 0); return cudaMemPrefetchAsync(p, 64, 0); }\n",
      true},
+    {"NVCC_VERSION_MACROS",
+     "#include <cuda_runtime.h>\n"
+     "#if __CUDACC_VER_MAJOR__ < 9 || __CUDACC_VER_MINOR__ < 0 || __CUDACC_VER_BUILD__ < 0\n"
+     "#error the pre-CUDA-9 path nvcc never takes\n"
+     "#endif\n"
+     "#if __CUDA_ARCH_LIST__ < 300\n"
+     "#error no architecture\n"
+     "#endif\n"
+     "__global__ void k(float* a) { a[threadIdx.x] = 0.f; }\n",
+     false},
     {"HOST_MINMAX",
      "#include <cuda_runtime.h>\n"
      "int main() { float f = max(1.0f, 2.0f); int i = min(3, 4); double d = max(1.0, 2.0f);\n"

@@ -331,6 +331,28 @@ __host__ cudaError_t cudaGetTextureReference(const struct textureReference** tex
 }
 #endif
 
+/* ---- NVCC_VERSION_MACROS: __CUDACC_VER_MAJOR__, _MINOR__, _BUILD__ and __CUDA_ARCH_LIST__ --
+ * nvcc defines them in every compilation; Clang does not, so `#if __CUDACC_VER_MAJOR__ < 9`
+ * (MAGMA's shuffles, Kaldi's and ethminer's kernels) would read 0 and pick the pre-CUDA-9 path
+ * nvcc never compiles. They are defined from the toolkit's CUDA_VERSION, as CCCL itself
+ * computes its version under Clang (cuda/std/__cccl/compiler.h); the build number is not in
+ * CUDA_VERSION and is 0. __CUDA_ARCH_LIST__ is the one architecture analysed (this is the
+ * device pass). __NVCC__ stays undefined: CCCL and others would take Clang for nvcc. */
+#if !defined(COALESCE_NO_COMPAT_NVCC_VERSION_MACROS) && defined(CUDA_VERSION)
+#ifndef __CUDACC_VER_MAJOR__
+#define __CUDACC_VER_MAJOR__ (CUDA_VERSION / 1000)
+#endif
+#ifndef __CUDACC_VER_MINOR__
+#define __CUDACC_VER_MINOR__ (CUDA_VERSION % 1000 / 10)
+#endif
+#ifndef __CUDACC_VER_BUILD__
+#define __CUDACC_VER_BUILD__ 0
+#endif
+#if !defined(__CUDA_ARCH_LIST__) && defined(__CUDA_ARCH__)
+#define __CUDA_ARCH_LIST__ __CUDA_ARCH__
+#endif
+#endif
+
 /* ---- REGISTER_PARAMS: __nv_register_params__, an nvcc keyword (CUDA 12.4+) ---------------
  * A calling-convention hint for __device__ functions that no CUDA header defines; it says
  * nothing about memory, so it is dropped. */
