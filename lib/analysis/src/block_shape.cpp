@@ -275,6 +275,15 @@ std::optional<LaunchContext> withLaunchAxes(LaunchContext c, const Dim3Axes& lau
   return c;
 }
 
+// "`blockx` 16 and `blocky` 16, the defaults of run-time options (a command-line option changes them)".
+std::string joinedDefaults(const std::vector<std::string>& options) {
+  std::string list;
+  for (size_t i = 0; i < options.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == options.size() ? " and " : ", ") + options[i];
+  return list + (options.size() > 1 ? ", the defaults of run-time options (a command-line option changes them)"
+                                    : ", the default of a run-time option (a command-line option changes it)");
+}
+
 }  // namespace
 
 LaunchContext fallbackContext(const FunctionDecl* fn, const TranslationUnitOptions& options, const ASTContext& ctx,
@@ -373,6 +382,11 @@ std::vector<LaunchContext> kernelContexts(const FunctionDecl* fn, const std::str
         c.block.detail = "block " + dims(l.block) + ": " + l.how + " at " + l.where +
                          " computes its block at run time, capped: " + l.blockCap +
                          "; the block of an input larger than one block (verify --launch-info gives the one a run used)";
+      } else if (!l.blockDefaults.empty()) {
+        // Computed from run-time options: the block the program runs with when none is given.
+        c.block.source = BlockSource::LaunchDefault;
+        c.block.detail = "block " + dims(l.block) + " from " + l.how + " at " + l.where + " with " +
+                         joinedDefaults(l.blockDefaults) + "; set another block with --block-dim";
       }
       c.blockKnown = true;
       c.grid = l.grid;
@@ -405,6 +419,17 @@ std::vector<LaunchContext> kernelContexts(const FunctionDecl* fn, const std::str
         c.symbolValues[p->second] = value;
         c.symbolValueSources[p->second] = l.how + " at " + l.where;
       }
+    // An integer argument the host computes from run-time options alone, at their defaults
+    // (`int ny = 1 << 11; if (argc > 5) ny = atoi(argv[5]);`): the program's default run's
+    // value, as for its block (Launch::blockDefaults), rather than a guess of 4096. A value that
+    // also rests on a size the code does not fix, or on a host loop's counter, stays for the cost.
+    for (const auto& [index, d] : l.costArgValues)
+      if (d.leaves.empty() && d.counters.empty() && !d.options.empty())
+        if (auto p = paramSymbols.find(index); p != paramSymbols.end() && !c.symbolValues.count(p->second)) {
+          c.symbolValues[p->second] = d.value;
+          c.symbolValueSources[p->second] = l.how + " at " + l.where + " with " + joinedDefaults(d.options);
+          c.defaultedSymbols.insert(p->second);
+        }
     for (const auto& [index, bytes] : l.pointerOffsets) {
       c.pointerByteOffsets[static_cast<int>(index)] = bytes;
       c.pointerOffsetSources[static_cast<int>(index)] = l.how + " at " + l.where;

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,10 @@ struct LaunchContext {
   };
   std::map<int, CostValue> costSymbolValues;
   std::map<int, std::string> symbolValueSources;  // "the launch at f.cu:40", "--assume"
+  // Those of symbolValues that are the defaults of run-time options (block_shape.cpp): the
+  // default run's, not what the code fixes, so a count that reads one is not shown
+  // (record_builder.cpp, requestsShown).
+  std::set<int> defaultedSymbols;
   // Pointer parameters the launch passes as an offset into their allocation (`buf + 3`):
   // bytes past the allocation's start, by parameter index, and where that was seen.
   std::map<int, int64_t> pointerByteOffsets;

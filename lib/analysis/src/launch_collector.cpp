@@ -185,6 +185,16 @@ void LaunchCollector::resolveLaunches() {
           l.block = model::Dim3{*capped.axes[0], *capped.axes[1], *capped.axes[2]};
           l.blockCap = capped.why;
         }
+      // `dim3 block(blockx, blocky)` with `int blockx = 16;` changed only by a command-line
+      // option: the default run's block, when the options' defaults are all it rests on (a size
+      // the code does not fix, taken at the bare default, would make it a guess again).
+      if (!l.blockKnown)
+        if (auto defaulted = values_.gridWithDefaults(p.block, use, around);
+            defaulted && defaulted->leaves.empty() && defaulted->counters.empty() && !defaulted->options.empty()) {
+          l.blockKnown = true;
+          l.block = defaulted->grid;
+          l.blockDefaults = std::move(defaulted->options);
+        }
       l.grid = values_.dim3Of(p.grid, use);
       if (!l.grid)
         if (const Dim3Axes g = values_.fileScopeDim3(p.grid, p.holder, use); g[0] && g[1] && g[2])
@@ -212,7 +222,7 @@ void LaunchCollector::resolveLaunches() {
         if (f.launches.empty() && std::find(order.begin(), order.end(), kernel) == order.end()) order.push_back(kernel);
         const auto same = std::find_if(f.launches.begin(), f.launches.end(), [&](const Launch& o) {
           return o.blockKnown == l.blockKnown && o.block == l.block && o.blockAxes == l.blockAxes &&
-                 o.blockCap == l.blockCap && o.grid == l.grid &&
+                 o.blockCap == l.blockCap && o.blockDefaults == l.blockDefaults && o.grid == l.grid &&
                  o.argValues == l.argValues &&
                  o.pointerOffsets == l.pointerOffsets && o.dynamicSharedBytes == l.dynamicSharedBytes;
         });
@@ -314,6 +324,7 @@ void LaunchCollector::launchesFromOtherFiles() {
       l.blockKnown = axes[0] && axes[1] && axes[2];
       if (l.blockKnown) l.block = model::Dim3{*axes[0], *axes[1], *axes[2]};
       else l.blockAxes = axes;
+      l.blockDefaults = from.blockDefaults;
       if (from.grid[0] && from.grid[1] && from.grid[2]) l.grid = model::Dim3{*from.grid[0], *from.grid[1], *from.grid[2]};
       for (const auto& [index, value] : from.args)
         if (index < k->getNumParams() && k->getParamDecl(index)->getType()->isIntegralOrEnumerationType())
@@ -324,7 +335,8 @@ void LaunchCollector::launchesFromOtherFiles() {
       counted = counted && from.runs.has_value();
       total += from.runs.value_or(0);
       const auto same = std::find_if(list.begin(), list.end(), [&](const Launch& o) {
-        return o.blockKnown == l.blockKnown && o.block == l.block && o.blockAxes == l.blockAxes && o.grid == l.grid &&
+        return o.blockKnown == l.blockKnown && o.block == l.block && o.blockAxes == l.blockAxes &&
+               o.blockDefaults == l.blockDefaults && o.grid == l.grid &&
                o.argValues == l.argValues && o.dynamicSharedBytes == l.dynamicSharedBytes;
       });
       if (same == list.end()) list.push_back(std::move(l));

@@ -35,6 +35,10 @@ struct Launch {
   // A block computed at run time under a constant cap (size_caps.h): `block` is the cap, and
   // this says where it came from; empty for a block written as a constant.
   std::string blockCap;
+  // A block computed from run-time options, at their defaults (`blockx` 16 when only
+  // `if (argc > 2) blockx = atoi(argv[2]);` changes it): `block` is the program's default run's,
+  // and these name the options ("`blockx` 16"); empty for a block written as a constant.
+  std::vector<std::string> blockDefaults;
   std::optional<model::Dim3> grid;
   // When `grid` is not known: the grid under the program's one default for the sizes the
   // code does not fix, for the cost only (HostValues::gridWithDefaults), and those sizes.

@@ -113,7 +113,8 @@ std::optional<std::set<int64_t>> ProgramFacts::valuesOf(const SummaryValue& v, c
           return std::set<int64_t>(values->begin(), values->end());
       break;
     case SummaryValue::Kind::OptionDefault:
-      // The cost's questions only: the figures never rest on a run-time option's default.
+      // Only where a question asks for the defaults (DefaultsTaken): the cost's, and a launch's
+      // block, whose defaults the block's detail then names (launchesOf, session 34).
       if (optionDefaults_) {
         const std::string taken = "`" + v.function + "` " + std::to_string(v.constant);
         if (std::find(optionDefaults_->begin(), optionDefaults_->end(), taken) == optionDefaults_->end())
@@ -163,6 +164,24 @@ std::optional<double> ProgramFacts::loopTrips(const HostSummary::Call& call, int
   return trips * call.share;
 }
 
+namespace {
+// Points ProgramFacts' option-default collection at `target` for one question: the cost's, or a
+// launch's block in another file (launchesOf).
+class DefaultsTaken {
+ public:
+  DefaultsTaken(std::vector<std::string>*& slot, std::vector<std::string>& target) : slot_(slot), outer_(slot) {
+    slot_ = &target;
+  }
+  ~DefaultsTaken() { slot_ = outer_; }
+  DefaultsTaken(const DefaultsTaken&) = delete;
+  DefaultsTaken& operator=(const DefaultsTaken&) = delete;
+
+ private:
+  std::vector<std::string>*& slot_;
+  std::vector<std::string>* outer_;
+};
+}  // namespace
+
 std::vector<ProgramFacts::KernelLaunch> ProgramFacts::launchesOf(const std::string& kernel,
                                                                  const std::string& templateArgs) const {
   std::vector<KernelLaunch> out;
@@ -180,6 +199,19 @@ std::vector<ProgramFacts::KernelLaunch> ProgramFacts::launchesOf(const std::stri
     for (int a = 0; a < 3; ++a) {
       l.grid[a] = one(c.launch->grid[a], c);
       l.block[a] = one(c.launch->block[a], c);
+    }
+    if (!l.block[0] || !l.block[1] || !l.block[2]) {
+      // `int threads = 256; if (argc > 2) threads = atoi(argv[2]);` in the launching file.
+      std::vector<std::string> taken;
+      std::array<std::optional<int64_t>, 3> block;
+      {
+        DefaultsTaken scope(optionDefaults_, taken);
+        for (int a = 0; a < 3; ++a) block[a] = one(c.launch->block[a], c);
+      }
+      if (block[0] && block[1] && block[2] && !taken.empty()) {
+        l.block = block;
+        l.blockDefaults = std::move(taken);
+      }
     }
     l.sharedBytes = one(c.launch->sharedBytes, c);
     for (size_t i = 0; i < c.args.size(); ++i)
@@ -225,22 +257,6 @@ std::optional<double> ProgramFacts::callsPerRun(const std::string& function, std
   return total;
 }
 
-namespace {
-// Points ProgramFacts' option-default collection at `target` for one cost question.
-class DefaultsTaken {
- public:
-  DefaultsTaken(std::vector<std::string>*& slot, std::vector<std::string>& target) : slot_(slot), outer_(slot) {
-    slot_ = &target;
-  }
-  ~DefaultsTaken() { slot_ = outer_; }
-  DefaultsTaken(const DefaultsTaken&) = delete;
-  DefaultsTaken& operator=(const DefaultsTaken&) = delete;
-
- private:
-  std::vector<std::string>*& slot_;
-  std::vector<std::string>* outer_;
-};
-}  // namespace
 
 std::optional<ProgramFacts::AssumedRuns> ProgramFacts::callsPerRunAssumed(const std::string& function) const {
   std::vector<std::string> defaults;

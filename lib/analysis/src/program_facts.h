@@ -150,6 +150,9 @@ class ProgramFacts {
     std::string where;
     std::string file;  // the file the launch is written in, as HostSummary::Call::site names it
     std::optional<double> runs;
+    // A block the calls fix only with run-time options at their defaults ("`threads` 256"): the
+    // default run's (Launch::blockDefaults); empty when `block` is fixed by the code itself.
+    std::vector<std::string> blockDefaults;
   };
   // `templateArgs`: the instance's, as HostSummary::LaunchConfig::templateArgs (empty: a plain kernel).
   std::vector<KernelLaunch> launchesOf(const std::string& kernel, const std::string& templateArgs = {}) const;

@@ -171,6 +171,7 @@ bool requestsShown(const LaunchRequests& n, const LaneResult& lanes, const RawAc
     todo.pop_back();
     if (!seen.insert(id).second) continue;
     const SymbolInfo& s = symbols[id];
+    if (launch.defaultedSymbols.count(id) > 0) return false;  // the default run's, not the code's
     if (s.kind == SymbolInfo::Kind::LoopVar || s.value.has_value() || launch.symbolValues.count(id) > 0) continue;
     const int loopVariable = s.exitOf >= 0 ? s.exitOf : s.tripOf;
     if (loopVariable < 0) return false;

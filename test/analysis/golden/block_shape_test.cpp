@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "analyse_kernels_file.h"
 #include "temp_dir.h"
 #include "coalesce/analysis/analyze.h"
 
@@ -13,20 +14,8 @@ using namespace coalesce;
 
 namespace {
 
-AnalysisResult analyseOne(const std::string& source) {
-  test::TempDir dir;
-  analysis::AnalysisRequest request;
-  request.inputs = {dir.write("k.cu", source)};
-  request.jobs = 1;
-  return analysis::analyze(request);
-}
-
-const KernelRecord& kernelNamed(const AnalysisResult& r, const std::string& name) {
-  auto it = std::find_if(r.kernels.begin(), r.kernels.end(), [&](const KernelRecord& k) { return k.name == name; });
-  INFO("kernel " << name);
-  REQUIRE(it != r.kernels.end());
-  return *it;
-}
+AnalysisResult analyseOne(const std::string& source) { return test::analyseSource(source); }
+using test::kernelNamed;
 
 bool mentions(const KernelRecord& k, const std::string& words) {
   return k.block.detail.find(words) != std::string::npos;

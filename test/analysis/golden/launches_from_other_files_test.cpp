@@ -157,3 +157,31 @@ void run(float* out, int n, const Matrix<Real>& m) {
   CHECK(r.accesses.front().block.source != BlockSource::Launch);
   CHECK(r.accesses.front().block.detail.find("another file") == std::string::npos);
 }
+
+TEST_CASE("launches from other files: a block from a run-time option's default in main.cu is the default run's") {
+  // `int threads = 32; if (argc > 1) threads = atoi(argv[1]);` beside the launch: the block of the
+  // program's default run (BlockSource::LaunchDefault), as in the kernel's own file
+  // (block_from_options_test.cpp); the guard `warp > 0` is then the same for the whole block.
+  test::TempDir dir;
+  dir.write("k.h", kHeader);
+  dir.write("kernels.cu", kKernels);
+  dir.write("main.cu", R"(
+#include <stdlib.h>
+#include "k.h"
+int main(int argc, char** argv) {
+  float *a, *b;
+  int n = 1 << 20;
+  int threads = 32;
+  if (argc > 1) threads = atoi(argv[1]);
+  scatterK<<<n / threads, threads>>>(a, b, n);
+  return 0;
+}
+)");
+  const AnalysisResult r = analyseKernels(dir);
+  REQUIRE(!r.accesses.empty());
+  const AccessSite& store = r.accesses.front();
+  CHECK(store.block.source == BlockSource::LaunchDefault);
+  CHECK(store.block.dim.x == 32);
+  CHECK(store.block.detail.find("with `threads` 32, the default of a run-time option") != std::string::npos);
+  CHECK_FALSE(barrierSplits(r));
+}

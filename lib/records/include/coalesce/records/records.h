@@ -36,8 +36,11 @@ std::optional<E> parseByName(std::string_view text, E last) {
 // threadIdx, blockDim comparisons, block-stride loops: lib/analysis/src/kernel_implied_block.h).
 // LaunchCap: the launch computes its block at run time under a constant cap the host code
 // shows (`n < 512 ? n : 512`, `min(n, 512)`, `if (n > 512) threads = 512;`): the cap, the block
-// of a problem larger than one block (lib/analysis/src/size_caps.h). Assumed: a plain guess.
-enum class BlockSource { Launch, LaunchBounds, Option, Annotation, KernelImplied, LaunchCap, Assumed };
+// of a problem larger than one block (lib/analysis/src/size_caps.h). LaunchDefault: the launch
+// computes its block from run-time options the host code gives a default (`int blockx = 16;
+// if (argc > 2) blockx = atoi(argv[2]);`): the block of the program's default run
+// (lib/analysis/src/host_options.cpp). Assumed: a plain guess.
+enum class BlockSource { Launch, LaunchBounds, Option, Annotation, KernelImplied, LaunchCap, LaunchDefault, Assumed };
 inline std::string_view toString(BlockSource s) {
   switch (s) {
     case BlockSource::Launch: return "launch";
@@ -46,6 +49,7 @@ inline std::string_view toString(BlockSource s) {
     case BlockSource::Annotation: return "annotation";
     case BlockSource::KernelImplied: return "kernel_implied";
     case BlockSource::LaunchCap: return "launch_cap";
+    case BlockSource::LaunchDefault: return "launch_default";
     case BlockSource::Assumed: return "assumed";
   }
   return "?";
