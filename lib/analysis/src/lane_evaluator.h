@@ -315,6 +315,27 @@ struct Evaluator {
   bool warpUniform(const ExprRef& address, Bindings b) {
     if (!dependsOnThread(address)) return true;
     if (containsOp(address, Op::LaneLoad) || containsOp(address, Op::Varying)) return false;
+    if (containsOp(address, Op::UniformLoad)) {
+      // A value loaded at a warp-uniform address (popsift's `dct.ori_ps[octave] + blockIdx.x +
+      // threadIdx.z` on a block of one z) is the same in every lane but has no value the
+      // threads can be run with: the address is warp-uniform when it is so with those loads at
+      // two unrelated sets of values (a lane term they scale, `load * threadIdx.x`, shows at
+      // either); the loads numbered in the order met, so that the answer never depends on
+      // where they lie in memory.
+      std::map<const SymExpr*, int64_t> order;
+      for (const int64_t seed : {int64_t{17}, int64_t{1009}}) {
+        const ExprRef valued = substituteLeaves(
+            address,
+            [&](const ExprRef& leaf) -> ExprRef {
+              if (leaf->op != Op::UniformLoad) return nullptr;
+              const int64_t n = order.try_emplace(leaf.get(), static_cast<int64_t>(order.size())).first->second;
+              return constant(seed + 7 * n);
+            },
+            opBit(Op::UniformLoad));
+        if (containsOp(valued, Op::UniformLoad) || !warpUniform(valued, b)) return false;
+      }
+      return true;
+    }
     const Dim3 d = block();
     const ThreadProgram program(address, b);
     // Every thread of the block in linear order, warp by warp (model::warpThreads' order),

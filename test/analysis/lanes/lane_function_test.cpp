@@ -141,3 +141,21 @@ TEST_CASE("lanes: an indirect index gives a range, a uniform loaded row base sta
   CHECK(r.indirectRowGather);
   CHECK(r.figures.global->aligned.sectorsPerRequest == 4);
 }
+
+TEST_CASE("lanes: an index loaded at an address that is warp-uniform only with a loaded value in it") {
+  // popsift's ext_desc_notile: `ext = extrema + map[ori_ps[octave] + blockIdx.x + threadIdx.z]`
+  // on a block of one z: every lane reads the same map entry, so `ext->xpos` is a broadcast.
+  SymbolTable symbols;
+  LaunchContext block32x4 = launch1D(32);
+  block32x4.block.dim = {32, 4, 1};
+  const ExprRef mapIndex = add(add(leaf(Op::UniformLoad), leaf(Op::BlockIdx, 0)), leaf(Op::ThreadIdx, 2));
+  auto r = evaluateLanes(global(add(mul(unary(Op::LaneLoad, mul(mapIndex, c(4))), c(44)), c(4))), block32x4, symbols,
+                         model::defaultArch());
+  CHECK(r.access.pattern.kind != model::PatternKind::Indirect);
+  REQUIRE(r.figures.global);
+  CHECK(r.figures.global->aligned.sectorsPerRequest == 1);
+  // A loaded value that scales the lane (`map[load * threadIdx.x]`) leaves the index per lane.
+  r = evaluateLanes(global(mul(unary(Op::LaneLoad, mul(mul(leaf(Op::UniformLoad), tx()), c(4))), c(4))), launch1D(256),
+                    symbols, model::defaultArch());
+  CHECK(r.access.pattern.kind == model::PatternKind::Indirect);
+}
