@@ -3,6 +3,7 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
 
+#include <map>
 #include <set>
 
 #include "lane_evaluator.h"
@@ -25,7 +26,137 @@ std::optional<int> constantTrips(const SymbolInfo& s, int id, int most) {
   return std::nullopt;
 }
 
+// CUDA's vector types whose alignment is their size (vector_types.h): the bytes of one
+// component and their count. The 3-component types are aligned as one component: never merged.
+std::optional<std::pair<int, int>> vectorLayout(const std::string& type) {
+  static const std::map<std::string, std::pair<int, int>> kTypes = {
+      {"char2", {1, 2}},     {"uchar2", {1, 2}},    {"char4", {1, 4}},     {"uchar4", {1, 4}},
+      {"short2", {2, 2}},    {"ushort2", {2, 2}},   {"short4", {2, 4}},    {"ushort4", {2, 4}},
+      {"int2", {4, 2}},      {"uint2", {4, 2}},     {"float2", {4, 2}},    {"int4", {4, 4}},
+      {"uint4", {4, 4}},     {"float4", {4, 4}},    {"long2", {8, 2}},     {"ulong2", {8, 2}},
+      {"longlong2", {8, 2}}, {"ulonglong2", {8, 2}}, {"double2", {8, 2}}};
+  const auto it = kTypes.find(type);
+  return it == kTypes.end() ? std::nullopt : std::optional<std::pair<int, int>>(it->second);
+}
+
+// "uint4::y" -> ("uint4", 1); nothing for another element type.
+std::optional<std::pair<std::string, int>> vectorComponent(const std::string& elementType) {
+  const size_t at = elementType.rfind("::");
+  if (at == std::string::npos || at + 3 != elementType.size()) return std::nullopt;
+  const char c = elementType.back();
+  const int index = c == 'x' ? 0 : c == 'y' ? 1 : c == 'z' ? 2 : c == 'w' ? 3 : -1;
+  if (index < 0) return std::nullopt;
+  std::string type = elementType.substr(0, at);
+  if (const size_t space = type.rfind(' '); space != std::string::npos) type = type.substr(space + 1);  // "struct uint4"
+  return std::make_pair(type, index);
+}
+
+// `s[t].y` -> `s[t]`, `a.x` -> `a`: what the component is read through.
+std::string objectText(const std::string& expression) {
+  const size_t dot = expression.rfind('.');
+  return dot == std::string::npos ? std::string() : expression.substr(0, dot);
+}
+
+bool sameGuards(const RawAccess& a, const RawAccess& b) {
+  if (a.guards.size() != b.guards.size()) return false;
+  for (size_t i = 0; i < a.guards.size(); ++i)
+    if (!sameStructure(a.guards[i], b.guards[i])) return false;
+  return true;
+}
+
+// The form's terms are the same leaves with the same coefficients.
+bool sameTerms(const AffineForm& a, const AffineForm& b) {
+  if (a.terms.size() != b.terms.size()) return false;
+  for (size_t i = 0; i < a.terms.size(); ++i)
+    if (a.terms[i].coef != b.terms[i].coef || !sameStructure(a.terms[i].leaf, b.terms[i].leaf)) return false;
+  return true;
+}
+
 }  // namespace
+
+std::vector<std::optional<CompilerVectorised>> vectorComponentsMerged(const std::vector<SeenAccess>& accesses) {
+  std::vector<std::optional<CompilerVectorised>> out(accesses.size());
+  // Runs of accesses to one object's components, split where another shared object is touched.
+  std::vector<size_t> run;
+  const auto close = [&]() {
+    if (run.size() < 2) {
+      run.clear();
+      return;
+    }
+    const SeenAccess& first = accesses[run.front()];
+    const std::string type = vectorComponent(first.elementType)->first;
+    const auto [componentBytes, count] = *vectorLayout(type);
+    const std::optional<AffineForm> firstForm = linearize(first.raw.offset);
+    // Each component present, by kind, with the member that reaches it; a component reached
+    // twice (a load after a store of it) keeps its first.
+    for (const model::AccessKind kind : {model::AccessKind::Load, model::AccessKind::Store}) {
+      std::map<int, size_t> byIndex;
+      std::optional<int64_t> elementStart;  // the element's first byte in the linearised offset
+      for (size_t i : run) {
+        const SeenAccess& s = accesses[i];
+        if (s.raw.kind != kind || !firstForm) continue;
+        const std::optional<AffineForm> form = linearize(s.raw.offset);
+        if (!form || !sameTerms(*form, *firstForm)) continue;
+        const int index = vectorComponent(s.elementType)->second;
+        const int64_t start = form->constant - static_cast<int64_t>(index) * componentBytes;
+        if (elementStart && *elementStart != start) continue;
+        elementStart = start;
+        byIndex.emplace(index, i);
+      }
+      if (!elementStart) continue;
+      // nvcc's widths: the whole element when every component is there, else aligned pairs.
+      std::vector<std::pair<int, int>> spans;  // (first component, components)
+      if (static_cast<int>(byIndex.size()) == count) {
+        spans.push_back({0, count});
+      } else if (count == 4) {
+        for (int pair : {0, 2})
+          if (byIndex.count(pair) && byIndex.count(pair + 1)) spans.push_back({pair, 2});
+      }
+      for (const auto& [from, n] : spans) {
+        const int64_t width = static_cast<int64_t>(n) * componentBytes;
+        const SeenAccess& lead = accesses[byIndex.at(from)];
+        const std::optional<AffineForm> form = linearize(lead.raw.offset);
+        // Every lane's first byte aligned to the width: the constant and each term's coefficient.
+        bool aligned = form && form->constant % width == 0 && lead.raw.rootAlignment % width == 0;
+        for (const AffineTerm& t : form ? form->terms : std::vector<AffineTerm>{}) aligned = aligned && t.coef % width == 0;
+        if (!aligned) continue;
+        CompilerVectorised merged;
+        merged.raw = lead.raw;
+        merged.raw.bytes = static_cast<int>(width);
+        std::string names;
+        for (int c = from; c < from + n; ++c) names += std::string(1, "xyzw"[c]) + (c + 1 < from + n ? ", " : "");
+        merged.note = "nvcc merges this thread's " + std::string(kind == model::AccessKind::Load ? "loads" : "stores") +
+                      " of " + names + " of one " + type + " into one " + std::to_string(width) +
+                      "-byte access (ld/st.shared.v" + std::to_string(n) + "): the figures are that access's";
+        for (int c = from; c < from + n; ++c) out[byIndex.at(c)] = merged;
+      }
+    }
+    run.clear();
+  };
+  for (size_t i = 0; i < accesses.size(); ++i) {
+    const SeenAccess& s = accesses[i];
+    if (s.raw.space != model::Space::Shared) continue;
+    const auto component = vectorComponent(s.elementType);
+    const bool candidate = component && vectorLayout(component->first) && s.raw.kind != model::AccessKind::Atomic &&
+                           !objectText(s.expression).empty();
+    if (!run.empty()) {
+      const SeenAccess& first = accesses[run.front()];
+      const bool joins = candidate && component->first == vectorComponent(first.elementType)->first &&
+                         objectText(s.expression) == objectText(first.expression) && s.function == first.function &&
+                         s.loops == first.loops && s.raw.rootName == first.raw.rootName &&
+                         s.raw.rootParam == first.raw.rootParam && sameGuards(s.raw, first.raw) &&
+                         s.loc.isValid() && first.loc.isValid();
+      if (joins) {
+        run.push_back(i);
+        continue;
+      }
+      close();
+    }
+    if (candidate) run.push_back(i);
+  }
+  close();
+  return out;
+}
 
 std::optional<CompilerVectorised> compilerVectorised(const SeenAccess& s, const SymbolTable& symbols,
                                                      const LoopVariables& loopVariables) {

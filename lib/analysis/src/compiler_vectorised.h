@@ -33,4 +33,18 @@ struct CompilerVectorised {
 std::optional<CompilerVectorised> compilerVectorised(const SeenAccess& s, const SymbolTable& symbols,
                                                      const LoopVariables& loopVariables);
 
+// A thread's accesses to the components of one element of a CUDA vector type in shared memory
+// (`s[t].x = ...; s[t].y = ...;`, helper_math's `a.x += b.x; a.y += b.y; ...` on a `uint4&`),
+// which nvcc merges into the widest aligned vector access their contiguous components allow:
+// x..w of a uint4 into one 16-byte LDS.128, x and y into one 8-byte access, a lone z stays 4
+// bytes (checked in nvcc 13's PTX for sm_90; cudaforengineers' centroid, judged by blind panel
+// 30: `ld.shared.v4.u32`, no conflict, where four 4-byte accesses 16 bytes apart gave a 4-way
+// conflict). For each of `accesses`, the merged access it belongs to (every member of a run gets
+// the same one: its figures are that instruction's), or none. Members: shared loads (stores) of
+// one object's components, in the same function, loops and guards, with no other shared
+// object's access between them in the walk, their addresses a constant apart and the run's
+// first component aligned to the merged width for every lane. Not checked: a barrier between
+// two components of one object (`s[t].x = a; __syncthreads(); s[t].y = b;`, which nvcc keeps apart).
+std::vector<std::optional<CompilerVectorised>> vectorComponentsMerged(const std::vector<SeenAccess>& accesses);
+
 }  // namespace coalesce::analysis

@@ -274,6 +274,8 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
   for (size_t id = 0; id < symbols.size(); ++id)
     if (symbols[static_cast<int>(id)].kind == SymbolInfo::Kind::LoopVar)
       loopVariables[symbols[static_cast<int>(id)].loop].push_back(static_cast<int>(id));
+  // The components of one vector element nvcc merges into one access (compiler_vectorised.h).
+  const std::vector<std::optional<CompilerVectorised>> componentMerges = vectorComponentsMerged(events.accesses);
   for (const SeenAccess& s : events.accesses) {
     AccessSite site = siteAt<AccessSite>(s, kernel.name, sm);
     site.expression = s.expression;
@@ -299,10 +301,11 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     bool everyCountShown = true;
     // A thread's consecutive shared words in a short unrolled loop are one wide access
     // (compiler_vectorised.h): judged as that access, counted once per pass of the loop.
-    const std::optional<CompilerVectorised> merged = compilerVectorised(s, symbols, loopVariables);
+    const std::optional<CompilerVectorised>& byComponents = componentMerges[static_cast<size_t>(&s - events.accesses.data())];
+    const std::optional<CompilerVectorised> merged = byComponents ? byComponents : compilerVectorised(s, symbols, loopVariables);
     const RawAccess& raw = merged ? merged->raw : s.raw;
     std::vector<int> countedLoops = s.loops;
-    if (merged) countedLoops.pop_back();
+    if (merged && merged->loop >= 0) countedLoops.pop_back();
     // Per distinct context, what the mix below reads of it again for the contexts equal to it.
     struct Evaluated {
       model::AccessFigures figures;
