@@ -194,7 +194,8 @@ TEST_CASE("findings/: the hot strided loop ranks first, and the cost says what i
   // The AoS finding names the fields it reads and calls the cause a stride, not misalignment
   // (nested_record_fields.cu's, of another record, has a test of its own).
   for (const report::Finding& f : r.shown)
-    if (f.rule == "aos-field-access" && f.loc.file.find("nested_record_fields.cu") == std::string::npos) {
+    if (f.rule == "aos-field-access" && f.loc.file.find("nested_record_fields.cu") == std::string::npos &&
+        f.loc.file.find("record_fields_read_apart.cu") == std::string::npos) {
       INFO(f.message);
       CHECK(f.message.find("(x, y, z)") != std::string::npos);
       CHECK(f.message.find("structure stride") != std::string::npos);
@@ -491,6 +492,24 @@ TEST_CASE("findings/: a field of a field names the outer record the lanes step o
           std::string::npos);
   }
   CHECK(seen == 6);
+}
+
+TEST_CASE("findings/: fields of the same record read elsewhere are named, not called unread") {
+  const Analysed& r = analysed();
+  size_t seen = 0;
+  for (const report::Finding& f : r.shown) {
+    if (f.loc.file.find("record_fields_read_apart.cu") == std::string::npos || f.rule != "aos-field-access") continue;
+    INFO(f.message);
+    CHECK(f.message.find("does not read") == std::string::npos);
+    if (f.loc.line == 25 && f.message.find("load of 'ext.xpos'") != std::string::npos) {
+      ++seen;
+      CHECK(f.message.find("reads 16 of the 36 bytes of its record Extremum (xpos, ypos, sigma, num_ori) together") !=
+            std::string::npos);
+      CHECK(f.message.find("reaches idx_ori, orientation of the same record elsewhere (lines 31, 32)") !=
+            std::string::npos);
+    }
+  }
+  CHECK(seen == 1);
 }
 
 TEST_CASE("findings/: a launch in a host loop is analysed at the values of the counter it passes") {
