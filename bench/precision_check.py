@@ -85,7 +85,12 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           # places that summing one unit's instances made warnings (panel29c).
           ("panel29", "panel29-findings.json", "panel29-judgments.json"),
           ("panel29b", "panel29b-findings.json", "panel29b-judgments.json"),
-          ("panel29c", "panel29c-findings.json", "panel29c-judgments.json")]
+          ("panel29c", "panel29c-findings.json", "panel29c-judgments.json"),
+          # Session 34, out of sample: crystal, popsift, mcx, the Professional CUDA C Programming
+          # book's examples and solutions, CUDA for Engineers and tsne-cuda: the tool of 4798d65's
+          # 24 warnings and 30 notes (ids 100 on); then the fixed tool's 30 warnings (panel30b).
+          ("panel30", "panel30-findings.json", "panel30-judgments.json"),
+          ("panel30b", "panel30b-findings.json", "panel30b-judgments.json")]
 
 
 def load_panels(folder):
