@@ -422,9 +422,11 @@ std::vector<LaunchContext> kernelContexts(const FunctionDecl* fn, const std::str
     // An integer argument the host computes from run-time options alone, at their defaults
     // (`int ny = 1 << 11; if (argc > 5) ny = atoi(argv[5]);`): the program's default run's
     // value, as for its block (Launch::blockDefaults), rather than a guess of 4096. A value that
-    // also rests on a size the code does not fix, or on a host loop's counter, stays for the cost.
+    // also rests on a size the code does not fix, or on a host loop's counter, stays for the cost;
+    // so does one not above zero, a placeholder the options replace (hybridsort's `int
+    // numElements = 0;`, set from argv[1] or the input file), under which nothing would run.
     for (const auto& [index, d] : l.costArgValues)
-      if (d.leaves.empty() && d.counters.empty() && !d.options.empty())
+      if (d.leaves.empty() && d.counters.empty() && !d.options.empty() && d.value > 0)
         if (auto p = paramSymbols.find(index); p != paramSymbols.end() && !c.symbolValues.count(p->second)) {
           c.symbolValues[p->second] = d.value;
           c.symbolValueSources[p->second] = l.how + " at " + l.where + " with " + joinedDefaults(d.options);

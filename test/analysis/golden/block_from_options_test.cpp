@@ -36,6 +36,9 @@ __global__ void copyCol(float* out, const float* in, int nx, int ny) {
 }
 __global__ void reduce(int* g) { g[blockIdx.x * blockDim.x + threadIdx.x] += 1; }
 __global__ void sized(float* p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 0.0f; }
+__global__ void upTo(float* p, int count) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += blockDim.x * gridDim.x) p[i] = 1.0f;
+}
 int main(int argc, char** argv) {
   int nx = 1 << 11, ny = 1 << 11;
   int blockx = 16, blocky = 16;
@@ -51,6 +54,9 @@ int main(int argc, char** argv) {
   reduce<<<64, dim3(blocksize, 1)>>>(g);
   int n = atoi(argv[4]);   // a size read from the input, no default: still a guess
   sized<<<1, n>>>(a);
+  int count = 0;   // a placeholder the options replace, not the size of a default run
+  if (argc > 5) count = atoi(argv[5]);
+  upTo<<<64, 256>>>(a, count);
   return 0;
 }
 )");
@@ -66,4 +72,9 @@ int main(int argc, char** argv) {
   CHECK(reduce.block.source == BlockSource::LaunchDefault);
   CHECK(reduce.block.detail.find("`blocksize` 512, the default of a run-time option") != std::string::npos);
   CHECK(kernelNamed(r, "sized").block.source == BlockSource::Assumed);
+  // A default of 0 stays unknown to the figures: the loop runs, its count a guess.
+  const AccessSite& upTo = accessTo(r, "p[i]");
+  CHECK(upTo.executed);
+  CHECK(std::none_of(upTo.assumptions.begin(), upTo.assumptions.end(),
+                     [](const std::string& s) { return s.find("count = 0") != std::string::npos; }));
 }
