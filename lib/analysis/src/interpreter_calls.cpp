@@ -139,6 +139,7 @@ Value Interpreter::inlineCall(const FunctionDecl* fn, const CallExpr* call) {
     state_.env[def->getParamDecl(i)] = values[i];
   }
   frame.guardDepth = state_.guards.size();
+  frame.loopDepth = state_.loopExits.size();
   state_.frames.push_back(frame);
   state_.stack.push_back(fn->getCanonicalDecl());
   walk(def->getBody());
@@ -210,6 +211,7 @@ Value Interpreter::inlineConstructor(const CXXConstructorDecl* cd, const std::ve
   for (unsigned i = 0; i < def->getNumParams() && i < args.size(); ++i) state_.env[def->getParamDecl(i)] = args[i];
   Frame f;
   f.guardDepth = state_.guards.size();
+  f.loopDepth = state_.loopExits.size();
   Value self;
   self.object = std::make_shared<StructValue>();
   f.self = self;

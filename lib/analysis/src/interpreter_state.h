@@ -72,6 +72,10 @@ using Env = std::map<const clang::VarDecl*, Value>;
 // the condition under which it is taken.
 struct Frame {
   size_t guardDepth = 0;
+  // The loops open when the call was made (InterpreterState::loopExits' size then): a return in
+  // the callee leaves the callee's own loops, never a caller's (Kangaroo's `_ModInv`, called in
+  // the kernel's `for (run ...)`, ends the call, not the loop; blind panel 31).
+  size_t loopDepth = 0;
   std::vector<std::pair<ExprRef, Value>> returns;
   std::optional<Value> self;  // `this`: a pointer to memory, or a register object
   bool returnsReference = false;

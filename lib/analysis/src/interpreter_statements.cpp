@@ -106,7 +106,9 @@ void Interpreter::compound(const CompoundStmt* c) {
         pushGuard(unary(Op::Not, ifCondition), "!(" + text(iff->getCond()->getSourceRange()) + ")", false,
                   how == Leave::Returns && state_.frames.empty());
         ++pushed;
-        if ((how == Leave::Breaks || how == Leave::Returns) && !state_.loopExits.empty())
+        // A return in an inlined call leaves only the loops opened inside that call.
+        const bool loopOfThisCall = state_.frames.empty() || state_.loopExits.size() > state_.frames.back().loopDepth;
+        if ((how == Leave::Breaks || how == Leave::Returns) && !state_.loopExits.empty() && loopOfThisCall)
           state_.loopExits.back().push_back({ifCondition, how == Leave::Returns});
       }
     }
