@@ -90,7 +90,10 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           # book's examples and solutions, CUDA for Engineers and tsne-cuda: the tool of 4798d65's
           # 24 warnings and 30 notes (ids 100 on); then the fixed tool's 30 warnings (panel30b).
           ("panel30", "panel30-findings.json", "panel30-judgments.json"),
-          ("panel30b", "panel30b-findings.json", "panel30b-judgments.json")]
+          ("panel30b", "panel30b-findings.json", "panel30b-judgments.json"),
+          # Session 34, out of sample: cuda_voxelizer, Kangaroo and matrix-cuda: no warning, their 5
+          # notes (ids 100 on).
+          ("panel31", "panel31-findings.json", "panel31-judgments.json")]
 
 
 def load_panels(folder):
