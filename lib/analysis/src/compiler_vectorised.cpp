@@ -144,8 +144,7 @@ std::vector<std::optional<CompilerVectorised>> vectorComponentsMerged(const std:
       const bool joins = candidate && component->first == vectorComponent(first.elementType)->first &&
                          objectText(s.expression) == objectText(first.expression) && s.function == first.function &&
                          s.loops == first.loops && s.raw.rootName == first.raw.rootName &&
-                         s.raw.rootParam == first.raw.rootParam && sameGuards(s.raw, first.raw) &&
-                         s.loc.isValid() && first.loc.isValid();
+                         s.raw.rootParam == first.raw.rootParam && sameGuards(s.raw, first.raw);
       if (joins) {
         run.push_back(i);
         continue;

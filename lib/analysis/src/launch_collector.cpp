@@ -83,6 +83,14 @@ const ValueDecl* referencedVar(const Expr* e) {
   return ref && isa<VarDecl>(ref->getDecl()) ? ref->getDecl() : nullptr;
 }
 
+// Two launches of one kernel as written, configuration and arguments: one entry, their runs
+// added (what a call site adds nothing to; another file's launch that repeats one).
+bool sameConfiguration(const Launch& a, const Launch& b) {
+  return a.blockKnown == b.blockKnown && a.block == b.block && a.blockAxes == b.blockAxes && a.blockCap == b.blockCap &&
+         a.blockDefaults == b.blockDefaults && a.grid == b.grid && a.argValues == b.argValues &&
+         a.pointerOffsets == b.pointerOffsets && a.dynamicSharedBytes == b.dynamicSharedBytes;
+}
+
 }  // namespace
 
 void LaunchCollector::resolveLaunches() {
@@ -220,12 +228,8 @@ void LaunchCollector::resolveLaunches() {
       for (const FunctionDecl* kernel : kernelsHere) {
         Found& f = found[kernel];
         if (f.launches.empty() && std::find(order.begin(), order.end(), kernel) == order.end()) order.push_back(kernel);
-        const auto same = std::find_if(f.launches.begin(), f.launches.end(), [&](const Launch& o) {
-          return o.blockKnown == l.blockKnown && o.block == l.block && o.blockAxes == l.blockAxes &&
-                 o.blockCap == l.blockCap && o.blockDefaults == l.blockDefaults && o.grid == l.grid &&
-                 o.argValues == l.argValues &&
-                 o.pointerOffsets == l.pointerOffsets && o.dynamicSharedBytes == l.dynamicSharedBytes;
-        });
+        const auto same = std::find_if(f.launches.begin(), f.launches.end(),
+                                       [&](const Launch& o) { return sameConfiguration(o, l); });
         if (same != f.launches.end()) {  // this call site adds nothing to the launch as written
           same->runs = same->runs && l.runs ? std::optional<double>(*same->runs + *l.runs) : std::nullopt;
           continue;
@@ -334,11 +338,7 @@ void LaunchCollector::launchesFromOtherFiles() {
       l.runs = from.runs;
       counted = counted && from.runs.has_value();
       total += from.runs.value_or(0);
-      const auto same = std::find_if(list.begin(), list.end(), [&](const Launch& o) {
-        return o.blockKnown == l.blockKnown && o.block == l.block && o.blockAxes == l.blockAxes &&
-               o.blockDefaults == l.blockDefaults && o.grid == l.grid &&
-               o.argValues == l.argValues && o.dynamicSharedBytes == l.dynamicSharedBytes;
-      });
+      const auto same = std::find_if(list.begin(), list.end(), [&](const Launch& o) { return sameConfiguration(o, l); });
       if (same == list.end()) list.push_back(std::move(l));
       else same->runs = same->runs && l.runs ? std::optional<double>(*same->runs + *l.runs) : std::nullopt;
     }

@@ -257,7 +257,6 @@ std::optional<double> ProgramFacts::callsPerRun(const std::string& function, std
   return total;
 }
 
-
 std::optional<ProgramFacts::AssumedRuns> ProgramFacts::callsPerRunAssumed(const std::string& function) const {
   std::vector<std::string> defaults;
   std::optional<AssumedRuns> out;

@@ -32,6 +32,26 @@ std::string readText(const std::string& path) {
 
 bool identifierByte(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+// The next place at or after `from` where `name` stands as a whole identifier, or npos.
+size_t nextIdentifier(const std::string& text, const std::string& name, size_t from) {
+  for (size_t at = text.find(name, from); at != std::string::npos; at = text.find(name, at + 1))
+    if (!(at > 0 && identifierByte(text[at - 1])) &&
+        !(at + name.size() < text.size() && identifierByte(text[at + name.size()])))
+      return at;
+  return std::string::npos;
+}
+
+// The `)` that closes the `(` at `open` (nested ones balanced), or text.size() if none does.
+size_t closingParen(const std::string& text, size_t open) {
+  int depth = 0;
+  size_t close = open;
+  for (; close < text.size(); ++close) {
+    if (text[close] == '(') ++depth;
+    if (text[close] == ')' && --depth == 0) break;
+  }
+  return close;
+}
+
 }  // namespace
 
 // The names of a text's `#include "name"` lines (not `<name>`), as written.
@@ -66,9 +86,7 @@ bool textDefinesMain(const std::string& text) {
 // an argument list) and whose parameter list is followed by `{` before any `;`. A call, a
 // prototype and `return name(...)` are not definitions.
 bool textDefinesFunction(const std::string& text, const std::string& name) {
-  for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
-    if ((at > 0 && identifierByte(text[at - 1])) || (at + name.size() < text.size() && identifierByte(text[at + name.size()])))
-      continue;
+  for (size_t at = nextIdentifier(text, name, 0); at != std::string::npos; at = nextIdentifier(text, name, at + 1)) {
     size_t open = at + name.size();
     while (open < text.size() && (text[open] == ' ' || text[open] == '\t')) ++open;
     if (open >= text.size() || text[open] != '(') continue;
@@ -83,12 +101,7 @@ bool textDefinesFunction(const std::string& text, const std::string& name) {
     const std::string firstWord = before.substr(first, before.find_first_of(" \t*&", first) - first);
     static const std::set<std::string> kStatements{"return", "else", "case", "do", "throw", "new", "delete", "co_return", "goto"};
     if (kStatements.count(firstWord)) continue;
-    int depth = 0;
-    size_t close = open;
-    for (; close < text.size(); ++close) {
-      if (text[close] == '(') ++depth;
-      if (text[close] == ')' && --depth == 0) break;
-    }
+    const size_t close = closingParen(text, open);
     const size_t next = text.find_first_of("{;", close);
     if (close < text.size() && next != std::string::npos && text[next] == '{') return true;
   }
@@ -98,9 +111,7 @@ bool textDefinesFunction(const std::string& text, const std::string& name) {
 // Whether `text` launches a kernel called `name`, read as text: `name <<<` or `name<T, 4> <<<`
 // (a template's arguments, balanced, then the launch's chevrons).
 bool textLaunchesKernel(const std::string& text, const std::string& name) {
-  for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
-    if ((at > 0 && identifierByte(text[at - 1])) || (at + name.size() < text.size() && identifierByte(text[at + name.size()])))
-      continue;
+  for (size_t at = nextIdentifier(text, name, 0); at != std::string::npos; at = nextIdentifier(text, name, at + 1)) {
     size_t i = at + name.size();
     auto skipSpaces = [&] {
       while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
@@ -137,13 +148,7 @@ std::vector<std::string> textKernelNames(const std::string& text) {
       const std::string name = text.substr(begin, end - begin);
       // `__launch_bounds__(256)`, `__attribute__((...))`: the name comes after its parentheses.
       if (name.rfind("__", 0) == 0 || name == "alignas") {
-        int depth = 0;
-        size_t close = open;
-        for (; close < text.size(); ++close) {
-          if (text[close] == '(') ++depth;
-          if (text[close] == ')' && --depth == 0) break;
-        }
-        from = close + 1;
+        from = closingParen(text, open) + 1;
         continue;
       }
       if (!name.empty() && begin >= at + 10) out.push_back(name);
@@ -190,6 +195,12 @@ const std::string& SiblingTexts::textOf(const std::string& path) {
 bool SiblingTexts::definesMain(const std::string& path) {
   auto [it, fresh] = mains_.try_emplace(path, false);
   if (fresh) it->second = textDefinesMain(texts_.count(path) ? texts_[path] : readText(path));
+  return it->second;
+}
+
+const std::vector<std::string>& SiblingTexts::kernelNamesOf(const std::string& path) {
+  auto [it, fresh] = kernelNames_.try_emplace(path);
+  if (fresh) it->second = textKernelNames(textOf(path));
   return it->second;
 }
 
@@ -242,7 +253,7 @@ size_t SiblingTexts::likelyCudaSiblingParses(const std::string& file) {
   if (!kernels) return 0;
   // The parse's list of the functions the file links, which leaves out a sibling defining one
   // of them (another version): the kernels its text defines stand in for it.
-  check.linked = textKernelNames(textOf(fs::path(file).lexically_normal().string()));
+  check.linked = kernelNamesOf(fs::path(file).lexically_normal().string());
   choose(check);
   return static_cast<size_t>(std::count_if(check.read.begin(), check.read.end(), [](const std::string& s) {
     return fs::path(s).extension() == ".cu";
@@ -268,7 +279,7 @@ void SiblingTexts::choose(SiblingCheck& check) {
   // top-level definition of the parse's list), from its text.
   std::vector<std::string> kernels;
   if (mains == 0) {
-    kernels = textKernelNames(textOf(fs::path(check.file).lexically_normal().string()));
+    kernels = kernelNamesOf(fs::path(check.file).lexically_normal().string());
     kernels.insert(kernels.end(), check.linked.begin(), check.linked.end());
   }
   const bool library = mains == 0 && !kernels.empty();

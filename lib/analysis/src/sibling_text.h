@@ -67,7 +67,10 @@ class SiblingTexts {
   std::map<std::string, std::vector<Entry>> folders_;  // a folder's source files, sorted
   std::map<std::string, bool> mains_;
   std::map<std::string, std::string> texts_;  // read when a test needs the text again
+  std::map<std::string, std::vector<std::string>> kernelNames_;  // textKernelNames, per file
   const std::string& textOf(const std::string& path);
+  // The kernels `path`'s text defines (textKernelNames), read once per file.
+  const std::vector<std::string>& kernelNamesOf(const std::string& path);
 };
 
 // The text tests themselves (exposed for the tests).

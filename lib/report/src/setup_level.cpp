@@ -19,26 +19,35 @@ bool setupBeside(const KernelRecord& k) {
          k.repeatedWorkRuns >= 2;
 }
 
-}  // namespace
-
-void capSetupKernels(std::vector<Finding>& findings, const AnalysisResult& analysis) {
-  const std::vector<size_t> kernelOf = kernelOfAccesses(analysis);
+// Caps at Note each access or branch finding not capped yet all of whose kernels `isSetup`
+// says are setup, with the reason `reason` gives for the first of them.
+template <class IsSetup, class Reason>
+void capWhereEveryKernel(std::vector<Finding>& findings, const AnalysisResult& analysis,
+                         const std::vector<size_t>& kernelOf, IsSetup isSetup, Reason reason) {
   for (Finding& f : findings) {
     if (!f.access && !f.branch) continue;
     if (f.kernel.empty() || (f.severityCap && *f.severityCap == Severity::Note)) continue;  // an earlier reason stays
     // Each driver of a tree may define an `init` of the same signature, some beside cuBLAS and
     // some not: the records covered are the finding's own kernel's (finding_site.h).
     const std::vector<const KernelRecord*> covered = kernelsCovered(f, analysis, kernelOf);
-    if (covered.empty() || !std::all_of(covered.begin(), covered.end(), [](const KernelRecord* k) { return setupBeside(*k); }))
-      continue;
-    const KernelRecord& k = *covered.front();
+    if (covered.empty() || !std::all_of(covered.begin(), covered.end(), isSetup)) continue;
     f.severityCap = Severity::Note;
-    f.severityCapReason = fmt::format(
-        "a note, not a warning: {} is launched once per run ({}), while the program repeats GPU work of a library "
-        "that the analysis cannot weigh, {}, about {} times per run: a setup kernel, whose waste is a small part of "
-        "the program's time",
-        f.kernel, k.launchesBasis, k.repeatedWork, number(k.repeatedWorkRuns));
+    f.severityCapReason = reason(f, *covered.front());
   }
+}
+
+}  // namespace
+
+void capSetupKernels(std::vector<Finding>& findings, const AnalysisResult& analysis) {
+  capWhereEveryKernel(
+      findings, analysis, kernelOfAccesses(analysis), [](const KernelRecord* k) { return setupBeside(*k); },
+      [](const Finding& f, const KernelRecord& k) {
+        return fmt::format(
+            "a note, not a warning: {} is launched once per run ({}), while the program repeats GPU work of a "
+            "library that the analysis cannot weigh, {}, about {} times per run: a setup kernel, whose waste is a "
+            "small part of the program's time",
+            f.kernel, k.launchesBasis, k.repeatedWork, number(k.repeatedWorkRuns));
+      });
 }
 
 void capPointerTableKernels(std::vector<Finding>& findings, const AnalysisResult& analysis) {
@@ -58,24 +67,22 @@ void capPointerTableKernels(std::vector<Finding>& findings, const AnalysisResult
       pointerType[k] = type;
     }
   }
-  for (Finding& f : findings) {
-    if (!f.access && !f.branch) continue;
-    if (f.kernel.empty() || (f.severityCap && *f.severityCap == Severity::Note)) continue;  // an earlier reason stays
-    const std::vector<const KernelRecord*> covered = kernelsCovered(f, analysis, kernelOf);
-    const auto table = [&](const KernelRecord* k) {
-      const size_t i = static_cast<size_t>(k - analysis.kernels.data());
-      return i < global.size() && global[i] > 0 && pointerStores[i] == global[i];
-    };
-    if (covered.empty() || !std::all_of(covered.begin(), covered.end(), table)) continue;
-    const size_t first = static_cast<size_t>(covered.front() - analysis.kernels.data());
-    f.severityCap = Severity::Note;
-    f.severityCapReason = fmt::format(
-        "a note, not a warning: {} only writes a table of pointers (its global accesses are {} of `{}`{}) for other "
-        "GPU work to read, a batched library call or the kernels that follow: a few bytes per entry, a setup step "
-        "whose cost is a small part of the work it prepares",
-        f.kernel, pointerStores[first] == 1 ? std::string("one store") : fmt::format("{} stores", pointerStores[first]),
-        pointerType[first], pointerStores[first] == 1 ? "" : " and other pointers");
-  }
+  const auto indexOf = [&](const KernelRecord& k) { return static_cast<size_t>(&k - analysis.kernels.data()); };
+  capWhereEveryKernel(
+      findings, analysis, kernelOf,
+      [&](const KernelRecord* k) {
+        const size_t i = indexOf(*k);
+        return i < global.size() && global[i] > 0 && pointerStores[i] == global[i];
+      },
+      [&](const Finding& f, const KernelRecord& k) {
+        const int stores = pointerStores[indexOf(k)];
+        return fmt::format(
+            "a note, not a warning: {} only writes a table of pointers (its global accesses are {} of `{}`{}) for "
+            "other GPU work to read, a batched library call or the kernels that follow: a few bytes per entry, a "
+            "setup step whose cost is a small part of the work it prepares",
+            f.kernel, stores == 1 ? std::string("one store") : fmt::format("{} stores", stores), pointerType[indexOf(k)],
+            stores == 1 ? "" : " and other pointers");
+      });
 }
 
 }  // namespace coalesce::report::detail

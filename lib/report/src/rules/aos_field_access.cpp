@@ -98,13 +98,14 @@ std::optional<Finding> AosFieldAccess::checkAccess(const AccessSite& site, const
     std::vector<int64_t> offsets;
     int64_t bytes = 0;
     bool loads = false, stores = false;  // a record updated in place groups both (access_groups.cpp)
+    const std::string object = objectOf(site);
     for (const AccessSite* m : groupMembers(site, ctx.analysis)) {
       (m->access.kind == model::AccessKind::Store ? stores : loads) = true;
       const int64_t at = m->access.pattern.base.constant;
       if (std::find(offsets.begin(), offsets.end(), at) != offsets.end()) continue;
       offsets.push_back(at);
       bytes += m->access.bytesPerLane;
-      const std::string member = m->field.empty() ? memberThrough(*m, objectOf(site)) : m->field;
+      const std::string member = m->field.empty() ? memberThrough(*m, object) : m->field;
       if (!member.empty() && std::find(fields.begin(), fields.end(), member) == fields.end()) fields.push_back(member);
     }
     std::string names;
