@@ -128,6 +128,30 @@ def _(tmp):
           "with the -D flags the kernel's four accesses were not analysed", r)
 
 
+@case("bad-input: a type whose header an #ifdef of the build leaves out")
+def _(tmp):
+    # ASTRA's gpu_fft_wrapper.h includes <cufft.h> only under `#ifdef ASTRA_BUILDING_CUDA`
+    # (blind panel 32's sweep): without the flag `cufftComplex` is unknown, and the plain hint
+    # told the user to define cufftComplex. The hint names the flag that brings the header in
+    # (build_hints.cpp); with it the file is analysed. An #ifdef'd header that does not declare
+    # the name is not named.
+    write(tmp, "inc/wrapper.h", "#pragma once\n#ifdef USE_OTHER\n#include \"other.h\"\n#endif\n"
+                                "#ifdef BUILDING_WITH_FFT\n#include \"fftdefs.h\"\n#endif\n")
+    write(tmp, "inc/fftdefs.h", "#pragma once\ntypedef float2 fftComplexT;\n")
+    write(tmp, "inc/other.h", "#pragma once\ntypedef int unrelated_t;\n")
+    write(tmp, "fft.cu", '#include "wrapper.h"\n'
+                         "__global__ void scale(fftComplexT* a) { a[threadIdx.x].x *= 2.0f; }\n")
+    r = lint("fft.cu", "--", "-Iinc", cwd=tmp)
+    expect_rc(r, 3)
+    expect_message(r, "error", "fft.cu", r"'fftComplexT' is declared in \"fftdefs.h\", which wrapper.h:6 includes only "
+                                         r"when `BUILDING_WITH_FFT` is defined: if the build defines it, pass it after -- "
+                                         r"\(coalesce-lint FILE -- -DBUILDING_WITH_FFT\)")
+    check("USE_OTHER" not in r.out + r.err, "a guarded header without the name was named", r)
+    r = lint("--format=json", "fft.cu", "--", "-Iinc", "-DBUILDING_WITH_FFT", cwd=tmp)
+    check(r.rc in (0, 1), "with the flag the file was not analysed", r)
+    check(r.json()["kernels"][0]["status"] == "analysed", "with the flag the kernel was not analysed", r)
+
+
 @case("bad-input: a record with an invalid field")
 def _(tmp):
     # Clang gives a record with an erroneous field a made-up layout: the kernel that reads it

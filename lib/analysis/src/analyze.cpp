@@ -567,7 +567,8 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
     outcome.file.status = Status::Failed;
     outcome.file.error = diags.messages.empty() ? "Clang reported errors" : diags.messages.front();
     if (errors > 1) outcome.file.error += " (and " + std::to_string(errors - 1) + " more errors)";
-    outcome.file.error += buildDefinesHint(undeclaredNames(diags.errors));
+    outcome.file.error += undeclaredNamesHint(undeclaredNames(diags.errors), outcome.inputs,
+                                              headerSearchDirs(job.arguments, job.directory));
   } else {
     outcome.file.hostErrors = errors;
   }
