@@ -80,6 +80,8 @@ std::optional<Finding> UncoalescedGlobalAccess::checkAccess(const AccessSite& si
   out.notes.push_back(std::move(fix));
   out.efficiency = f.efficiency;
   out.fix = std::move(fixed);
+  out.fixedByBlockWidth = a.pattern.kind == model::PatternKind::Affine &&
+                          std::llabs(a.pattern.affine.cx) <= b && site.block.dim.x < ctx.arch.warpSize;
   return out;
 }
 

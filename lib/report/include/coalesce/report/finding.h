@@ -72,6 +72,10 @@ struct Finding {
   std::optional<double> costWavefronts;
   std::optional<double> costShare;
   std::string costBasis;
+  // A global access whose waste comes from the launch's block width alone (blockDim.x = 10: a
+  // warp covers several short rows): one launch change fixes every such access of the kernel
+  // at once, so the filter weighs their shares together (filter.cpp, `weighBlockWidthFixes`).
+  bool fixedByBlockWidth = false;
   // Its share of the program's memory time: what it wastes per run of the program (cost per
   // launch x launches per run) against every kernel its translation unit launches, each
   // weighed by its own launches (KernelRecord::launchesPerRun). Unset when the unit launches
