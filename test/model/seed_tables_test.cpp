@@ -42,6 +42,41 @@ TEST_CASE("seed 000 table 2.1: random indices fall in a stated range, up to 32 s
   CHECK_FALSE(figs.global);
 }
 
+TEST_CASE("random indices into an object of known size touch no more than it holds") {
+  // VanitySearch's base58 alphabet, a 59-byte string literal (blind panel 32 judged "1 to 32
+  // sectors" false): at most its 2 sectors, one more for a start off a sector boundary.
+  Access a;
+  a.space = Space::Global;
+  a.bytesPerLane = 1;
+  a.pattern = LanePattern::makeIndirect();
+  a.objectBytes = 59;
+  auto figs = analyzeAccess(a, {256, 1, 1}, defaultArch());
+  REQUIRE(figs.sectorRange);
+  CHECK(figs.sectorRange->first == 1);
+  CHECK(figs.sectorRange->second == 3);
+  // A table larger than a warp's lanes can reach: the lanes' bound stays.
+  a.bytesPerLane = 4;
+  a.objectBytes = 64 * 1024;
+  CHECK(analyzeAccess(a, {256, 1, 1}, defaultArch()).sectorRange->second == 32);
+  // A shared histogram of 256 words: at most 8 of its words in one bank, 8 wavefronts.
+  Access bins;
+  bins.space = Space::Shared;
+  bins.bytesPerLane = 4;
+  bins.pattern = LanePattern::makeIndirect();
+  bins.objectBytes = 256 * 4;
+  auto shared = analyzeAccess(bins, {256, 1, 1}, defaultArch());
+  REQUIRE(shared.wavefrontRange);
+  CHECK(shared.wavefrontRange->first == 1);
+  CHECK(shared.wavefrontRange->second == 8);
+  // ... unless an atomic serialises its lanes on one word: all 32 on one bin take 32.
+  bins.sameWordSerialised = true;
+  CHECK(analyzeAccess(bins, {256, 1, 1}, defaultArch()).wavefrontRange->second == 32);
+  // Size not known: the lanes' bound.
+  bins.sameWordSerialised = false;
+  bins.objectBytes = 0;
+  CHECK(analyzeAccess(bins, {256, 1, 1}, defaultArch()).wavefrontRange->second == 32);
+}
+
 TEST_CASE("seed 000 cause 2: AoS field of a 24-byte struct against SoA") {
   Access aos;
   aos.space = Space::Global;

@@ -3,6 +3,7 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -86,49 +87,56 @@ std::vector<std::optional<CompilerVectorised>> vectorComponentsMerged(const std:
     const SeenAccess& first = accesses[run.front()];
     const std::string type = vectorComponent(first.elementType)->first;
     const auto [componentBytes, count] = *vectorLayout(type);
-    const std::optional<AffineForm> firstForm = linearize(first.raw.offset);
-    // Each component present, by kind, with the member that reaches it; a component reached
-    // twice (a load after a store of it) keeps its first.
+    // The elements the run reaches, by kind: one helper's `target[offset].x = v.x; ...` called
+    // for several offsets (gpumembench's set_vector, six calls) is one run of one text, each
+    // call's element its own (the same terms, the same first byte).
+    struct Element {
+      AffineForm form;
+      int64_t start = 0;              // the element's first byte in the linearised offset
+      std::map<int, size_t> byIndex;  // each component present, with the member that reaches it
+    };
     for (const model::AccessKind kind : {model::AccessKind::Load, model::AccessKind::Store}) {
-      std::map<int, size_t> byIndex;
-      std::optional<int64_t> elementStart;  // the element's first byte in the linearised offset
+      std::vector<Element> elements;
       for (size_t i : run) {
         const SeenAccess& s = accesses[i];
-        if (s.raw.kind != kind || !firstForm) continue;
+        if (s.raw.kind != kind) continue;
         const std::optional<AffineForm> form = linearize(s.raw.offset);
-        if (!form || !sameTerms(*form, *firstForm)) continue;
+        if (!form) continue;
         const int index = vectorComponent(s.elementType)->second;
         const int64_t start = form->constant - static_cast<int64_t>(index) * componentBytes;
-        if (elementStart && *elementStart != start) continue;
-        elementStart = start;
-        byIndex.emplace(index, i);
+        auto at = std::find_if(elements.begin(), elements.end(),
+                               [&](const Element& e) { return e.start == start && sameTerms(e.form, *form); });
+        if (at == elements.end()) at = elements.insert(elements.end(), Element{*form, start, {}});
+        at->byIndex.emplace(index, i);  // a component reached twice (a load after a store) keeps its first
       }
-      if (!elementStart) continue;
-      // nvcc's widths: the whole element when every component is there, else aligned pairs.
-      std::vector<std::pair<int, int>> spans;  // (first component, components)
-      if (static_cast<int>(byIndex.size()) == count) {
-        spans.push_back({0, count});
-      } else if (count == 4) {
-        for (int pair : {0, 2})
-          if (byIndex.count(pair) && byIndex.count(pair + 1)) spans.push_back({pair, 2});
-      }
-      for (const auto& [from, n] : spans) {
-        const int64_t width = static_cast<int64_t>(n) * componentBytes;
-        const SeenAccess& lead = accesses[byIndex.at(from)];
-        const std::optional<AffineForm> form = linearize(lead.raw.offset);
-        // Every lane's first byte aligned to the width: the constant and each term's coefficient.
-        bool aligned = form && form->constant % width == 0 && lead.raw.rootAlignment % width == 0;
-        for (const AffineTerm& t : form ? form->terms : std::vector<AffineTerm>{}) aligned = aligned && t.coef % width == 0;
-        if (!aligned) continue;
-        CompilerVectorised merged;
-        merged.raw = lead.raw;
-        merged.raw.bytes = static_cast<int>(width);
-        std::string names;
-        for (int c = from; c < from + n; ++c) names += std::string(1, "xyzw"[c]) + (c + 1 < from + n ? ", " : "");
-        merged.note = "nvcc merges this thread's " + std::string(kind == model::AccessKind::Load ? "loads" : "stores") +
-                      " of " + names + " of one " + type + " into one " + std::to_string(width) +
-                      "-byte access (ld/st.shared.v" + std::to_string(n) + "): the figures are that access's";
-        for (int c = from; c < from + n; ++c) out[byIndex.at(c)] = merged;
+      for (const Element& element : elements) {
+        const std::map<int, size_t>& byIndex = element.byIndex;
+        // nvcc's widths: the whole element when every component is there, else aligned pairs.
+        std::vector<std::pair<int, int>> spans;  // (first component, components)
+        if (static_cast<int>(byIndex.size()) == count) {
+          spans.push_back({0, count});
+        } else if (count == 4) {
+          for (int pair : {0, 2})
+            if (byIndex.count(pair) && byIndex.count(pair + 1)) spans.push_back({pair, 2});
+        }
+        for (const auto& [from, n] : spans) {
+          const int64_t width = static_cast<int64_t>(n) * componentBytes;
+          const SeenAccess& lead = accesses[byIndex.at(from)];
+          const std::optional<AffineForm> form = linearize(lead.raw.offset);
+          // Every lane's first byte aligned to the width: the constant and each term's coefficient.
+          bool aligned = form && form->constant % width == 0 && lead.raw.rootAlignment % width == 0;
+          for (const AffineTerm& t : form ? form->terms : std::vector<AffineTerm>{}) aligned = aligned && t.coef % width == 0;
+          if (!aligned) continue;
+          CompilerVectorised merged;
+          merged.raw = lead.raw;
+          merged.raw.bytes = static_cast<int>(width);
+          std::string names;
+          for (int c = from; c < from + n; ++c) names += std::string(1, "xyzw"[c]) + (c + 1 < from + n ? ", " : "");
+          merged.note = "nvcc merges this thread's " + std::string(kind == model::AccessKind::Load ? "loads" : "stores") +
+                        " of " + names + " of one " + type + " into one " + std::to_string(width) +
+                        "-byte access (ld/st.shared.v" + std::to_string(n) + "): the figures are that access's";
+          for (int c = from; c < from + n; ++c) out[byIndex.at(c)] = merged;
+        }
       }
     }
     run.clear();

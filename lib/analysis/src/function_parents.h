@@ -36,6 +36,14 @@ class FunctionParents {
     return parent;
   }
 
+  // The declaration statement whose initialiser holds `s` (`dim3 block(divU, divV);` around the
+  // read of `divU`), or null: the statement a walk that reads values on their way to a use
+  // goes on from (reaching_assignment.cpp), where parentOf stops.
+  const clang::DeclStmt* declarationAround(const clang::Stmt* s, const clang::FunctionDecl* fn) {
+    const clang::ParentMap* map = mapOf(fn);
+    return map ? llvm::dyn_cast_or_null<clang::DeclStmt>(map->getParent(s)) : nullptr;
+  }
+
   // The `for` whose init statement declares `var` (`for (int i = 0; ...)`), or null.
   const clang::ForStmt* loopDeclaring(const clang::VarDecl* var) {
     const auto* fn = llvm::dyn_cast_or_null<clang::FunctionDecl>(var->getDeclContext());

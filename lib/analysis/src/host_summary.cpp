@@ -161,8 +161,19 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
   }
 
   bool VisitFieldDecl(FieldDecl* field) {
-    if (field->hasInClassInitializer() && field->getInClassInitializer())
-      write(field, field->getInClassInitializer(), false, /*global=*/true);
+    const Expr* init = field->hasInClassInitializer() ? field->getInClassInitializer() : nullptr;
+    if (!init) return true;
+    // `unsigned int iVolX = 0;` (ASTRA's SDimensions3D): a placeholder every real object
+    // replaces, in code the program's files may not hold (ASTRA fills its dimensions in
+    // files outside its CUDA folder). Taken as the one value written, it made a grid of zero
+    // blocks, and the kernel's divergence was counted in block 0 alone (blind panel 32). A
+    // default of 0 or less is not a value of the program; a positive one (`int threads =
+    // 128;`) still is.
+    Expr::EvalResult r;
+    if (field->getType()->isIntegralOrEnumerationType() && init->EvaluateAsInt(r, ctx_) && r.Val.isInt() &&
+        r.Val.getInt().getExtValue() <= 0)
+      return true;
+    write(field, init, false, /*global=*/true);
     return true;
   }
 

@@ -705,6 +705,9 @@ Dim3Axes HostValues::dim3AxesOf(const Expr* e, const HostEnv* env, int depth) {
       const Expr* a = argument(i);
       if (isa<CXXDefaultArgExpr>(a)) continue;
       d[i] = constantOf(a, env);
+      // A launch of no threads or blocks on an axis fails (an invalid configuration): a value
+      // of 0 or less rests on a placeholder the program replaces, not on the run's value.
+      if (d[i] && *d[i] <= 0) d[i] = std::nullopt;
     }
     return d;
   };

@@ -116,6 +116,7 @@ RootRef Interpreter::rootForVar(const VarDecl* var) {
   auto r = std::make_shared<Root>();
   r->name = var->getName().str();
   r->var = var;
+  if (ctx_.getAsConstantArrayType(var->getType())) r->bytes = sizeOf(var->getType());
   if (var->hasAttr<CUDASharedAttr>()) {
     r->space = model::Space::Shared;
     r->alignment = arch_.sharedWavefrontBytes();
@@ -248,6 +249,7 @@ Value Interpreter::merge(const ExprRef& cond, const Value& a, const Value& b) {
       for (size_t i = 0; i < r->alternatives.size(); ++i) r->name += (i ? " or " : "") + r->alternatives[i];
       r->param = -1;
       r->alignment = std::min(a.root->alignment, b.root->alignment);
+      r->bytes = a.root->bytes > 0 && b.root->bytes > 0 ? std::max(a.root->bytes, b.root->bytes) : 0;
       r->indirect = r->indirect || b.root->indirect;
       // Two allocations chosen per lane: placed far apart (separate cudaMalloc
       // buffers), so each side's sectors count on their own.

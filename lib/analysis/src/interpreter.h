@@ -149,6 +149,9 @@ class Interpreter {
   void mergeEnvs(const ExprRef& cond, Env thenEnv, const Env& elseEnv);
   // Returns the condition, for the enclosing block's early-exit guards.
   ExprRef ifStmt(const clang::IfStmt* iff);
+  // The accesses recorded since `from`, in an if's arm `arm` that ends by leaving loops (a
+  // return, a break): those loops become their SeenAccess::leavesLoops.
+  void markLeavingAccesses(size_t from, const clang::Stmt* arm);
 
   // ---- loops (loop_summary.cpp) ---------------------------------------------------------
   void loop(const clang::Stmt* init, const clang::Expr* cond, const clang::Expr* inc, const clang::Stmt* body,

@@ -149,6 +149,11 @@ Value Interpreter::loaded(const MemLoc& loc) {
     r->alignment = std::max<int64_t>(1, alignOf(loc.type->getPointeeType()));
     r->indirect = !uniform;
     if (!uniform && !loc.root->indirect) r->loadAddress = loc.offset;
+    // VanitySearch's `__device__ __constant__ char* pszBase58 = (char*)"123...xyz";`: the
+    // pointer a global is initialised with a string literal holds that literal's bytes.
+    if (const clang::VarDecl* var = loc.root->var; var && uniform && var->hasGlobalStorage() && var->getInit())
+      if (const auto* literal = dyn_cast<StringLiteral>(var->getInit()->IgnoreParenCasts()); literal && asConstant(loc.offset) == int64_t{0})
+        r->bytes = static_cast<int64_t>(literal->getByteLength()) + literal->getCharByteWidth();
     return Value{nullptr, r, constant(0)};
   }
   // A thread-private array some thread wrote a lane-varying value into: each reads its own.
@@ -222,6 +227,7 @@ void Interpreter::record(model::AccessKind kind, const MemLoc& loc, const Expr* 
     s.raw.rootName = loc.root->name;
     s.raw.rootParam = loc.root->param;
     s.raw.rootAlignment = loc.root->alignment;
+    s.raw.rootBytes = loc.root->bytes;
     s.raw.rootIndirect = loc.root->indirect;
     s.raw.rootLoadAddress = loc.root->loadAddress;
     if (loc.root->separateAllocations)

@@ -10,6 +10,7 @@
 #include <clang/AST/Type.h>
 #include <clang/Basic/SourceLocation.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -84,6 +85,9 @@ struct Frame {
 // Everything the walk carries from statement to statement.
 struct InterpreterState {
   Env env;                                        // register variables
+  // The loops open (state.loops' size) where each switch around the walk began: a `break` at
+  // that depth leaves the switch, not the loop (Interpreter::markLeavingAccesses).
+  std::vector<size_t> switchLoopDepths;
   std::map<const clang::VarDecl*, RootRef> roots;  // memory variables (shared, constant, local arrays)
   // Textures and surfaces fetched through (cuda_intrinsics.cpp, textureFetch), by the
   // reference or object variable named; the null key for any other expression.
@@ -137,9 +141,22 @@ struct SeenAccess {
   std::string function;
   std::string record, field;  // the record and field touched ("Particle", "x"; field empty: whole)
   std::vector<int> loops;     // enclosing loops, innermost last
+  // Of `loops`, those the access's path leaves right after it: it sits in an `if` arm that ends
+  // with a return or a break (SimpleGPUHashTable's `while (true) { if (hashtable[slot].key ==
+  // key) { kvs[threadid].value = ...; return; } ... }`), so it runs at most once per entry into
+  // each, whatever their trip counts (record_builder.cpp counts its requests so).
+  std::vector<int> leavesLoops;
   const clang::VarDecl* variable = nullptr;  // the memory variable indexed (a __shared__ array), or none
   bool dead = false;      // a store overwritten before anything may read it (dropped after the walk)
 };
+
+// The loops whose trips multiply the access's requests: its loops but those it leaves.
+inline std::vector<int> countedLoopsOf(const SeenAccess& s) {
+  std::vector<int> out;
+  for (int loop : s.loops)
+    if (std::find(s.leavesLoops.begin(), s.leavesLoops.end(), loop) == s.leavesLoops.end()) out.push_back(loop);
+  return out;
+}
 
 struct SeenBranch {
   RawAccess guards;  // only the guards are used

@@ -3,6 +3,8 @@
 // merged under the condition) and switch. Loops are in loop_summary.cpp.
 #include <clang/AST/Attr.h>
 
+#include <algorithm>
+
 #include "interpreter.h"
 
 namespace coalesce::analysis {
@@ -116,6 +118,28 @@ void Interpreter::compound(const CompoundStmt* c) {
   for (; pushed; --pushed) popGuard();
 }
 
+void Interpreter::markLeavingAccesses(size_t from, const Stmt* arm) {
+  const Leave how = leaves(arm);
+  if ((how != Leave::Returns && how != Leave::Breaks) || state_.loops.empty() || from >= events_.accesses.size()) return;
+  std::vector<int> left;
+  if (how == Leave::Breaks) {
+    // A break in a switch opened inside the innermost loop leaves the switch only.
+    if (!state_.switchLoopDepths.empty() && state_.switchLoopDepths.back() >= state_.loops.size()) return;
+    left.push_back(state_.loops.back());
+  } else {
+    // A return in an inlined call leaves the loops opened inside the call (Frame::loopDepth).
+    const size_t depth = state_.frames.empty() ? 0 : std::min(state_.frames.back().loopDepth, state_.loops.size());
+    left.assign(state_.loops.begin() + static_cast<std::ptrdiff_t>(depth), state_.loops.end());
+  }
+  for (size_t i = from; i < events_.accesses.size(); ++i) {
+    SeenAccess& a = events_.accesses[i];
+    for (int loop : left)
+      if (std::find(a.loops.begin(), a.loops.end(), loop) != a.loops.end() &&
+          std::find(a.leavesLoops.begin(), a.leavesLoops.end(), loop) == a.leavesLoops.end())
+        a.leavesLoops.push_back(loop);
+  }
+}
+
 // A return from an inlined call: its value, under the guards taken since the call.
 void Interpreter::returnStmt(const ReturnStmt* r) {
   if (state_.frames.empty()) {
@@ -141,7 +165,9 @@ void Interpreter::switchStmt(const SwitchStmt* sw) {
   recordBranch(BranchKind::Switch, cond, sw->getCond(), sw);
   pushGuard(dependsOnThread(cond) ? leaf(Op::Varying) : constant(1), "switch (" + text(sw->getCond()->getSourceRange()) + ")");
   state_.guardTestsData.back() = testsPerThreadData(cond);  // the case taken is the value's, not the stand-in's
+  state_.switchLoopDepths.push_back(state_.loops.size());
   walk(sw->getBody());
+  state_.switchLoopDepths.pop_back();
   popGuard();
 }
 
@@ -219,13 +245,17 @@ ExprRef Interpreter::ifStmt(const IfStmt* iff) {
   // rest moved (a kernel of many nested ifs, LonestarGPU's pta, copied it four times per `if`).
   Env before = state_.env;
   pushGuard(cond, condText);
+  const size_t thenFrom = events_.accesses.size();
   walk(iff->getThen());
+  markLeavingAccesses(thenFrom, iff->getThen());
   popGuard();
   Env thenEnv = std::move(state_.env);
   state_.env = std::move(before);
   if (iff->getElse()) {
     pushGuard(unary(Op::Not, cond), "!(" + condText + ")");
+    const size_t elseFrom = events_.accesses.size();
     walk(iff->getElse());
+    markLeavingAccesses(elseFrom, iff->getElse());
     popGuard();
   }
   mergeEnvs(cond, std::move(thenEnv), state_.env);

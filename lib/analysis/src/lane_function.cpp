@@ -126,7 +126,7 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
     if (probe && !ev.anyThreadRuns(combo)) continue;
     ++listed;
     auto p = ev.patternFor(combo);
-    model::Access access{raw.space, raw.kind, raw.bytes, std::move(p.pattern), raw.sameWordSerialised};
+    model::Access access{raw.space, raw.kind, raw.bytes, std::move(p.pattern), raw.sameWordSerialised, raw.rootBytes};
     result.indirectRowGather = result.indirectRowGather || p.gather;
     result.uncomputedRequests += p.uncomputedRequests;
     // A base loaded per warp (`table[rows[token] * D + lane]`, one token per warp) differs

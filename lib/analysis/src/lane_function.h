@@ -27,6 +27,7 @@ struct RawAccess {
   std::string rootName;          // the array or pointer parameter, for assumptions
   int rootParam = -1;            // the kernel's pointer parameter the root is, or -1
   int64_t rootAlignment = 256;   // bytes the root is known to be aligned to
+  int64_t rootBytes = 0;         // the root object's size when known (Root::bytes), else 0
   bool rootIndirect = false;     // the pointer itself was loaded per lane
   bool sameWordSerialised = false;  // an atomic whose lanes on one word go one by one (model::Access)
   ExprRef rootLoadAddress;       // ...from this offset: warp-uniform under some launches

@@ -27,6 +27,10 @@ struct Root {
   ExprRef loadAddress;    // indirect: where it was loaded from (warp-uniform under some launches)
   bool separateAllocations = false;  // "a or b" chosen per lane
   const clang::VarDecl* var = nullptr;  // the memory variable (a __shared__ array...), or none
+  // The bytes of the object when its size is known (an array of constant size, the string
+  // literal a global pointer is initialised with), else 0: an address the analysis cannot
+  // follow still lies inside it (model::Access::objectBytes).
+  int64_t bytes = 0;
 };
 using RootRef = std::shared_ptr<const Root>;
 

@@ -11,7 +11,8 @@
 // last); any other write (in a branch, a loop, a call taking a reference) leaves the value
 // unknown. A loop around the read that writes the local anywhere (a later iteration could
 // bring that value) leaves it unknown too, as does a `case` label crossed before the write is
-// found (a path entering at the label skips the write). The declaration reached with no write
+// found (a path entering at the label skips the write). A read in another local's initialiser
+// is read where that declaration stands. The declaration reached with no write
 // after it: the initialiser reaches the read. One branch is read through: an `if` on `L != R`
 // (or `==`) whose two arms each assign L or R, equal on the path where they differ
 // (agreedUnderEquality).
@@ -104,7 +105,16 @@ const Expr* HostValues::reachingValue(const VarDecl* var, const Expr* use) {
   const Stmt* at = use;
   for (;;) {
     const Stmt* parent = parents_.parentOf(at, fn);
-    if (!parent) return nullptr;  // a read in another declaration's initialiser, a lambda's body
+    if (!parent) {
+      // A read in a local's initialiser (TIGRE's `int divU; divU = 9; dim3 block(divU, ...)`
+      // in a loop's body): the walk goes on from that declaration, which reads the value
+      // where it stands; the local's own declaration there gives its initialiser.
+      const DeclStmt* declaration = parents_.declarationAround(at, fn);
+      if (!declaration) return nullptr;  // a lambda's body, a statement outside the body
+      if (declares(declaration, var)) return var->getInit();
+      at = declaration;
+      continue;
+    }
     if (const auto* block = dyn_cast<CompoundStmt>(parent)) {
       std::vector<const Stmt*> before;
       for (const Stmt* s : block->body()) {

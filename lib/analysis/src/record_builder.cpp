@@ -304,8 +304,8 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     const std::optional<CompilerVectorised>& byComponents = componentMerges[static_cast<size_t>(&s - events.accesses.data())];
     const std::optional<CompilerVectorised> merged = byComponents ? byComponents : compilerVectorised(s, symbols, loopVariables);
     const RawAccess& raw = merged ? merged->raw : s.raw;
-    std::vector<int> countedLoops = s.loops;
-    if (merged && merged->loop >= 0) countedLoops.pop_back();
+    std::vector<int> countedLoops = countedLoopsOf(s);
+    if (merged && merged->loop >= 0 && !countedLoops.empty() && countedLoops.back() == s.loops.back()) countedLoops.pop_back();
     // Per distinct context, what the mix below reads of it again for the contexts equal to it.
     struct Evaluated {
       model::AccessFigures figures;

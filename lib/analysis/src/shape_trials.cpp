@@ -51,7 +51,7 @@ TrialAccess evaluateAccess(const SeenAccess& s, const std::vector<LaunchContext>
       out.figures = std::move(lr.figures);
       out.blockReuse = lr.blockReuse;
       out.iterationReuse = lr.iterationReuse;
-      out.launchRequests = launchRequests(lr, s.loops, c, symbols, arch, cache.iterations.get()).requests;
+      out.launchRequests = launchRequests(lr, countedLoopsOf(s), c, symbols, arch, cache.iterations.get()).requests;
     }
   }
   out.executed = !((out.figures.global && out.figures.global->aligned.requests == 0) ||

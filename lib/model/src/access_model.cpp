@@ -259,14 +259,25 @@ AccessFigures analyzeAccess(const Access& a, const Dim3& block, const Arch& arch
   const bool computable = a.pattern.kind == PatternKind::Affine || a.pattern.kind == PatternKind::Uniform ||
                           a.pattern.kind == PatternKind::Enumerated;
   if (!computable) {
-    // Data-dependent: anywhere between a broadcast and one sector (bank slot) per lane.
+    // Data-dependent: anywhere between a broadcast and one sector (bank slot) per lane, and
+    // never more than the object the address lies in holds, when its size is known: its
+    // sectors (one more for a start off a sector boundary), or for 4-byte words and narrower
+    // the most of its words one bank holds (a shared atomic serialised per lane on one word
+    // excepted: its lanes on one word each take a wavefront).
     const double lanes = static_cast<double>(out.activeLanesPerWarp);
     if (a.space == Space::Global) {
       const double perLane = static_cast<double>(ceilDiv(a.bytesPerLane, arch.sectorBytes));
-      out.sectorRange = {perLane, lanes * perLane};
+      double most = lanes * perLane;
+      if (a.objectBytes > 0)
+        most = std::max(perLane, std::min(most, static_cast<double>(ceilDiv(a.objectBytes, arch.sectorBytes) + 1)));
+      out.sectorRange = {perLane, most};
     } else {
       const double phases = static_cast<double>(ceilDiv(out.activeLanesPerWarp, arch.sharedPhaseLanes(a.bytesPerLane)));
-      out.wavefrontRange = {phases, lanes};
+      double most = lanes;
+      if (a.objectBytes > 0 && a.bytesPerLane <= arch.bankWidthBytes && !a.sameWordSerialised)
+        most = std::max(phases, std::min(most, static_cast<double>(ceilDiv(ceilDiv(a.objectBytes, arch.bankWidthBytes),
+                                                                            arch.sharedBanks))));
+      out.wavefrontRange = {phases, most};
     }
     return out;
   }

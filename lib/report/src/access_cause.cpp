@@ -51,6 +51,9 @@ Cause classifyGlobal(const AccessSite& site, const model::Arch& arch) {
   const model::Access& a = site.access;
   switch (a.pattern.kind) {
     case model::PatternKind::Indirect:
+      // A gather inside an object so small that even scattered lanes touch no more sectors
+      // than a coalesced request (model::Access::objectBytes caps the range): nothing wasted.
+      if (site.figures.sectorRange && site.figures.sectorRange->second <= coalescedSectors(site, arch)) return Cause::None;
       return site.indirectRowGather ? Cause::RowGather : Cause::ScatteredIndirect;
     case model::PatternKind::Unknown:
     case model::PatternKind::Uniform: return Cause::None;  // unknowable, or a broadcast

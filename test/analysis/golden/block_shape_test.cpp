@@ -433,6 +433,43 @@ void forward(float* p, int n) {
   CHECK(kernelNamed(r, "maybe").block.source == BlockSource::Assumed);
 }
 
+TEST_CASE("block shapes: a value assigned in a loop's body reaches a dim3 built there") {
+  // TIGRE's projectors (blind panel 32): `int divU, divV; divU = 9; divV = 9; dim3 block(divU,
+  // divV, 9);` inside the loop over the image's splits. The walk from the read stopped at the
+  // dim3's declaration and guessed 28x1x9; it goes on from the declaration now
+  // (reaching_assignment.cpp).
+  const AnalysisResult r = analyseOne(R"(
+#define PIXELS 9
+__global__ void detector(float* p) { p[threadIdx.x] = 0.0f; }
+__global__ void unsure(float* p) { p[threadIdx.x] = 0.0f; }
+__global__ void ownInit(float* p) { p[threadIdx.x] = 0.0f; }
+void project(float* p, int splits, int calls, int n) {
+  for (int sp = 0; sp < splits; sp++) {
+    int divU, divV;
+    divU = PIXELS;
+    divV = PIXELS;
+    dim3 grid((n + divU - 1) / divU, (n + divV - 1) / divV, 1);
+    dim3 block(divU, divV, PIXELS);
+    for (int i = 0; i < calls; i++) detector<<<grid, block>>>(p);
+    int w;
+    if (n > 4) w = 64;
+    dim3 other(w, 2);
+    unsure<<<1, other>>>(p);
+    int v = 32, wide = v;  // read in the declaration of `v` itself: its initialiser
+    v = 64;
+    dim3 third(wide, 1);
+    ownInit<<<1, third>>>(p);
+  }
+}
+)");
+  REQUIRE(r.files.size() == 1);
+  const KernelRecord& d = kernelNamed(r, "detector");
+  CHECK(d.block.dim == model::Dim3{9, 9, 9});
+  CHECK(d.block.source == BlockSource::Launch);
+  CHECK(kernelNamed(r, "unsure").block.source == BlockSource::Assumed);
+  CHECK(kernelNamed(r, "ownInit").block.dim == model::Dim3{32, 1, 1});
+}
+
 TEST_CASE("block shapes: both arms of an equality test assign the value they agree on") {
   // NPB-GPU's LU: `if (THREADS != prop.warpSize) t = prop.warpSize; else t = THREADS;` is the
   // warp size on both paths; a cudaDeviceProp's warpSize is the arch table's 32.

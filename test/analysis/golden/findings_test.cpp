@@ -251,6 +251,25 @@ TEST_CASE("findings/: a launch under `if (step % k == 0)` in a host loop runs on
   CHECK(kernels["otherSteps"]->launchesBasis.find("3 in 4 of the iterations (`!(step % 4)` at ") != std::string::npos);
 }
 
+TEST_CASE("findings/: an access before a return or break out of its loop runs once per entry, not per trip") {
+  const Analysed& r = analysed();
+  std::map<int, const AccessSite*> byLine;
+  for (const AccessSite& a : r.analysis.accesses)
+    if (a.loc.file.find("store_before_leaving_loop.cu") != std::string::npos && !byLine.count(a.loc.line))
+      byLine[a.loc.line] = &a;
+  REQUIRE(byLine.count(21));
+  REQUIRE(byLine.count(23));
+  REQUIRE(byLine.count(27));
+  // 4096 blocks of 8 warps: the key load in the probe loop counts the loop's assumed trips
+  // (64, its count not known), the stores before the return and the break once.
+  const double once = 4096.0 * 8;
+  CHECK(byLine[23]->launchRequests == Approx(once));
+  CHECK(byLine[27]->launchRequests == Approx(once));
+  CHECK(byLine[21]->launchRequests == Approx(64 * once));
+  INFO(byLine[23]->requestsBasis);
+  CHECK(byLine[23]->requestsBasis.find("iterations of") == std::string::npos);
+}
+
 TEST_CASE("findings/: a one-off kernel next to one the host loops over is a note, by its share of the program") {
   const Analysed& r = analysed();
   std::map<std::string, const KernelRecord*> kernels;

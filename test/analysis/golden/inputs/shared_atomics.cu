@@ -5,13 +5,14 @@
 constexpr int N = 1 << 20;
 constexpr int BINS = 256;
 
-// Data-dependent bin: the shared atomic's address is indirect.
+// Data-dependent bin: the shared atomic's address is indirect; 256 bins hold 8 words per bank, so at
+// most 8 lanes on different bins share one (1 to 8 wavefronts; session 35, Access::objectBytes).
 __global__ void histogram256(const unsigned char* __restrict__ data, unsigned int* __restrict__ hist, int n) {
   __shared__ unsigned int sh[BINS];
   sh[threadIdx.x] = 0;  // expect: shared store wavefronts=1 ideal=1 degree=1
   __syncthreads();
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
-    atomicAdd(&sh[data[i]], 1u);  // expect: global load sectors=1 ideal=1 eta=1.00 ; shared atomic pattern=indirect wavefronts=1..32
+    atomicAdd(&sh[data[i]], 1u);  // expect: global load sectors=1 ideal=1 eta=1.00 ; shared atomic pattern=indirect wavefronts=1..8
   __syncthreads();
   atomicAdd(&hist[threadIdx.x], sh[threadIdx.x]);  // expect: global atomic sectors=4 ideal=4 eta=1.00 ; shared load wavefronts=1 ideal=1 degree=1
 }

@@ -79,6 +79,11 @@ struct Access {
   // False for loads and stores, and for nvcc's counting form atomicAdd(p, 1), which updates
   // a word once for all its lanes (ATOMS.POPC.INC). Measured on the H200: docs/model.md.
   bool sameWordSerialised = false;
+  // The bytes of the object the address lies in, when known (an array of constant size, a
+  // string literal), else 0. An address that cannot be computed (data-dependent) still stays
+  // inside it: a gather from a 58-byte table touches 3 sectors at most, not one per lane, and
+  // a 256-word shared histogram holds at most 8 words per bank (analyzeAccess).
+  int64_t objectBytes = 0;
   bool operator==(const Access&) const = default;
 };
 

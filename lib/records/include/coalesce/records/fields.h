@@ -235,6 +235,7 @@ void describeFields(V& v, R& r) {
   v.field("kind", r.access.kind);
   v.field("bytes", r.access.bytesPerLane);
   v.field("same_word_serialised", r.access.sameWordSerialised, kInternalField);  // what_if, HTML: lib/model
+  v.field("object_bytes", r.access.objectBytes, kInternalField);  // the data-dependent range's cap: lib/model
   v.field("element_type", r.elementType, kEmptyIsNull);
   v.field("pattern", r.access.pattern);
   v.field("figures", r.figures);
