@@ -93,7 +93,14 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           ("panel30b", "panel30b-findings.json", "panel30b-judgments.json"),
           # Session 34, out of sample: cuda_voxelizer, Kangaroo and matrix-cuda: no warning, their 5
           # notes (ids 100 on).
-          ("panel31", "panel31-findings.json", "panel31-judgments.json")]
+          ("panel31", "panel31-findings.json", "panel31-judgments.json"),
+          # Session 35, out of sample: mumax3, astra-toolbox, TIGRE (Python build), zfp's CUDA
+          # path, VanitySearch, CoffeeBeforeArch's cuda_programming, SiftGPU, BitCrack, KBLAS,
+          # multi-gpu-programming-models, SimpleGPUHashTable: no warning, 43 of their notes (ids
+          # 100 on); then TIGRE's one warning of the MATLAB build (id 0) and 20 notes of
+          # how-to-optim-algorithm-in-cuda and gpumembench (ids 200 on, panel32b).
+          ("panel32", "panel32-findings.json", "panel32-judgments.json"),
+          ("panel32b", "panel32b-findings.json", "panel32b-judgments.json")]
 
 
 def load_panels(folder):
