@@ -179,3 +179,35 @@ TEST_CASE("a kernel's arithmetic floor: waste it covers saves no time, and a mer
   REQUIRE(place->timeShare);
   CHECK(*place->timeShare == Approx(*place->costShare));
 }
+
+TEST_CASE("a kernel costed over the assumed grid claims no share of a program whose other kernels are sized") {
+  // TIGRE's update_u (blind panel 32): its grid not followable, taken as the assumed 262,144
+  // threads, beside a grid-stride kernel whose loop runs over sizes taken at their defaults:
+  // "under 0.1 % of the program" for the kernel that does the work. Where every kernel is on the
+  // assumed grid, their launch counts still compare (findings/blocks_that_run.cu).
+  const auto programShareOf = [](bool otherSized) {
+    AnalysisResult r;
+    KernelRecord update = kernelAt("update", "a.cu", true);
+    update.launchesPerRun = 64;
+    KernelRecord scale = kernelAt("scale", "a.cu", true);
+    scale.loc.line = 60;
+    scale.launchesPerRun = 64;
+    r.kernels = {update, scale};
+    AccessSite strided = stridedLoad("update", "a.cu", 0);
+    strided.launchRequests = 8192;
+    strided.gridAssumed = true;
+    AccessSite streamed = makeSite(affine(Space::Global, 4, 4), {256, 1, 1}, "v[i]", "float", "a.cu", 70);
+    streamed.id = 1;
+    streamed.kernel = "scale";
+    streamed.launchRequests = 8192.0 * 4096;  // a loop over sizes at their defaults
+    streamed.gridAssumed = !otherSized;
+    r.accesses = {strided, streamed};
+    const std::vector<report::Finding> findings = report::runRules(r, defaultArch());
+    const report::Finding* f = findingOf(findings, "a.cu", "update");
+    REQUIRE(f);
+    return f->programShare;
+  };
+  CHECK_FALSE(programShareOf(true).has_value());
+  REQUIRE(programShareOf(false).has_value());
+  CHECK(*programShareOf(false) < 0.01);
+}

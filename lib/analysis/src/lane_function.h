@@ -150,6 +150,8 @@ struct LaunchRequests {
   // The grid is the launch's own and every loop's trip count came from it, with no value
   // under the program's defaults and no assumed count (AccessSite::requestsShown needs this).
   bool shown = false;
+  // Neither the launch nor the program's defaults give the grid: kAssumedGridThreads threads.
+  bool gridAssumed = false;
 };
 // The grid one launch's cost counts: the launch's when known, else the one under the
 // program's defaults (LaunchContext::costGrid), else kAssumedGridThreads threads along x. The

@@ -212,6 +212,7 @@ LaunchRequests launchRequests(const LaneResult& lanes, const std::vector<int>& l
              defaultsPhrase(launch.costGridLeaves, launch.costGridCounters, launch.costGridOptions);
     basis += ")";
   } else if (!launch.grid) {
+    out.gridAssumed = true;
     basis += " (the grid is not known: taken as " + std::to_string(blocks) + " blocks, " +
              std::to_string(kAssumedGridThreads) + " threads)";
   }

@@ -356,6 +356,7 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         site.block = c.block;
         site.launchRequests = counted.requests;
         site.requestsBasis = counted.basis;
+        site.gridAssumed = counted.gridAssumed;
       }
     }
     site.requestsShown = everyCountShown;

@@ -26,6 +26,9 @@ struct KernelTraffic {
   double timeAtMost(const model::Arch& arch) const {
     return sectorsAtMost * arch.sectorCostInWavefronts + wavefrontsAtMost;
   }
+  // Some access counted over the assumed grid (AccessSite::gridAssumed), not the launch's own
+  // or one under the program's defaults.
+  bool gridAssumed = false;
 };
 
 // What a gather costs at least: its active lanes' bytes in consecutive sectors.
@@ -60,6 +63,7 @@ std::optional<double> excessPerRequest(const AccessSite& a, const model::Arch& a
 struct ProgramTime {
   std::map<std::string, double> time;
   std::map<std::string, int> kernels;  // kernels launched, with traffic
+  std::map<std::string, int> sizedKernels;  // of those, the ones whose grid is not the assumed one
 };
 
 ProgramTime programTime(const AnalysisResult& analysis, const std::map<size_t, KernelTraffic>& traffic,
@@ -73,6 +77,7 @@ ProgramTime programTime(const AnalysisResult& analysis, const std::map<size_t, K
     if (t <= 0) continue;
     out.time[kernel.unit] += t;
     ++out.kernels[kernel.unit];
+    if (!moved->second.gridAssumed) ++out.sizedKernels[kernel.unit];
   }
   return out;
 }
@@ -106,7 +111,7 @@ double launchesOf(size_t kernelIndex, const AnalysisResult& analysis) {
 // in wavefronts) times its kernel's launches per run, against the unit's total. Only where the
 // unit launches the kernel and at least one other: alone, the share is the kernel's.
 void setProgramShare(Finding& f, double levelTime, size_t kernelIndex, const AnalysisResult& analysis,
-                     const ProgramTime& program) {
+                     const ProgramTime& program, bool gridAssumed) {
   if (kernelIndex >= analysis.kernels.size()) return;
   const KernelRecord& kernel = analysis.kernels[kernelIndex];
   // A kernel its unit never launches (`if (sortDir) k<1U><<<>>>(); else k<0U><<<>>>();`, every
@@ -118,6 +123,16 @@ void setProgramShare(Finding& f, double levelTime, size_t kernelIndex, const Ana
     return;
   }
   if (kernel.unit.empty() || kernel.launchesPerRun <= 0) return;
+  // A cost over the assumed grid (AccessSite::gridAssumed) weighs the kernel by a guess of its
+  // size; beside kernels whose sizes the code or its defaults give, no share is claimed. TIGRE's
+  // update_u, one thread per voxel of an image whose size its host reads from an array, was
+  // 262,144 threads beside a grid-stride loop over two sizes taken at 4096: "under 0.1 % of the
+  // program" for the kernel that does the work (blind panel 32 judged its places worth fixing).
+  // Where every kernel of the unit is on the assumed grid, their launch counts still compare
+  // (a one-off transpose beside a kernel the host loops over: findings/blocks_that_run.cu).
+  if (const auto sized = program.sizedKernels.find(kernel.unit); gridAssumed && sized != program.sizedKernels.end() &&
+                                                                 sized->second > 0)
+    return;
   const auto total = program.time.find(kernel.unit);
   const auto kernels = program.kernels.find(kernel.unit);
   if (total == program.time.end() || total->second <= 0 || kernels->second < 2) return;
@@ -230,6 +245,7 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
       wavefronts = a.figures.wavefrontRange->first;
       wavefrontsAtMost = a.figures.wavefrontRange->second;
     }
+    t.gridAssumed = t.gridAssumed || a.gridAssumed;
     t.sectors += sectors * a.launchRequests;
     t.sectorsAtMost += sectorsAtMost * a.launchRequests;
     t.wavefronts += wavefronts * a.launchRequests;
@@ -263,7 +279,7 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
       f.costShare = time > 0 ? cost / time : 0.0;
       setTimeShare(f, cost, time, traffic[kernelOf[i]].timeAtMost(arch), kernelOf[i], analysis, arch);
       f.costTimePerRun = cost * launchesOf(kernelOf[i], analysis);
-      setProgramShare(f, cost, kernelOf[i], analysis, program);
+      setProgramShare(f, cost, kernelOf[i], analysis, program, a.gridAssumed);
       setShownWaste(f, cost, a, kernelOf[i], analysis, arch);
     } else {
       f.costSectors = cost;
@@ -277,7 +293,7 @@ void addCosts(std::vector<Finding>& findings, const AnalysisResult& analysis, co
       f.costShare = time > 0 ? levelCost * arch.sectorCostInWavefronts / time : 0.0;
       setTimeShare(f, levelCost * arch.sectorCostInWavefronts, time, traffic[kernelOf[i]].timeAtMost(arch),
                    kernelOf[i], analysis, arch);
-      setProgramShare(f, levelCost * arch.sectorCostInWavefronts, kernelOf[i], analysis, program);
+      setProgramShare(f, levelCost * arch.sectorCostInWavefronts, kernelOf[i], analysis, program, a.gridAssumed);
       setShownWaste(f, levelCost * arch.sectorCostInWavefronts, a, kernelOf[i], analysis, arch);
     }
     f.costBasis = a.requestsBasis;

@@ -247,6 +247,7 @@ void describeFields(V& v, R& r) {
   v.field("requests_per_launch", r.launchRequests);
   v.field("requests_basis", r.requestsBasis, kEmptyIsNull);
   v.field("requests_shown", r.requestsShown);
+  v.field("grid_assumed", r.gridAssumed, kInternalField);  // the program share's basis: lib/report/src/cost.cpp
   v.field("line_text", r.lineText, kInternalField);
   v.field("indirect_row_gather", r.indirectRowGather, kInternalField);
   v.field("data_guards", r.dataGuards, kInternalField);

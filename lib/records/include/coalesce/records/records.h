@@ -203,6 +203,10 @@ struct AccessSite {
   // figures on no guessed spacing. What the absolute floor on a finding's waste per run needs
   // (lib/report/src/filter.cpp, MinWastePerRun): a count resting on a guess could be far larger.
   bool requestsShown = false;
+  // That count's grid is neither the launch's nor one under the program's defaults, but the
+  // assumed kAssumedGridThreads threads: its weight beside the program's other kernels is not
+  // known (lib/report/src/cost.cpp, setProgramShare, claims no share of the program then).
+  bool gridAssumed = false;
   ArrayPadding padding;  // shared accesses to a named array: the padding fix (docs/fixes.md)
   bool operator==(const AccessSite&) const = default;
 };
