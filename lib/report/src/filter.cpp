@@ -64,6 +64,7 @@ bool belowThreshold(const Finding& f, const Config& config) {
 struct BlockWidthGroup {
   double share = 0;
   std::vector<const Finding*> members;
+  std::string others;  // the other members' places, "91:32, 152:49" (read before any is moved)
 };
 std::map<const Finding*, BlockWidthGroup> weighBlockWidthFixes(const std::vector<Finding>& candidates) {
   std::map<std::pair<std::string, std::string>, BlockWidthGroup> byKernel;
@@ -79,6 +80,9 @@ std::map<const Finding*, BlockWidthGroup> weighBlockWidthFixes(const std::vector
     const Finding* lead = *std::max_element(g.members.begin(), g.members.end(), [](const Finding* a, const Finding* b) {
       return *a->costShare < *b->costShare;
     });
+    for (const Finding* other : g.members)
+      if (other != lead)
+        g.others += (g.others.empty() ? "" : ", ") + std::to_string(other->loc.line) + ":" + std::to_string(other->loc.column);
     leads[lead] = std::move(g);
   }
   return leads;
@@ -171,13 +175,11 @@ Result<FilterOutcome> filterFindings(std::vector<Finding> candidates, const Filt
     std::optional<double> share = f.costShare;
     if (auto lead = blockWidthLeads.find(&f); lead != blockWidthLeads.end() && f.severity == Severity::Warning) {
       const BlockWidthGroup& g = lead->second;
-      std::string lines;
-      for (const Finding* other : g.members)
-        if (other != &f) lines += (lines.empty() ? "" : ", ") + std::to_string(other->loc.line) + ":" + std::to_string(other->loc.column);
-      f.notes.push_back(fmt::format("with the {} other accesses of '{}' the block's width spreads over short rows the "
-                                    "same way (at {}), {} of the kernel's memory time: one change of the launch's "
-                                    "block fixes them together",
-                                    g.members.size() - 1, f.kernel, lines,
+      const size_t others = g.members.size() - 1;
+      f.notes.push_back(fmt::format("with the {} other {} of '{}' the block's width spreads over short rows the same "
+                                    "way (at {}), {} of the kernel's memory time: one change of the launch's block "
+                                    "fixes them together",
+                                    others, others == 1 ? "access" : "accesses", f.kernel, g.others,
                                     detail::percent(g.share)));
       share = g.share;
     }
