@@ -113,11 +113,7 @@ std::vector<SkippableInclude> includesUnderIfdef(const std::string& text) {
     } else if (directive == "endif") {
       if (!open.empty()) open.pop_back();
     } else if (directive == "include" && !open.empty() && !open.back().empty()) {
-      const std::string spec = trimmed(rest);
-      if (spec.size() < 3 || (spec.front() != '<' && spec.front() != '"')) continue;
-      const size_t close = spec.find(spec.front() == '<' ? '>' : '"', 1);
-      if (close == std::string::npos || close == 1) continue;
-      out.push_back({spec.substr(1, close - 1), spec.front() == '<', line, open.back()});
+      if (auto name = cmdline::includedName(rest)) out.push_back({name->first, name->second, line, open.back()});
     }
   }
   return out;
@@ -169,23 +165,9 @@ std::optional<GuardedInclude> guardedIncludeOf(const std::vector<std::string>& n
 }
 
 std::vector<std::string> headerSearchDirs(const std::vector<std::string>& arguments, const std::string& directory) {
-  std::vector<std::string> dirs;
-  for (size_t i = 0; i < arguments.size(); ++i) {
-    const std::string& a = arguments[i];
-    if (a.rfind("--cuda-path=", 0) == 0) {
-      dirs.push_back(cmdline::absoluteIn(directory, a.substr(12)) + "/include");
-      continue;
-    }
-    for (const std::string_view opt : {"-isystem", "-iquote", "-idirafter", "-I"}) {
-      if (a.rfind(opt, 0) != 0) continue;
-      if (a.size() == opt.size()) {
-        if (i + 1 < arguments.size()) dirs.push_back(cmdline::absoluteIn(directory, arguments[++i]));
-      } else {
-        dirs.push_back(cmdline::absoluteIn(directory, a.substr(opt.size())));
-      }
-      break;
-    }
-  }
+  std::vector<std::string> dirs = cmdline::folderOptions(arguments, directory, {"-isystem", "-iquote", "-idirafter", "-I"});
+  for (const std::string& a : arguments)
+    if (cmdline::startsWith(a, "--cuda-path=")) dirs.push_back(cmdline::absoluteIn(directory, a.substr(12)) + "/include");
   return dirs;
 }
 

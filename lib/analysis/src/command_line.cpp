@@ -226,16 +226,8 @@ std::vector<std::pair<std::string, bool>> includeDirectives(const std::string& t
     if (i < end && text[i] == '#') {
       ++i;
       skipBlanks();
-      if (text.compare(i, 7, "include") == 0) {
-        i += 7;
-        skipBlanks();
-        if (i < end && (text[i] == '"' || text[i] == '<')) {
-          const char close = text[i] == '"' ? '"' : '>';
-          const size_t stop = text.find(close, i + 1);
-          if (stop != std::string::npos && stop < end && stop > i + 1)
-            out.emplace_back(text.substr(i + 1, stop - i - 1), close == '>');
-        }
-      }
+      if (text.compare(i, 7, "include") == 0)
+        if (auto name = includedName(std::string_view(text).substr(i + 7, end - i - 7))) out.push_back(std::move(*name));
     }
     pos = end + 1;
   }
@@ -300,21 +292,7 @@ class IncludeGraph {
 
 // The -I and -iquote folders among extra arguments, absolute.
 std::vector<std::string> userIncludeDirs(const std::vector<std::string>& args, const std::string& cwd) {
-  std::vector<std::string> dirs;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    for (const std::string_view opt : {"-I", "-iquote"}) {
-      if (a == opt && i + 1 < args.size()) {
-        dirs.push_back(absoluteIn(cwd, args[++i]));
-        break;
-      }
-      if (startsWith(a, opt) && a.size() > opt.size() && !(opt == "-I" && startsWith(a, "-iquote"))) {
-        dirs.push_back(absoluteIn(cwd, a.substr(opt.size())));
-        break;
-      }
-    }
-  }
-  return dirs;
+  return folderOptions(args, cwd, {"-I", "-iquote"});
 }
 
 }  // namespace

@@ -45,4 +45,28 @@ std::vector<std::string> tokenize(const std::string& text) {
   return {words.begin(), words.end()};
 }
 
+std::optional<std::pair<std::string, bool>> includedName(std::string_view rest) {
+  const size_t open = rest.find_first_not_of(" \t");
+  if (open == std::string_view::npos || (rest[open] != '"' && rest[open] != '<')) return std::nullopt;
+  const char close = rest[open] == '"' ? '"' : '>';
+  const size_t stop = rest.find(close, open + 1);
+  if (stop == std::string_view::npos || stop == open + 1) return std::nullopt;
+  return std::make_pair(std::string(rest.substr(open + 1, stop - open - 1)), close == '>');
+}
+
+std::vector<std::string> folderOptions(const std::vector<std::string>& arguments, const std::string& directory,
+                                       const std::vector<std::string_view>& options) {
+  std::vector<std::string> dirs;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const std::string& a = arguments[i];
+    for (const std::string_view opt : options) {
+      if (!startsWith(a, opt)) continue;
+      if (a.size() > opt.size()) dirs.push_back(absoluteIn(directory, a.substr(opt.size())));
+      else if (i + 1 < arguments.size()) dirs.push_back(absoluteIn(directory, arguments[++i]));
+      break;
+    }
+  }
+  return dirs;
+}
+
 }  // namespace coalesce::analysis::cmdline

@@ -14,5 +14,12 @@ std::string absoluteIn(const std::string& directory, const std::string& path);
 std::optional<std::string> readText(const std::string& path);
 std::vector<std::string> splitList(const std::string& value);  // nvcc's comma-separated lists
 std::vector<std::string> tokenize(const std::string& text);    // shell-like words, as in response files
+// What follows `#include` on a directive's line (` <cufft.h>`, ` "util.h" // why`): the name and
+// whether it is angled; nothing for a computed include or an empty name.
+std::optional<std::pair<std::string, bool>> includedName(std::string_view rest);
+// The folders `arguments` names with each of `options` (`-I DIR` or `-IDIR`), absolute against
+// `directory`, in order.
+std::vector<std::string> folderOptions(const std::vector<std::string>& arguments, const std::string& directory,
+                                       const std::vector<std::string_view>& options);
 
 }  // namespace coalesce::analysis::cmdline

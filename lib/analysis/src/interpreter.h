@@ -152,6 +152,9 @@ class Interpreter {
   // The accesses recorded since `from`, in an if's arm `arm` that ends by leaving loops (a
   // return, a break): those loops become their SeenAccess::leavesLoops.
   void markLeavingAccesses(size_t from, const clang::Stmt* arm);
+  // The loops open when the inlined call being walked was made (Frame::loopDepth; 0 in the
+  // kernel itself): a return leaves only the loops opened after them.
+  size_t loopsBeforeCall() const { return state_.frames.empty() ? 0 : state_.frames.back().loopDepth; }
 
   // ---- loops (loop_summary.cpp) ---------------------------------------------------------
   void loop(const clang::Stmt* init, const clang::Expr* cond, const clang::Expr* inc, const clang::Stmt* body,

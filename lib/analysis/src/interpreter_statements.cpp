@@ -109,8 +109,7 @@ void Interpreter::compound(const CompoundStmt* c) {
                   how == Leave::Returns && state_.frames.empty());
         ++pushed;
         // A return in an inlined call leaves only the loops opened inside that call.
-        const bool loopOfThisCall = state_.frames.empty() || state_.loopExits.size() > state_.frames.back().loopDepth;
-        if ((how == Leave::Breaks || how == Leave::Returns) && !state_.loopExits.empty() && loopOfThisCall)
+        if ((how == Leave::Breaks || how == Leave::Returns) && state_.loopExits.size() > loopsBeforeCall())
           state_.loopExits.back().push_back({ifCondition, how == Leave::Returns});
       }
     }
@@ -127,16 +126,15 @@ void Interpreter::markLeavingAccesses(size_t from, const Stmt* arm) {
     if (!state_.switchLoopDepths.empty() && state_.switchLoopDepths.back() >= state_.loops.size()) return;
     left.push_back(state_.loops.back());
   } else {
-    // A return in an inlined call leaves the loops opened inside the call (Frame::loopDepth).
-    const size_t depth = state_.frames.empty() ? 0 : std::min(state_.frames.back().loopDepth, state_.loops.size());
+    // A return in an inlined call leaves the loops opened inside the call.
+    const size_t depth = std::min(loopsBeforeCall(), state_.loops.size());
     left.assign(state_.loops.begin() + static_cast<std::ptrdiff_t>(depth), state_.loops.end());
   }
+  // The arm's accesses sit in every loop open now (their `loops` begin with state_.loops).
   for (size_t i = from; i < events_.accesses.size(); ++i) {
-    SeenAccess& a = events_.accesses[i];
+    std::vector<int>& leaves = events_.accesses[i].leavesLoops;
     for (int loop : left)
-      if (std::find(a.loops.begin(), a.loops.end(), loop) != a.loops.end() &&
-          std::find(a.leavesLoops.begin(), a.leavesLoops.end(), loop) == a.leavesLoops.end())
-        a.leavesLoops.push_back(loop);
+      if (std::find(leaves.begin(), leaves.end(), loop) == leaves.end()) leaves.push_back(loop);
   }
 }
 
