@@ -83,3 +83,37 @@ TEST_CASE("merge: a kernel's site judged on a guessed block gives way to the sam
   REQUIRE(kept.size() == 1);
   CHECK(kept.front().kernel == "other");
 }
+
+TEST_CASE("merge: a kernel two translation units compile is costed once, on the unit that launches it") {
+  // relion's helper.cuh, whose kernels each includer compiles: its cuda_ml_optimiser.cu launches
+  // one, helper.cu only defines it (the grid assumed). The place's cost was their sum.
+  AnalysisResult r;
+  AccessSite alone = makeSite(affine(Space::Global, 4, 16), {256, 1, 1}, "in[4 * i]");
+  alone.kernel = "flip";
+  alone.launchRequests = 1000;
+  alone.gridAssumed = true;
+  AccessSite launched = alone;
+  launched.launchRequests = 10;
+  launched.gridAssumed = false;
+  for (const auto& [site, unit] : {std::pair{alone, "helper.cu"}, std::pair{launched, "optimiser.cu"}}) {
+    r.accesses.push_back(site);
+    r.accesses.back().id = static_cast<int>(r.accesses.size()) - 1;
+    KernelRecord k;
+    k.name = "flip";
+    k.unit = unit;
+    k.accesses = 1;
+    r.kernels.push_back(k);
+  }
+  const auto found = report::runRules(r, defaultArch());
+  REQUIRE(found.size() == 1);
+  REQUIRE(found.front().costSectors);
+  // 16 sectors per request where 4 carry the bytes: 12 excess, over the launching unit's 10 requests.
+  CHECK(*found.front().costSectors == Approx(120));
+  CHECK(found.front().instantiations.empty());
+
+  // Two units that both launch it: the larger count, not the sum.
+  r.accesses[0].gridAssumed = false;
+  const auto both = report::runRules(r, defaultArch());
+  REQUIRE(both.size() == 1);
+  CHECK(*both.front().costSectors == Approx(12000));
+}

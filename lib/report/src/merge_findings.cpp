@@ -173,8 +173,60 @@ std::vector<Finding> mergeByPlace(std::vector<Finding> findings, const AnalysisR
       merged.programBasis = fmt::format("the {} kernels it covers together, each launched by {}; {}",
                                         shareOfKernel.size(), *units.begin(), merged.programBasis);
     }
-    for (size_t i = 1; i < group.size(); ++i) {
-      const Finding& f = group[i];
+    // A kernel seen in several translation units (a header's kernel that each of its includers
+    // compiles: relion's helper.cuh) is one kernel, which runs as often as the program launches
+    // it: its instances are not added up. Its cost is one unit's: one that counts it on a grid
+    // the program shows (a launch) where some unit does, else the largest. Within that unit its
+    // findings here (fields of one record copied together) add up, as their costs are parts.
+    const auto unitOf = [&](const Finding& f) {
+      const size_t k = f.access && *f.access >= 0 && static_cast<size_t>(*f.access) < kernelOf.size()
+                           ? kernelOf[static_cast<size_t>(*f.access)]
+                           : SIZE_MAX;
+      return k < analysis.kernels.size() ? analysis.kernels[k].unit : std::string();
+    };
+    const auto gridAssumed = [&](const Finding& f) {
+      const auto site = siteOf(f, analysis);
+      return site && site->access && site->access->gridAssumed;
+    };
+    std::map<std::pair<std::string, std::string>, double> unitCost;  // (kernel, unit): summed
+    for (const Finding& f : group) unitCost[{f.kernel, unitOf(f)}] += f.costTimePerRun.value_or(0);
+    std::map<std::string, std::string> costUnit;  // kernel -> the unit its cost is taken from
+    std::map<std::string, bool> costUnitAssumed;
+    for (const Finding& f : group) {
+      const std::string unit = unitOf(f);
+      const bool assumed = gridAssumed(f);
+      auto [it, inserted] = costUnit.try_emplace(f.kernel, unit);
+      if (inserted) {
+        costUnitAssumed[f.kernel] = assumed;
+        continue;
+      }
+      bool& keptAssumed = costUnitAssumed[f.kernel];
+      if (it->second == unit) {
+        keptAssumed = keptAssumed && assumed;
+        continue;
+      }
+      const double own = unitCost[{f.kernel, unit}], kept = unitCost[{f.kernel, it->second}];
+      if ((keptAssumed && !assumed) || (keptAssumed == assumed && own > kept)) {
+        it->second = unit;
+        keptAssumed = assumed;
+      }
+    }
+    const auto counted = [&](const Finding& f) { return costUnit[f.kernel] == unitOf(f); };
+    const Finding* base = &group.front();
+    if (!counted(merged)) {
+      // The figures stay the worst instance's; the cost is that of the unit counted.
+      base = &*std::find_if(group.begin(), group.end(),
+                            [&](const Finding& f) { return f.kernel == merged.kernel && counted(f); });
+      const Finding& other = *base;
+      merged.shownWasteSeconds = other.shownWasteSeconds;
+      merged.costSectors = other.costSectors;
+      merged.costWavefronts = other.costWavefronts;
+      merged.costTimePerRun = other.costTimePerRun;
+      merged.costShare = other.costShare;
+      merged.costBasis = other.costBasis;
+    }
+    for (const Finding& f : group) {
+      if (&f == base || !counted(f)) continue;
       // Known per run only when every member's is (a sum over fields of one record counts the
       // group's waste once per field: more, never less, than it is).
       if (f.shownWasteSeconds && merged.shownWasteSeconds) *merged.shownWasteSeconds += *f.shownWasteSeconds;
