@@ -73,13 +73,34 @@ bool sameTerms(const AffineForm& a, const AffineForm& b) {
   return true;
 }
 
+// An offset as an expression plus a constant: `(y * xdim + x) * 8 + 4` -> (`(y * xdim + x) * 8`, 4).
+// What tells a vector's components of one element apart where the offset is no affine form (a
+// product of a thread's value with an unknown size: relion's `z*xdim*ydim + y*xdim + x`).
+std::pair<ExprRef, int64_t> splitConstant(const ExprRef& e) {
+  if (e->op == Op::Const) return {constant(0), e->value};
+  if ((e->op == Op::Add || e->op == Op::Sub) && e->args.size() == 2) {
+    if (const auto c = asConstant(e->args[1])) {
+      auto [rest, k] = splitConstant(e->args[0]);
+      return {rest, k + (e->op == Op::Add ? *c : -*c)};
+    }
+    if (const auto c = asConstant(e->args[0]); c && e->op == Op::Add) {
+      auto [rest, k] = splitConstant(e->args[1]);
+      return {rest, k + *c};
+    }
+  }
+  return {e, 0};
+}
+
 }  // namespace
 
-std::vector<std::optional<CompilerVectorised>> vectorComponentsMerged(const std::vector<SeenAccess>& accesses) {
-  std::vector<std::optional<CompilerVectorised>> out(accesses.size());
-  // Runs of accesses to one object's components, split where another shared object is touched.
-  std::vector<size_t> run;
-  const auto close = [&]() {
+namespace {
+
+// The runs of one memory space: shared, or global (vectorComponentsMerged, compiler_vectorised.h).
+void mergeComponentsIn(model::Space space, const std::vector<SeenAccess>& accesses,
+                       std::vector<std::optional<CompilerVectorised>>& out) {
+  // Runs of accesses to one object's components, each closed where nvcc could no longer merge
+  // across (below).
+  const auto close = [&](std::vector<size_t>& run) {
     if (run.size() < 2) {
       run.clear();
       return;
@@ -90,9 +111,12 @@ std::vector<std::optional<CompilerVectorised>> vectorComponentsMerged(const std:
     // The elements the run reaches, by kind: one helper's `target[offset].x = v.x; ...` called
     // for several offsets (gpumembench's set_vector, six calls) is one run of one text, each
     // call's element its own (the same terms, the same first byte).
+    // An element: its offset as an affine form where it is one, else as an expression plus a
+    // constant (splitConstant); its first byte then is the constant's part.
     struct Element {
-      AffineForm form;
-      int64_t start = 0;              // the element's first byte in the linearised offset
+      std::optional<AffineForm> form;
+      ExprRef rest;
+      int64_t start = 0;              // the element's first byte in the offset's constant
       std::map<int, size_t> byIndex;  // each component present, with the member that reaches it
     };
     for (const model::AccessKind kind : {model::AccessKind::Load, model::AccessKind::Store}) {
@@ -101,19 +125,25 @@ std::vector<std::optional<CompilerVectorised>> vectorComponentsMerged(const std:
         const SeenAccess& s = accesses[i];
         if (s.raw.kind != kind) continue;
         const std::optional<AffineForm> form = linearize(s.raw.offset);
-        if (!form) continue;
+        const auto [rest, constantPart] = splitConstant(s.raw.offset);
         const int index = vectorComponent(s.elementType)->second;
-        const int64_t start = form->constant - static_cast<int64_t>(index) * componentBytes;
-        auto at = std::find_if(elements.begin(), elements.end(),
-                               [&](const Element& e) { return e.start == start && sameTerms(e.form, *form); });
-        if (at == elements.end()) at = elements.insert(elements.end(), Element{*form, start, {}});
+        const int64_t start = (form ? form->constant : constantPart) - static_cast<int64_t>(index) * componentBytes;
+        auto at = std::find_if(elements.begin(), elements.end(), [&](const Element& e) {
+          return e.start == start && e.form.has_value() == form.has_value() &&
+                 (form ? sameTerms(*e.form, *form) : sameStructure(e.rest, rest));
+        });
+        if (at == elements.end()) at = elements.insert(elements.end(), Element{form, rest, start, {}});
         at->byIndex.emplace(index, i);  // a component reached twice (a load after a store) keeps its first
       }
       for (const Element& element : elements) {
         const std::map<int, size_t>& byIndex = element.byIndex;
         // nvcc's widths: the whole element when every component is there, else aligned pairs.
+        // A global load of x with a component past y reads the whole element (nvcc 13, sm_90:
+        // `ld.global.v4.f32` for x, z and for x, y, z of a float4; y, z stay two scalar loads).
         std::vector<std::pair<int, int>> spans;  // (first component, components)
-        if (static_cast<int>(byIndex.size()) == count) {
+        const bool wholeLoad = space == model::Space::Global && kind == model::AccessKind::Load && count == 4 &&
+                               byIndex.count(0) && byIndex.rbegin()->first >= 2;
+        if (static_cast<int>(byIndex.size()) == count || wholeLoad) {
           spans.push_back({0, count});
         } else if (count == 4) {
           for (int pair : {0, 2})
@@ -121,47 +151,155 @@ std::vector<std::optional<CompilerVectorised>> vectorComponentsMerged(const std:
         }
         for (const auto& [from, n] : spans) {
           const int64_t width = static_cast<int64_t>(n) * componentBytes;
-          const SeenAccess& lead = accesses[byIndex.at(from)];
-          const std::optional<AffineForm> form = linearize(lead.raw.offset);
-          // Every lane's first byte aligned to the width: the constant and each term's coefficient.
-          bool aligned = form && form->constant % width == 0 && lead.raw.rootAlignment % width == 0;
+          const SeenAccess& lead = accesses[byIndex.begin()->second];
+          // Every lane's first byte aligned to the width: the constant and each term's
+          // coefficient. An offset of no affine form is an element of the vector type reached as
+          // such (`p[i].x` of a `float2*`), whose alignment C++ guarantees: its start, and the
+          // span's, are aligned where the span's constant is.
+          const std::optional<AffineForm>& form = element.form;
+          const int64_t spanStart = element.start + static_cast<int64_t>(from) * componentBytes;
+          bool aligned = spanStart % width == 0 && lead.raw.rootAlignment % width == 0;
           for (const AffineTerm& t : form ? form->terms : std::vector<AffineTerm>{}) aligned = aligned && t.coef % width == 0;
           if (!aligned) continue;
           CompilerVectorised merged;
           merged.raw = lead.raw;
           merged.raw.bytes = static_cast<int>(width);
+          // The merged access starts at the span's first component, which a whole load of a
+          // float4 read for x and z has (x), the lead.
+          if (const int leadIndex = byIndex.begin()->first; leadIndex != from)
+            merged.raw.offset = binary(Op::Add, lead.raw.offset, constant(static_cast<int64_t>(from - leadIndex) * componentBytes));
           std::string names;
-          for (int c = from; c < from + n; ++c) names += std::string(1, "xyzw"[c]) + (c + 1 < from + n ? ", " : "");
+          for (int c = from; c < from + n; ++c)
+            if (byIndex.count(c)) names += std::string(names.empty() ? "" : ", ") + "xyzw"[c];
           merged.note = "nvcc merges this thread's " + std::string(kind == model::AccessKind::Load ? "loads" : "stores") +
-                        " of " + names + " of one " + type + " into one " + std::to_string(width) +
-                        "-byte access (ld/st.shared.v" + std::to_string(n) + "): the figures are that access's";
-          for (int c = from; c < from + n; ++c) out[byIndex.at(c)] = merged;
+                        " of " + names + " of one " + type + " into one " + std::to_string(width) + "-byte access (" +
+                        (kind == model::AccessKind::Load ? "ld" : "st") +
+                        (space == model::Space::Global ? ".global" : ".shared") + ".v" + std::to_string(n) +
+                        "): the figures are that access's";
+          for (int c = from; c < from + n; ++c)
+            if (byIndex.count(c)) out[byIndex.at(c)] = merged;
         }
       }
     }
     run.clear();
   };
+  std::vector<std::vector<size_t>> runs;  // the open runs, one per object
   for (size_t i = 0; i < accesses.size(); ++i) {
     const SeenAccess& s = accesses[i];
-    if (s.raw.space != model::Space::Shared) continue;
+    if (s.raw.space != space) continue;
     const auto component = vectorComponent(s.elementType);
     const bool candidate = component && vectorLayout(component->first) && s.raw.kind != model::AccessKind::Atomic &&
                            !objectText(s.expression).empty();
-    if (!run.empty()) {
+    const auto joins = [&](const std::vector<size_t>& run) {
       const SeenAccess& first = accesses[run.front()];
-      const bool joins = candidate && component->first == vectorComponent(first.elementType)->first &&
-                         objectText(s.expression) == objectText(first.expression) && s.function == first.function &&
-                         s.loops == first.loops && s.raw.rootName == first.raw.rootName &&
-                         s.raw.rootParam == first.raw.rootParam && sameGuards(s.raw, first.raw);
-      if (joins) {
-        run.push_back(i);
-        continue;
+      return candidate && component->first == vectorComponent(first.elementType)->first &&
+             objectText(s.expression) == objectText(first.expression) && s.function == first.function &&
+             s.loops == first.loops && s.raw.rootName == first.raw.rootName && s.raw.rootParam == first.raw.rootParam &&
+             sameGuards(s.raw, first.raw);
+    };
+    // Another object's access between two components: in shared memory it ends the run, as
+    // measured (session 34); in global memory a store or an atomic does, as it might write the
+    // components' bytes (nvcc 13 keeps `a = in[i].x; out[i + 1].y = a; b = in[i].y;` two loads),
+    // while a load does not (BundleFusion's `p1.x - p0.x`, `p1.y - p0.y`, ... of two float4
+    // references: one `ld.global.v4.f32` each).
+    if (space == model::Space::Shared || s.raw.kind != model::AccessKind::Load) {
+      std::vector<std::vector<size_t>> kept;
+      for (std::vector<size_t>& r : runs) {
+        if (joins(r)) kept.push_back(std::move(r));
+        else close(r);
       }
-      close();
+      runs = std::move(kept);
     }
-    if (candidate) run.push_back(i);
+    if (auto again = std::find_if(runs.begin(), runs.end(), joins); again != runs.end()) {
+      again->push_back(i);
+      continue;
+    }
+    if (candidate) runs.push_back({i});
   }
-  close();
+  for (std::vector<size_t>& run : runs) close(run);
+}
+
+// The alignment nvcc knows a shared array to have: an `extern __shared__` array is declared
+// `.extern .shared .align 16` whatever its element (nvcc 13's PTX), a static one at its
+// declaration's alignment (`.shared .align 4` for an array of two-float records).
+int64_t knownSharedAlignment(const clang::VarDecl* variable) {
+  const int64_t declared = variable->getASTContext().getDeclAlign(variable).getQuantity();
+  return variable->hasExternalStorage() ? std::max<int64_t>(declared, 16) : declared;
+}
+
+// The pieces of one record copied whole from or into a shared array (`GHPair src =
+// local_hist[i]`, two 4-byte fields), which nvcc moves as one 8- or 16-byte access where the
+// array's known alignment and the record's stride allow: thundergbm's `extern __shared__ GHPair
+// local_hist[]` is one `ld.shared.v2.f32` per copy (nvcc 13, sm_90), where the lane-by-lane
+// model of two 4-byte loads 8 bytes apart gave a 2-way conflict (blind panel 33 judged it false
+// from that PTX); the same copy from a static `__shared__ GHPair lh[512]` (`.align 4`) stays two
+// `ld.shared.f32`.
+void mergeRecordPieces(const std::vector<SeenAccess>& accesses, std::vector<std::optional<CompilerVectorised>>& out) {
+  const auto piece = [&](const SeenAccess& s) {
+    return s.raw.space == model::Space::Shared && !s.record.empty() && s.field.empty() && s.variable &&
+           (s.raw.kind == model::AccessKind::Load || s.raw.kind == model::AccessKind::Store);
+  };
+  for (size_t i = 0; i < accesses.size();) {
+    const SeenAccess& first = accesses[i];
+    size_t end = i + 1;
+    if (piece(first) && !out[i])
+      while (end < accesses.size() && piece(accesses[end]) && !out[end] &&
+             accesses[end].raw.kind == first.raw.kind && accesses[end].expression == first.expression &&
+             accesses[end].record == first.record && accesses[end].variable == first.variable &&
+             accesses[end].function == first.function && accesses[end].loops == first.loops &&
+             sameGuards(accesses[end].raw, first.raw))
+        ++end;
+    if (end - i < 2) {
+      i = end;
+      continue;
+    }
+    // Each piece's offset as the same expression plus its own constant.
+    std::vector<std::pair<int64_t, size_t>> byStart;
+    const auto [rest, firstConstant] = splitConstant(first.raw.offset);
+    const std::optional<AffineForm> form = linearize(first.raw.offset);
+    bool same = true;
+    for (size_t k = i; k < end && same; ++k) {
+      const auto [otherRest, constantPart] = splitConstant(accesses[k].raw.offset);
+      same = sameStructure(rest, otherRest);
+      byStart.push_back({constantPart, k});
+    }
+    std::sort(byStart.begin(), byStart.end());
+    int64_t width = 0;
+    for (size_t k = 0; k < byStart.size() && same; ++k) {
+      same = byStart[k].first == byStart.front().first + width;  // contiguous, each piece once
+      width += accesses[byStart[k].second].raw.bytes;
+    }
+    const int64_t start = byStart.front().first;
+    bool aligned = same && (width == 8 || width == 16) && knownSharedAlignment(first.variable) % width == 0;
+    if (aligned && form) {
+      // Every lane's first byte aligned to the width: each term's coefficient.
+      for (const AffineTerm& t : form->terms) aligned = aligned && t.coef % width == 0;
+      aligned = aligned && (form->constant - firstConstant + start) % width == 0;
+    } else {
+      aligned = false;  // the record's stride is not known: nvcc's merge is not either
+    }
+    if (aligned) {
+      CompilerVectorised merged;
+      merged.raw = accesses[byStart.front().second].raw;
+      merged.raw.bytes = static_cast<int>(width);
+      merged.note = "nvcc moves the " + std::to_string(end - i) + " pieces of this copy of one " + first.record +
+                    " as one " + std::to_string(width) + "-byte access (" +
+                    (first.raw.kind == model::AccessKind::Load ? "ld" : "st") + ".shared.v" +
+                    std::to_string(width / 4) + ", the array aligned to " +
+                    std::to_string(knownSharedAlignment(first.variable)) + " bytes): the figures are that access's";
+      for (size_t k = i; k < end; ++k) out[k] = merged;
+    }
+    i = end;
+  }
+}
+
+}  // namespace
+
+std::vector<std::optional<CompilerVectorised>> vectorComponentsMerged(const std::vector<SeenAccess>& accesses) {
+  std::vector<std::optional<CompilerVectorised>> out(accesses.size());
+  mergeComponentsIn(model::Space::Shared, accesses, out);
+  mergeComponentsIn(model::Space::Global, accesses, out);
+  mergeRecordPieces(accesses, out);
   return out;
 }
 
