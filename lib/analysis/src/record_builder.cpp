@@ -234,6 +234,30 @@ void reserveFor(std::vector<T>& v, size_t more) {
 
 }  // namespace
 
+namespace {
+
+// The bytes one block's lanes span in an access's object under its figures' values: from the
+// lowest lane offset to the highest, plus the access's width. A lower bound on what the block
+// touches of it (its loops' iterations add to that); nothing for a data-dependent address.
+std::optional<int64_t> blockSpan(const model::Access& a, const model::Dim3& block) {
+  if (a.pattern.kind == model::PatternKind::Affine) {
+    const model::AffineLanes& l = a.pattern.affine;
+    return std::llabs(l.cx) * (block.x - 1) + std::llabs(l.cy) * (block.y - 1) + std::llabs(l.cz) * (block.z - 1) +
+           a.bytesPerLane;
+  }
+  if (a.pattern.kind != model::PatternKind::Enumerated) return std::nullopt;
+  std::optional<int64_t> low, high;
+  for (const std::optional<int64_t>& o : a.pattern.threadOffsets)
+    if (o) {
+      low = std::min(low.value_or(*o), *o);
+      high = std::max(high.value_or(*o), *o);
+    }
+  if (!low) return std::nullopt;
+  return *high - *low + a.bytesPerLane;
+}
+
+}  // namespace
+
 void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, const std::vector<LaunchContext>& contexts,
                         const SymbolTable& symbols, const model::Arch& arch, const SourceManager& sm,
                         KernelRecord& kernel, TranslationUnitResult& out) {
@@ -276,7 +300,14 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
       loopVariables[symbols[static_cast<int>(id)].loop].push_back(static_cast<int>(id));
   // The components of one vector element nvcc merges into one access (compiler_vectorised.h).
   const std::vector<std::optional<CompilerVectorised>> componentMerges = vectorComponentsMerged(events.accesses);
+  // Scalars at a default no launch can have (AccessSite::impossibleScalars): each with the
+  // sentence that rules it out, from the first access that does; and each access's scalars
+  // taken at a default that scale its lanes' stride, to mark once all are known.
+  std::map<int, std::string> impossible;
+  std::vector<std::vector<std::pair<int, int64_t>>> strideScalarsOf;
+  strideScalarsOf.reserve(events.accesses.size());
   for (const SeenAccess& s : events.accesses) {
+    strideScalarsOf.emplace_back();
     AccessSite site = siteAt<AccessSite>(s, kernel.name, sm);
     site.expression = s.expression;
     site.elementType = s.elementType;
@@ -350,6 +381,7 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         site.guessedScalars.clear();
         for (const auto& [id, taken] : lr.assumedStrideScalars)
           if (!bounding.count(id)) site.guessedScalars.push_back(symbols[id].name + " = " + std::to_string(taken));
+        strideScalarsOf.back() = lr.assumedStrideScalars;
         site.indirectRowGather = lr.indirectRowGather;
         site.blockReuse = lr.blockReuse;
         site.iterationReuse = lr.iterationReuse;
@@ -361,6 +393,22 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     }
     site.requestsShown = everyCountShown;
     if (merged) site.assumptions.push_back(merged->note);
+    // A block's lanes cannot span more of an object than it holds: a shared array more than a
+    // block's shared memory, an array of constant size more than its size. Where they would at
+    // the defaults of the scalars that space them, those defaults are no launch's values.
+    const std::optional<int64_t> span = blockSpan(site.access, site.block.dim);
+    const int64_t holds = site.access.objectBytes > 0 ? site.access.objectBytes
+                          : site.access.space == model::Space::Shared ? arch.maxSharedBytesPerBlock
+                                                                      : 0;
+    if (span && holds > 0 && *span > holds && !strideScalarsOf.back().empty()) {
+      const auto kib = [](int64_t bytes) { return std::to_string((bytes + 1023) / 1024) + " KB"; };
+      const std::string because =
+          "`" + s.expression + "` would span " + kib(*span) + " of " +
+          (site.access.objectBytes > 0 ? "its " + kib(holds) + " array"
+                                       : "shared memory in one block of " + std::to_string(site.block.dim.volume()) +
+                                             " threads, more than the " + kib(holds) + " a block can have");
+      for (const auto& [id, taken] : strideScalarsOf.back()) impossible.try_emplace(id, because);
+    }
     const bool anyWeight = std::any_of(mix.begin(), mix.end(), [](const WeightedFigures& w) { return w.weight > 0; });
     if (mixLaunches && anyWeight) {
       site.figures = mixedFigures(mix);
@@ -396,6 +444,15 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     }
     out.accesses.push_back(std::move(site));
     ++kernel.accesses;
+  }
+
+  for (size_t i = 0; i < strideScalarsOf.size() && !impossible.empty(); ++i) {
+    AccessSite& site = out.accesses[firstAccess + i];
+    for (const auto& [id, taken] : strideScalarsOf[i])
+      if (const auto it = impossible.find(id); it != impossible.end()) {
+        site.impossibleScalars.push_back(symbols[id].name + " = " + std::to_string(taken));
+        if (site.impossibleBecause.empty()) site.impossibleBecause = it->second;
+      }
   }
 
   groupAccesses(events.accesses, contexts, symbols, arch, guardCache, out.accesses, firstAccess);

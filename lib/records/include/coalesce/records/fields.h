@@ -252,6 +252,8 @@ void describeFields(V& v, R& r) {
   v.field("indirect_row_gather", r.indirectRowGather, kInternalField);
   v.field("data_guards", r.dataGuards, kInternalField);
   v.field("guessed_scalars", r.guessedScalars, kInternalField);
+  v.field("impossible_scalars", r.impossibleScalars, kInternalField);
+  v.field("impossible_because", r.impossibleBecause, kInternalField);
   v.field("record", r.record, kInternalField);
   v.field("field", r.field, kInternalField);
   v.field("loops", r.loops, kInternalField);

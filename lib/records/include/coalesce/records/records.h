@@ -179,6 +179,15 @@ struct AccessSite {
   // from coalesced to scattered with it: the access's findings are notes
   // (lib/report/src/guessed_value_level.cpp; lanes::boundingSymbols tells them apart).
   std::vector<std::string> guessedScalars;
+  // Runtime scalars taken at a default that no launch can have: at that value the lanes of one
+  // block would span more bytes of an access's object than it can hold (a shared array more
+  // than a block's shared memory, an array of constant size more than its size: MNN's TopK
+  // `finalIndices[threadIdx.x * K + i]` in an extern shared array, K taken as 4096, 8 MB), each
+  // "name = value taken"; `impossibleBecause` says which access and how many bytes. The real
+  // value is smaller and not known: the access's findings are notes
+  // (lib/report/src/guessed_value_level.cpp; record_builder.cpp finds them).
+  std::vector<std::string> impossibleScalars;
+  std::string impossibleBecause;
   // False when no lane runs the access under any context the analysis found (its guards
   // false for every thread, whatever values it tried for unknown scalars): no figures then
   // (figures.global and .shared empty), and `notExecuted` says why.
