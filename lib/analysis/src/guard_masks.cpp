@@ -19,10 +19,23 @@ namespace coalesce::analysis::lanes {
 // (known and 0) or cannot evaluate, as bits in linear order, once some mask needed them.
 struct Evaluator::KeptGuard {
   KeptGuard(const ExprRef& g, const Bindings& b, size_t words)
-      : guard(g), program(g, b), stops(words, 0), unknown(words, 0), computed(words, 0) {}
+      : guard(g), program(g, b), stops(words, 0), unknown(words, 0), computed(words, 0) {
+    // `u == U - 1` with `u` the thread's and `U` one value for a whole warp, loaded or
+    // otherwise not known (warp-transducer's `u = threadIdx.x` against a label length read at
+    // `labels[blockIdx.x]`): the lanes that pass are those whose side equals that one value.
+    if (g->op == Op::Eq && g->args.size() == 2)
+      for (int side : {0, 1})
+        if (dependsOnThread(g->args[side]) && !containsOp(g->args[side], Op::LaneLoad) &&
+            !containsOp(g->args[side], Op::Varying) && isUniform(g->args[1 - side])) {
+          threadSide.emplace(g->args[side], b);
+          break;
+        }
+  }
   ExprRef guard;  // held: its address is the key it is kept by
   ThreadProgram program;
   std::vector<uint64_t> stops, unknown, computed;
+  // The side that differs between threads of an equality with a value they share, or none.
+  std::optional<ThreadProgram> threadSide;
 };
 
 const Evaluator::BlockThreads& Evaluator::blockThreads() const {
@@ -107,12 +120,34 @@ Evaluator::GuardMask Evaluator::guardMask(const std::vector<ExprRef>& guards, co
       }
     }
     bool any = false;
+    // An equality of the thread's value with one value a warp's lanes share that is not known
+    // (warp-uniform: the same in a whole block or not): in each warp, the lanes it lets through
+    // are those of one value of the thread's side (the first such lane's; which value is not
+    // known, and one is what a warp can match).
+    std::vector<uint64_t> otherValue(words, 0);
+    if (guard.threadSide) {
+      std::vector<size_t> unknownThreads;
+      for (size_t w = 0; w < words; ++w)
+        for (uint64_t bits = going[w] & guard.unknown[w]; bits; bits &= bits - 1)
+          unknownThreads.push_back(w * 64 + static_cast<size_t>(std::countr_zero(bits)));
+      std::vector<std::optional<int64_t>> sides;
+      runAt(*guard.threadSide, unknownThreads, sides);
+      const auto warp = static_cast<size_t>(arch.warpSize);
+      std::optional<size_t> warpOf;
+      std::optional<int64_t> chosen;
+      for (size_t j = 0; j < unknownThreads.size(); ++j) {
+        const size_t i = unknownThreads[j];
+        if (warpOf != i / warp) warpOf = i / warp, chosen = sides[j];
+        if (!sides[j] || !chosen || *sides[j] != *chosen) otherValue[i / 64] |= uint64_t{1} << (i % 64);
+      }
+      if (!unknownThreads.empty()) out.oneValue.push_back(index[k]);
+    }
     for (size_t w = 0; w < words; ++w) {
-      if (const uint64_t u = going[w] & guard.unknown[w]; u && !any) {  // stops and unknown are apart
+      if (const uint64_t u = going[w] & guard.unknown[w]; u && !any && !guard.threadSide) {  // stops and unknown are apart
         unknownAt.emplace_back(w * 64 + static_cast<size_t>(std::countr_zero(u)), index[k]);
         any = true;
       }
-      going[w] &= ~guard.stops[w];
+      going[w] &= ~(guard.stops[w] | otherValue[w]);
     }
   }
   for (size_t i = 0; i < threads; ++i) out.active[i] = (going[i / 64] >> (i % 64)) & 1;

@@ -256,6 +256,9 @@ struct Evaluator {
   struct GuardMask {
     std::vector<bool> active;
     std::vector<size_t> unknown;
+    // Equalities of a thread's value with one value a warp's lanes share, not known: in each
+    // warp only the lanes of one value of the thread's side pass (guard_masks.cpp).
+    std::vector<size_t> oneValue;
   };
   GuardMask guardMask(const std::vector<ExprRef>& guards, const Bindings& b, bool keep = false) const;
   // `program`'s value at each of the block's threads listed by linear index, run together
@@ -268,6 +271,12 @@ struct Evaluator {
     for (size_t g : mask.unknown) {
       guardAssumed = true;
       assumptions.insert("assumes every lane passes `" + raw.guardTexts[g] + "` (it depends on values not known statically)");
+    }
+    for (size_t g : mask.oneValue) {
+      guardAssumed = true;
+      assumptions.insert("assumes the lanes of a warp that pass `" + raw.guardTexts[g] +
+                         "` are those of one value of its thread's side: it compares that side with one value "
+                         "the warp's lanes share, not known statically");
     }
   }
 

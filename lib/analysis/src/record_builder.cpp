@@ -232,10 +232,6 @@ void reserveFor(std::vector<T>& v, size_t more) {
   if (need > v.capacity()) v.reserve(std::max(need, v.capacity() + v.capacity() / 2));
 }
 
-}  // namespace
-
-namespace {
-
 // The bytes one block's lanes span in an access's object under its figures' values: from the
 // lowest lane offset to the highest, plus the access's width. A lower bound on what the block
 // touches of it (its loops' iterations add to that); nothing for a data-dependent address.
