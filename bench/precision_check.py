@@ -100,7 +100,15 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           # 100 on); then TIGRE's one warning of the MATLAB build (id 0) and 20 notes of
           # how-to-optim-algorithm-in-cuda and gpumembench (ids 200 on, panel32b).
           ("panel32", "panel32-findings.json", "panel32-judgments.json"),
-          ("panel32b", "panel32b-findings.json", "panel32b-judgments.json")]
+          ("panel32b", "panel32b-findings.json", "panel32b-judgments.json"),
+          # Session 36, out of sample: BundleFusion, InfiniTAM, relion, dlib, OpenSubdiv,
+          # libfreenect2, thundergbm (every warning, ids 0 on, and 40 notes, ids 100 on,
+          # panel33); MNN's and TNN's CUDA backends and merge-spmv (every warning, ids 300 on,
+          # and 30 notes, ids 400 on, panel33b).
+          ("panel33", "panel33-findings.json", "panel33-judgments.json"),
+          ("panel33b", "panel33b-findings.json", "panel33b-judgments.json"),
+          # ACMP, fixstars' cuda-bundle-adjustment, warp-transducer: no warning; 15 notes, ids 600 on.
+          ("panel33c", "panel33c-findings.json", "panel33c-judgments.json")]
 
 
 def load_panels(folder):

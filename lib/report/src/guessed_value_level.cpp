@@ -9,29 +9,41 @@ namespace coalesce::report::detail {
 
 namespace {
 
+// Scalars taken at some value, each "name = value" ("incy = 4096"), as the sentences below
+// say them: `values` the list quoted, `names` the options that give them, `taken` "`incy`
+// taken as 4096".
+struct TakenValues {
+  std::string values, names, taken;
+};
+TakenValues describeTaken(const std::vector<std::string>& scalars, const std::string& unknownValue) {
+  TakenValues out;
+  for (size_t i = 0; i < scalars.size(); ++i) {
+    const std::string& v = scalars[i];
+    const std::string name = v.substr(0, v.find(' '));
+    const size_t eq = v.find(" = ");
+    out.values += (out.values.empty() ? "`" : "`, `") + v;
+    out.names += (out.names.empty() ? "" : " ") + std::string("--assume ") + name + "=N";
+    out.taken += std::string(i == 0 ? "" : i + 1 == scalars.size() ? " and " : ", ") + "`" + name + "` taken as " +
+                 (eq == std::string::npos ? unknownValue : v.substr(eq + 3));
+  }
+  return out;
+}
+
 // Figures at a default no launch can have (AccessSite::impossibleScalars): the real value is
 // smaller, and the figure at it is not known (a bank conflict's degree follows the stride's
 // factors of two, a strided walk's sectors its length). Blind panel 33 judged MNN's TopK
 // places false: K taken as 4096 where the kernel's shared arrays, K per thread, must fit in
 // the block's shared memory (the host sizes the block from K).
 void capImpossibleValues(Finding& f, const AccessSite& site) {
-  std::string taken, names;
-  for (size_t i = 0; i < site.impossibleScalars.size(); ++i) {
-    const std::string& v = site.impossibleScalars[i];  // "K = 4096"
-    const std::string name = v.substr(0, v.find(' '));
-    const size_t eq = v.find(" = ");
-    taken += std::string(i == 0 ? "" : i + 1 == site.impossibleScalars.size() ? " and " : ", ") + "`" + name +
-             "` taken as " + (eq == std::string::npos ? std::string("a default") : v.substr(eq + 3));
-    names += (names.empty() ? "" : " ") + std::string("--assume ") + name + "=N";
-  }
-  f.message += fmt::format("; only under a value no launch can have: {}, where {}", taken, site.impossibleBecause);
+  const TakenValues d = describeTaken(site.impossibleScalars, "a default");
+  f.message += fmt::format("; only under a value no launch can have: {}, where {}", d.taken, site.impossibleBecause);
   if (f.severityCap && *f.severityCap <= Severity::Note) return;
   f.severityCap = Severity::Note;
   f.severityCapReason = fmt::format(
       "a note, not a warning: its figures rest on runtime values taken at a default that the hardware rules out ({}), "
       "so the real values are smaller and the figures at them not known; give them ({}, or --launch-info from a "
       "verify run) and it is judged again",
-      site.impossibleBecause, names);
+      site.impossibleBecause, d.names);
 }
 
 }  // namespace
@@ -47,21 +59,12 @@ void capGuessedValueAccesses(std::vector<Finding>& findings, const AnalysisResul
       continue;
     }
     if (site.guessedScalars.empty()) continue;
-    std::string values, names, taken;
-    for (size_t i = 0; i < site.guessedScalars.size(); ++i) {
-      const std::string& v = site.guessedScalars[i];  // "incy = 4096"
-      const std::string name = v.substr(0, v.find(' '));
-      const size_t eq = v.find(" = ");
-      values += (values.empty() ? "`" : "`, `") + v;
-      names += (names.empty() ? "" : " ") + std::string("--assume ") + name + "=N";
-      taken += std::string(i == 0 ? "" : i + 1 == site.guessedScalars.size() ? " and " : ", ") + "`" + name +
-               "` taken as " + (eq == std::string::npos ? std::string("a guess") : v.substr(eq + 3));
-    }
+    const TakenValues d = describeTaken(site.guessedScalars, "a guess");
     // The headline's figure holds only at the guess: the lanes' spacing is the caller's, and
     // at a unit stride the same access can be coalesced. Said in the message itself, so that
     // it never states as a fact of the code what only the guess gives (blind panel 24 judged
     // four such notes false, MAGMA's `y[ind*incy]` whose callers pass 1: docs/precision.md).
-    f.message += fmt::format("; only under a guess: {}, and the figure follows the value the caller passes", taken);
+    f.message += fmt::format("; only under a guess: {}, and the figure follows the value the caller passes", d.taken);
     // An earlier cap keeps its reason: one is enough to say why the finding is a note.
     if (f.severityCap && *f.severityCap <= Severity::Note) continue;
     f.severityCap = Severity::Note;
@@ -69,7 +72,7 @@ void capGuessedValueAccesses(std::vector<Finding>& findings, const AnalysisResul
         "a note, not a warning: its figures rest on guessed values, {}`, of runtime scalars that space the lanes' "
         "addresses but bound no index or loop it runs under (a stride, a pad, a window size), whose real values "
         "are as often 1 or 2 as large; give them ({}, or --launch-info from a verify run) and it is judged again",
-        values, names);
+        d.values, d.names);
   }
 }
 
