@@ -45,6 +45,12 @@ std::optional<CompilerVectorised> compilerVectorised(const SeenAccess& s, const 
 // object's access between them in the walk, their addresses a constant apart and the run's
 // first component aligned to the merged width for every lane. Not checked: a barrier between
 // two components of one object (`s[t].x = a; __syncthreads(); s[t].y = b;`, which nvcc keeps apart).
+// The same in global memory (session 36), where a vector type's alignment is what nvcc knows of
+// the element: a run ends only at a store or atomic to another object (a load between two
+// components does not part them), and a load of x with a component past y reads the whole
+// float4 (`ld.global.v4.f32` for x and z). And the pieces of one record copied whole from or
+// into an extern shared array (`.align 16`), or one declared aligned, are one 8- or 16-byte
+// access (thundergbm's `GHPair src = local_hist[i]`: one `ld.shared.v2.f32`).
 std::vector<std::optional<CompilerVectorised>> vectorComponentsMerged(const std::vector<SeenAccess>& accesses);
 
 }  // namespace coalesce::analysis
