@@ -91,9 +91,12 @@ std::pair<ExprRef, int64_t> splitConstant(const ExprRef& e) {
   return {e, 0};
 }
 
-}  // namespace
-
-namespace {
+// Every lane's first byte aligned to `width` where the lanes' offsets are `terms` plus `start`
+// in an object aligned to `objectAlignment`: the start, the object and each term's coefficient.
+bool alignedForEveryLane(const std::vector<AffineTerm>& terms, int64_t start, int64_t objectAlignment, int64_t width) {
+  return start % width == 0 && objectAlignment % width == 0 &&
+         std::all_of(terms.begin(), terms.end(), [&](const AffineTerm& t) { return t.coef % width == 0; });
+}
 
 // The runs of one memory space: shared, or global (vectorComponentsMerged, compiler_vectorised.h).
 void mergeComponentsIn(model::Space space, const std::vector<SeenAccess>& accesses,
@@ -156,11 +159,10 @@ void mergeComponentsIn(model::Space space, const std::vector<SeenAccess>& access
           // coefficient. An offset of no affine form is an element of the vector type reached as
           // such (`p[i].x` of a `float2*`), whose alignment C++ guarantees: its start, and the
           // span's, are aligned where the span's constant is.
-          const std::optional<AffineForm>& form = element.form;
-          const int64_t spanStart = element.start + static_cast<int64_t>(from) * componentBytes;
-          bool aligned = spanStart % width == 0 && lead.raw.rootAlignment % width == 0;
-          for (const AffineTerm& t : form ? form->terms : std::vector<AffineTerm>{}) aligned = aligned && t.coef % width == 0;
-          if (!aligned) continue;
+          if (!alignedForEveryLane(element.form ? element.form->terms : std::vector<AffineTerm>{},
+                                   element.start + static_cast<int64_t>(from) * componentBytes, lead.raw.rootAlignment,
+                                   width))
+            continue;
           CompilerVectorised merged;
           merged.raw = lead.raw;
           merged.raw.bytes = static_cast<int>(width);
@@ -269,24 +271,19 @@ void mergeRecordPieces(const std::vector<SeenAccess>& accesses, std::vector<std:
       same = byStart[k].first == byStart.front().first + width;  // contiguous, each piece once
       width += accesses[byStart[k].second].raw.bytes;
     }
-    const int64_t start = byStart.front().first;
-    bool aligned = same && (width == 8 || width == 16) && knownSharedAlignment(first.variable) % width == 0;
-    if (aligned && form) {
-      // Every lane's first byte aligned to the width: each term's coefficient.
-      for (const AffineTerm& t : form->terms) aligned = aligned && t.coef % width == 0;
-      aligned = aligned && (form->constant - firstConstant + start) % width == 0;
-    } else {
-      aligned = false;  // the record's stride is not known: nvcc's merge is not either
-    }
-    if (aligned) {
+    // The record's first byte in the affine form's constant (where the record's stride is not
+    // known, as an affine form says it, nvcc's merge is not either).
+    const int64_t arrayAlignment = knownSharedAlignment(first.variable);
+    if (same && form && (width == 8 || width == 16) &&
+        alignedForEveryLane(form->terms, form->constant - firstConstant + byStart.front().first, arrayAlignment, width)) {
       CompilerVectorised merged;
       merged.raw = accesses[byStart.front().second].raw;
       merged.raw.bytes = static_cast<int>(width);
       merged.note = "nvcc moves the " + std::to_string(end - i) + " pieces of this copy of one " + first.record +
                     " as one " + std::to_string(width) + "-byte access (" +
                     (first.raw.kind == model::AccessKind::Load ? "ld" : "st") + ".shared.v" +
-                    std::to_string(width / 4) + ", the array aligned to " +
-                    std::to_string(knownSharedAlignment(first.variable)) + " bytes): the figures are that access's";
+                    std::to_string(width / 4) + ", the array aligned to " + std::to_string(arrayAlignment) +
+                    " bytes): the figures are that access's";
       for (size_t k = i; k < end; ++k) out[k] = merged;
     }
     i = end;

@@ -188,28 +188,23 @@ std::vector<Finding> mergeByPlace(std::vector<Finding> findings, const AnalysisR
       const auto site = siteOf(f, analysis);
       return site && site->access && site->access->gridAssumed;
     };
-    std::map<std::pair<std::string, std::string>, double> unitCost;  // (kernel, unit): summed
-    for (const Finding& f : group) unitCost[{f.kernel, unitOf(f)}] += f.costTimePerRun.value_or(0);
-    std::map<std::string, std::string> costUnit;  // kernel -> the unit its cost is taken from
-    std::map<std::string, bool> costUnitAssumed;
+    struct UnitCost {
+      double cost = 0;           // its findings here, added up
+      bool gridAssumed = true;   // every one counted on the assumed grid
+    };
+    std::map<std::pair<std::string, std::string>, UnitCost> byUnit;  // (kernel, unit)
+    for (const Finding& f : group) {
+      UnitCost& u = byUnit[{f.kernel, unitOf(f)}];
+      u.cost += f.costTimePerRun.value_or(0);
+      u.gridAssumed = u.gridAssumed && gridAssumed(f);
+    }
+    // kernel -> the unit its cost is taken from; ties go to the unit met first
+    std::map<std::string, std::string> costUnit;
     for (const Finding& f : group) {
       const std::string unit = unitOf(f);
-      const bool assumed = gridAssumed(f);
       auto [it, inserted] = costUnit.try_emplace(f.kernel, unit);
-      if (inserted) {
-        costUnitAssumed[f.kernel] = assumed;
-        continue;
-      }
-      bool& keptAssumed = costUnitAssumed[f.kernel];
-      if (it->second == unit) {
-        keptAssumed = keptAssumed && assumed;
-        continue;
-      }
-      const double own = unitCost[{f.kernel, unit}], kept = unitCost[{f.kernel, it->second}];
-      if ((keptAssumed && !assumed) || (keptAssumed == assumed && own > kept)) {
-        it->second = unit;
-        keptAssumed = assumed;
-      }
+      const UnitCost &own = byUnit[{f.kernel, unit}], &kept = byUnit[{f.kernel, it->second}];
+      if (std::pair(!own.gridAssumed, own.cost) > std::pair(!kept.gridAssumed, kept.cost)) it->second = unit;
     }
     const auto counted = [&](const Finding& f) { return costUnit[f.kernel] == unitOf(f); };
     const Finding* base = &group.front();
