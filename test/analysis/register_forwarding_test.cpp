@@ -53,6 +53,26 @@ TEST_CASE("a value stays in a register until a store that may change it, inside 
   CHECK_FALSE(values.has(b, 4, {}, i));      // loaded under an if: not available after it
 }
 
+TEST_CASE("a store keeps the values of its array a constant distance away that it does not overlap") {
+  // NiftyReg's `first[3] = ...; first[0] = ... - first[3];` (session 37): nvcc reads first[3] from
+  // the register it stored, as the PTX shows.
+  const RootRef first = rootOf(Space::Shared, kShared, "first"), other = rootOf(Space::Global, nullptr, "p");
+  const ExprRef base = binary(Op::Mul, leaf(Op::ThreadIdx, 0), constant(16));
+  const ExprRef at3 = binary(Op::Add, base, constant(12)), at0 = base, at2 = binary(Op::Add, base, constant(8));
+  AvailableValues values;
+  values.add(first, at3, {}, 4);
+  values.written(first, at0, 4);
+  CHECK(values.has(first, 4, {}, at3));        // 12 bytes past the store: apart
+  values.written(first, at2, 8);               // bytes 8 to 15 overlap it
+  CHECK_FALSE(values.has(first, 4, {}, at3));
+  values.add(first, at3, {}, 4);
+  values.written(first, symbol(7), 4);         // an address at no known distance
+  CHECK_FALSE(values.has(first, 4, {}, at3));
+  values.add(first, at3, {}, 4);
+  values.written(other, at0, 4);               // a pointer that may reach the array: no distance known
+  CHECK_FALSE(values.has(first, 4, {}, at3));
+}
+
 TEST_CASE("a loop carries the values its body leaves in registers on every path") {
   const RootRef b = rootOf(Space::Global, nullptr, "b"), c = rootOf(Space::Global, nullptr, "c");
   const ExprRef i = symbol(1);

@@ -270,14 +270,16 @@ size_t hashOfPatterns(const std::vector<model::LanePattern>& patterns) {
 
 std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& members, const LaunchContext& launch,
                                           const SymbolTable& symbols, const model::Arch& arch,
-                                          const std::map<int, int64_t>& values, GuardCache* cache) {
+                                          const std::map<int, int64_t>& values, GuardCache* cache,
+                                          bool firstBlock) {
   if (members.size() < 2) return std::nullopt;
   // One access whose address mentions every member's symbols, so that the iterations listed
   // are those of every loop any member depends on.
   RawAccess all = *members.front();
   for (size_t m = 1; m < members.size(); ++m) all.offset = binary(Op::Add, all.offset, members[m]->offset);
   std::array<int64_t, 3> inside{};
-  for (int d = 0; d < 3; ++d) inside[static_cast<size_t>(d)] = launch.grid && dimOf(*launch.grid, d) <= 1 ? 0 : 1;
+  for (int d = 0; d < 3; ++d)
+    inside[static_cast<size_t>(d)] = firstBlock || (launch.grid && dimOf(*launch.grid, d) <= 1) ? 0 : 1;
   Evaluator evAll(all, launch, symbols, arch);
   evAll.liveValues = values;
   std::vector<std::unique_ptr<Evaluator>> evs;
@@ -311,7 +313,13 @@ std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& m
   for (const auto& combo : iterationCombos(all, symbols, evAll.launchBindings(), evAll.assumptions)) {
     patterns.clear();
     for (auto& ev : evs) {
-      patterns.push_back(ev->patternFor(combo).pattern);
+      const Evaluator::Pattern p = ev->patternFor(combo);
+      patterns.push_back(p.pattern);
+      // Where this block stands: a member whose lane parts were evaluated whole holds the block
+      // index's bytes in its lanes, one split into terms leaves them to base.blockCycle
+      // (address_split.cpp), and the two would land a block apart (Kintinuous' `ptr(ys)[xs]` and
+      // `ptr(ys)[xs + 1]` on a `size_t step`: 16 sectors where 8 hold both; blind panel 34).
+      patterns.back().base.constant += p.blockBytes;
       const model::PatternKind kind = patterns.back().kind;
       if (kind == model::PatternKind::Indirect || kind == model::PatternKind::Unknown) return std::nullopt;
     }
@@ -392,6 +400,11 @@ void groupAccesses(const std::vector<SeenAccess>& seen, const std::vector<Launch
           }
           for (const auto& values : choices) {
             auto g = evaluateGroup(raws, c, symbols, arch, values, &cache);
+            // Members that run only in edge blocks (a border branch, `!(0 < x && x < nx - 1 &&
+            // ...)`, idle in the block that stands for the grid): judged together in block 0,
+            // where their own figures were found too. NiftyReg's border Jacobian stores, four
+            // per thread filling its 16 bytes, were each "16 sectors where 4" (blind panel 34).
+            if (!g || g->activeMembers < 2) g = evaluateGroup(raws, c, symbols, arch, values, &cache, true);
             if (!g || g->activeMembers < 2) continue;
             if (!worst || g->sectorsPerRequest * worst->idealSectors > worst->sectorsPerRequest * g->idealSectors)
               worst = g;

@@ -29,9 +29,12 @@ struct GroupFigures {
 };
 // `cache`: the kernel's, whose shared guards (lane_evaluator.h, sharedGuards) the members'
 // evaluators use, as the accesses' own runs do; null: each member substitutes its own.
+// `firstBlock`: evaluated in block 0 rather than the block that stands for the grid (block 1
+// of each axis the grid extends on), for members that run only in edge blocks.
 std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& members, const LaunchContext& launch,
                                           const SymbolTable& symbols, const model::Arch& arch,
-                                          const std::map<int, int64_t>& values = {}, GuardCache* cache = nullptr);
+                                          const std::map<int, int64_t>& values = {}, GuardCache* cache = nullptr,
+                                          bool firstBlock = false);
 
 // Sets AccessSite::group on the accesses of one kernel (seen[i] is sites[first + i]) that the
 // memory system serves together: global loads and stores of one thread through the same

@@ -54,8 +54,10 @@ void Evaluator::addUniform(UniformSum& sum, const ExprRef& a) const {
     // every residue (model::UniformOffset::blockCycle), none of them unknown. An axis the
     // known grid does not extend on leaves it 0.
     if (t.leaf->op == Op::BlockIdx) {
-      if (!(launch.grid && dimOf(*launch.grid, static_cast<int>(t.leaf->value)) <= 1))
+      if (!(launch.grid && dimOf(*launch.grid, static_cast<int>(t.leaf->value)) <= 1)) {
         sum.base.blockCycle = std::gcd(sum.base.blockCycle, std::abs(t.coef));
+        sum.blockBytes += t.coef * blockIdx[t.leaf->value];
+      }
       continue;
     }
     const int64_t div = knownDivisor(t.leaf, [&](const ExprRef& l) { return leafAlignment(l); });
@@ -73,9 +75,11 @@ model::UniformOffset Evaluator::finishUniform(const UniformSum& sum, bool& gathe
   return base;
 }
 
-model::UniformOffset Evaluator::uniformBase(const std::vector<ExprRef>& uniformAddends, bool& gather) const {
+model::UniformOffset Evaluator::uniformBase(const std::vector<ExprRef>& uniformAddends, bool& gather,
+                                            int64_t* blockBytes) const {
   UniformSum sum = uniformStart();
   for (const ExprRef& a : uniformAddends) addUniform(sum, a);
+  if (blockBytes) *blockBytes = sum.blockBytes;
   return finishUniform(sum, gather);
 }
 
@@ -111,7 +115,7 @@ Evaluator::AddressSplit Evaluator::splitAddress(const ExprRef& offset, bool& gat
     out.laneParts.clear();
     for (const ExprRef& a : addends(offset)) (isUniform(a) ? uniformParts : out.laneParts).push_back(a);
   }
-  out.base = uniformBase(uniformParts, gather);
+  out.base = uniformBase(uniformParts, gather, &out.blockBytes);
   return out;
 }
 
@@ -206,6 +210,7 @@ Evaluator::AddressSplit Evaluator::splitAt(const LoopSplit& split, const std::ma
     UniformSum sum = split.fixed;
     for (const auto& [id, coef] : split.loopTerms) sum.base.constant += coef * iteration.at(id);
     out.base = finishUniform(sum, gather);
+    out.blockBytes = sum.blockBytes;
     return out;
   }
   const ExprRef uniform = substituteLeaves(
@@ -215,7 +220,7 @@ Evaluator::AddressSplit Evaluator::splitAt(const LoopSplit& split, const std::ma
         return nullptr;
       },
       opBit(Op::Symbol));
-  out.base = uniformBase(addends(uniform), gather);
+  out.base = uniformBase(addends(uniform), gather, &out.blockBytes);
   return out;
 }
 

@@ -173,6 +173,16 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
     if (field->getType()->isIntegralOrEnumerationType() && init->EvaluateAsInt(r, ctx_) && r.Val.isInt() &&
         r.Val.getInt().getExtValue() <= 0)
       return true;
+    // A constructor of the class that sets the member from its arguments: objects built by it
+    // hold the caller's value, the default only those built without it. A class template's
+    // constructors are not instantiated where nothing in the unit calls them, so that write is
+    // not seen, and the default alone was taken as the member's one value: Anakin's
+    // `TopKAvgPoolingParam(std::vector<int> top_ks_in, int feat_map_num_in, ...)` with `int
+    // feat_map_num{1};` made every launch's `param.feat_map_num` 1 (blind panel 34).
+    if (setByConstructor(field)) {
+      write(field, nullptr, /*opaque=*/true, /*global=*/true);
+      return true;
+    }
     write(field, init, false, /*global=*/true);
     return true;
   }
@@ -185,6 +195,24 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
   std::vector<const FunctionDecl*> functions_;
   std::set<const DeclRefExpr*> directCallees_;
   std::set<const InitListExpr*> seenLists_;
+
+  // Whether a constructor other than a copy or move sets `field` from a value that is not a
+  // constant (its member initialiser list as written).
+  bool setByConstructor(const FieldDecl* field) const {
+    const auto* record = dyn_cast<CXXRecordDecl>(field->getParent());
+    if (!record || !record->hasDefinition()) return false;
+    for (const CXXConstructorDecl* ctor : record->ctors()) {
+      if (ctor->isCopyOrMoveConstructor()) continue;
+      for (const CXXCtorInitializer* init : ctor->inits()) {
+        if (!init->isWritten() || init->getMember() != field || !init->getInit()) continue;
+        const Expr* value = init->getInit()->IgnoreImplicit();
+        if (const auto* list = dyn_cast<ParenListExpr>(value); list && list->getNumExprs() == 1) value = list->getExpr(0);
+        Expr::EvalResult r;
+        if (value->isValueDependent() || !value->EvaluateAsInt(r, ctx_)) return true;
+      }
+    }
+    return false;
+  }
 
   std::string caller() const { return functions_.empty() ? std::string() : functions_.back()->getNameAsString(); }
   const FunctionDecl* function() const { return functions_.empty() ? nullptr : functions_.back(); }

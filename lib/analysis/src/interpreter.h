@@ -76,6 +76,8 @@ class Interpreter {
   std::optional<MemLoc> location(const clang::Expr* e);
   Value loaded(const MemLoc& loc);
   void stored(const MemLoc& loc, const Value& v);
+  // Whether `loc` is the calling thread's own slot of a shared array, `sec[threadIdx.x]`.
+  bool ownSharedSlot(const MemLoc& loc);
   void memoryMayChange();
   // `placedAt`: where the instruction lands when it starts on another line than `site` (a
   // whole-record copy's stores, on its source value's line: interpreter_calls.cpp).

@@ -138,6 +138,20 @@ std::optional<MemLoc> Interpreter::location(const Expr* e) {
 // per-thread data from then on (read back by `loaded`).
 void Interpreter::stored(const MemLoc& loc, const Value& v) {
   if (loc.root->space == model::Space::Local && !uniformValue(v)) state_.varyingLocals.insert(loc.root.get());
+  if (loc.root->space != model::Space::Shared) return;
+  const Root* root = loc.root.get();
+  if (!uniformValue(v)) {
+    state_.uniformSlotArrays.erase(root);
+    state_.spoiledSlotArrays.insert(root);
+  } else if (!state_.spoiledSlotArrays.count(root)) {
+    state_.uniformSlotArrays.insert(root);  // record() spoiled it already unless the slot is the thread's own
+  }
+}
+
+bool Interpreter::ownSharedSlot(const MemLoc& loc) {
+  const int64_t size = sizeOf(loc.type);
+  return size > 0 && loc.root->space == model::Space::Shared && !loc.root->indirect &&
+         sameStructure(loc.offset, binary(Op::Mul, leaf(Op::ThreadIdx, 0), constant(size)));
 }
 
 Value Interpreter::loaded(const MemLoc& loc) {
@@ -159,6 +173,13 @@ Value Interpreter::loaded(const MemLoc& loc) {
   // A thread-private array some thread wrote a lane-varying value into: each reads its own.
   if (loc.root->space == model::Space::Local && state_.varyingLocals.count(loc.root.get()))
     return intValue(leaf(Op::LaneLoad));
+  // Its own slot of a shared array every thread fills alike (InterpreterState::uniformSlotArrays):
+  // what the thread stored there, the same in every lane. Blind panel 34 judged nine gpuNUFFT
+  // places false that took `sectors[sec[threadIdx.x]]` for a gather and a barrier under
+  // `while (sec[threadIdx.x] < N)` for a divergent one (golden findings/shared_slot_per_thread.cu).
+  if (state_.uniformSlotArrays.count(loc.root.get()) && !state_.spoiledSlotArrays.count(loc.root.get()) &&
+      ownSharedSlot(loc))
+    return intValue(leaf(Op::UniformLoad));
   // A lane-varying load keeps its address: under a known block shape it may turn out
   // warp-uniform (rows[blockIdx.x * 8 + threadIdx.x / 32]), and then its value is too.
   if (uniform) {
@@ -179,7 +200,15 @@ void Interpreter::record(model::AccessKind kind, const MemLoc& loc, const Expr* 
   // loaded or stored at the same address makes no instruction; never for volatile locations.
   if (load && !isVolatile && state_.available.has(loc.root, size, state_.guards, loc.offset)) return;
   if (kind == model::AccessKind::Atomic) memoryMayChange();
-  else if (!load) state_.available.written(loc.root);
+  else if (!load) state_.available.written(loc.root, loc.offset, size);
+  // A shared array stays one whose slots hold one value only while every store is the thread's
+  // own slot under block-uniform guards (stored() then checks the value).
+  if (!load && loc.root->space == model::Space::Shared &&
+      (kind == model::AccessKind::Atomic || !ownSharedSlot(loc) ||
+       !std::all_of(state_.guards.begin(), state_.guards.end(), [](const ExprRef& g) { return isUniform(g); }))) {
+    state_.uniformSlotArrays.erase(loc.root.get());
+    state_.spoiledSlotArrays.insert(loc.root.get());
+  }
   if (kind != model::AccessKind::Atomic && !isVolatile) state_.available.add(loc.root, loc.offset, state_.guards, size);
   if (!state_.recording) return;
   if (load) state_.pendingStores.read(*loc.root);

@@ -227,6 +227,11 @@ struct Evaluator {
     // A pattern the model has no figures for (indirect, unknown): the warps with an active
     // lane, so that its requests still count in the launch's cost (launch_requests.cpp).
     int64_t uncomputedRequests = 0;
+    // The bytes the block index's terms of the address's uniform part add at this evaluator's
+    // block (blockIdx), which pattern.base leaves to its blockCycle; lane parts evaluated
+    // whole keep theirs. evaluateGroup adds them, so that members split either way stand
+    // where they are in one block (access_groups.cpp).
+    int64_t blockBytes = 0;
   };
 
   // The uniform part of an address -> constant + unknown multiple of an alignment, added up
@@ -236,11 +241,13 @@ struct Evaluator {
     model::UniformOffset base;
     int64_t unknown = 0;
     bool gather = false;  // a part reads a load
+    int64_t blockBytes = 0;  // the block index's terms at blockIdx (Pattern::blockBytes)
   };
   UniformSum uniformStart() const;
   void addUniform(UniformSum& sum, const ExprRef& a) const;
   static model::UniformOffset finishUniform(const UniformSum& sum, bool& gather);
-  model::UniformOffset uniformBase(const std::vector<ExprRef>& uniformAddends, bool& gather) const;
+  model::UniformOffset uniformBase(const std::vector<ExprRef>& uniformAddends, bool& gather,
+                                   int64_t* blockBytes = nullptr) const;
 
   // The block's threads' indices, in linear order (model::threadFromLinear), made once.
   struct BlockThreads {
@@ -505,6 +512,7 @@ struct Evaluator {
     model::AffineLanes lanes;
     std::vector<ExprRef> laneParts;
     model::UniformOffset base;
+    int64_t blockBytes = 0;  // Pattern::blockBytes
   };
   // The split of `offset`, the address in one iteration (atIteration).
   AddressSplit splitAddress(const ExprRef& offset, bool& gather);
@@ -589,6 +597,7 @@ struct Evaluator {
     }
     AddressSplit parts = split ? splitAt(*split, iteration, out.gather) : splitAddress(offset, out.gather);
     if (split && checkLoopSplits) checkLoopSplit(parts, out.gather, iteration, rep);
+    out.blockBytes = parts.blockBytes;
     const bool affine = parts.affine;
     const model::AffineLanes& lanes = parts.lanes;
     const std::vector<ExprRef>& laneParts = parts.laneParts;

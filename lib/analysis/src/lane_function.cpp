@@ -525,6 +525,7 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   BlockRun chosen = runInBlock(raw, launch, symbols, arch, inside, live, &memo, BlockRunMode::UnlessIdle, cache);
   LaneResult& result = chosen.result;
   bool partialGrid = false;  // run in block 0 or an edge block only: runningBlocks below
+  bool middleBlock = false;  // run in the grid's middle block, not in its first or last ones
   if (!anyRequest(result) && inside != std::array<int64_t, 3>{}) {
     BlockRun first = runInBlock(raw, launch, symbols, arch, {0, 0, 0}, live, &memo, BlockRunMode::UnlessIdle, cache);
     if (anyRequest(first.result)) {
@@ -566,6 +567,14 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
       one[static_cast<size_t>(d)] = lastAlong(d);
       candidates.push_back(one);
     }
+    // Then the grid's middle block: an interior branch over a coordinate the thread's global
+    // index gives (`y = tid / nx; if (0 < y && y < ny - 1)`) idles the first two blocks and the
+    // last, which hold the image's first and last rows, and runs in the blocks between
+    // (NiftyReg's Jacobian kernels, whose main branch was "never run"; blind panel 34).
+    const size_t lastCandidates = candidates.size();
+    std::array<int64_t, 3> middle{};
+    for (int d = 0; d < 3; ++d) middle[static_cast<size_t>(d)] = inside[static_cast<size_t>(d)] ? (lastAlong(d) + 1) / 2 : 0;
+    candidates.push_back(middle);
     // The first candidate block that runs it (the same for every access of these guards).
     std::optional<std::array<int64_t, 3>> found;
     if (cache && cache->edgeBlock.count(key)) {
@@ -580,10 +589,16 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
     }
     if (found) {
       const auto& idx = *found;
+      const bool atEdge = std::find(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(lastCandidates),
+                                    idx) != candidates.begin() + static_cast<std::ptrdiff_t>(lastCandidates);
       chosen = runInBlock(raw, launch, symbols, arch, idx, live, &memo, BlockRunMode::Full, cache);
       partialGrid = true;
-      chosen.assumptions.insert("runs only in the grid's edge blocks: figures of block (" + std::to_string(idx[0]) +
-                                ", " + std::to_string(idx[1]) + ", " + std::to_string(idx[2]) + ")" +
+      middleBlock = !atEdge;
+      const std::string block =
+          "block (" + std::to_string(idx[0]) + ", " + std::to_string(idx[1]) + ", " + std::to_string(idx[2]) + ")";
+      chosen.assumptions.insert((atEdge ? "runs only in the grid's edge blocks: figures of " + block
+                                        : "runs in none of the grid's first and last blocks: figures of " + block +
+                                              ", its middle") +
                                 (launch.grid ? "" : ", the grid's size taken as " + std::to_string(kAssumedGridDim) +
                                                         " blocks along each axis"));
     }
@@ -613,7 +628,9 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
   // rest, which is what the hardware's counters add up to.
   // The same for clamps on the block index in the address (`min(max(x - R, 0), w - 1)`).
   const bool addressBendsOnBlock = containsOp(raw.offset, Op::BlockIdx) && !linearize(raw.offset);
-  if (launch.grid && (guardsNameBlock || addressBendsOnBlock) && anyRequest(result)) {
+  // Not for an access of the middle blocks only: the edge blocks and block 1 that stand for the
+  // grid here run none of it; its figures are the middle block's, its share runningBlocks'.
+  if (launch.grid && (guardsNameBlock || addressBendsOnBlock) && anyRequest(result) && !middleBlock) {
     const bool oneDimensional = launch.grid->y == 1 && launch.grid->z == 1;
     const auto blocks = edgeBlocks(*launch.grid, addressBendsOnBlock && oneDimensional ? kBendingBlocksAveraged : 1);
     if (blocks.size() > 1) {

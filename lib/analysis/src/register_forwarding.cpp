@@ -13,6 +13,7 @@ constexpr uint64_t kMaxComparedSize = 256;
 // Values kept per walk, and pending stores per alias class: beyond them the oldest are
 // forgotten (a forwarding or a dead store missed, never one invented).
 constexpr size_t kMaxValues = 4096;
+constexpr size_t kRecentKept = 32;
 constexpr size_t kMaxPendingPerClass = 4096;
 
 // The alias class of every pointer that is not a memory variable's.
@@ -36,6 +37,16 @@ uint64_t hashOf(const Root* root, int64_t bytes, const ExprRef& offset) {
 // `prefix` does.
 bool isPrefix(const std::vector<ExprRef>& prefix, const std::vector<ExprRef>& guards) {
   return prefix.size() <= guards.size() && std::equal(prefix.begin(), prefix.end(), guards.begin());
+}
+
+// An address as a rest plus a constant (`p + 12` -> (p, 12)); a bare constant has no rest.
+std::pair<ExprRef, int64_t> restAndConstant(const ExprRef& e) {
+  if (e && e->op == Op::Add && e->args.size() == 2) {
+    if (auto c = asConstant(e->args[1])) return {e->args[0], *c};
+    if (auto c = asConstant(e->args[0])) return {e->args[1], *c};
+  }
+  if (auto c = e ? asConstant(e) : std::nullopt) return {nullptr, *c};
+  return {e, 0};
 }
 
 }  // namespace
@@ -70,6 +81,7 @@ bool sameAddress(const ExprRef& a, const ExprRef& b) {
 
 void AvailableValues::clear() {
   values_.clear();
+  recent_.clear();
   byHash_.clear();
   classes_.clear();
 }
@@ -79,9 +91,21 @@ bool AvailableValues::valid(const Entry& e) const {
   return it != classes_.end() && it->second.epoch == e.epoch;
 }
 
-void AvailableValues::written(const RootRef& root) {
+void AvailableValues::written(const RootRef& root, const ExprRef& offset, int64_t bytes) {
+  // The recent values of this root the store cannot overlap, while still valid.
+  std::vector<Entry> kept;
+  if (offset && bytes > 0) {
+    const auto [rest, at] = restAndConstant(offset);
+    for (size_t i : recent_) {
+      const Entry& e = values_[i];
+      if (e.root != root || !valid(e)) continue;
+      const auto [eRest, eAt] = restAndConstant(e.offset);
+      if (sameAddress(rest, eRest) && (eAt + e.bytes <= at || at + bytes <= eAt)) kept.push_back(e);
+    }
+  }
   for (auto& [key, cls] : classes_)
     if (mayAlias(*root, *cls.representative)) ++cls.epoch;
+  for (const Entry& e : kept) add(e.root, e.offset, e.guards, e.bytes);
 }
 
 void AvailableValues::add(const RootRef& root, const ExprRef& offset, const std::vector<ExprRef>& guards,
@@ -91,6 +115,8 @@ void AvailableValues::add(const RootRef& root, const ExprRef& offset, const std:
   auto [it, inserted] = classes_.try_emplace(key);
   if (inserted) it->second.representative = representativeOf(root);
   byHash_.emplace(hashOf(root.get(), bytes, offset), values_.size());
+  if (recent_.size() == kRecentKept) recent_.erase(recent_.begin());
+  recent_.push_back(values_.size());
   values_.push_back(Entry{root, offset, guards, bytes, key, it->second.epoch});
 }
 
@@ -100,6 +126,7 @@ void AvailableValues::compact() {
     if (valid(e)) kept.push_back(std::move(e));
   if (kept.size() > kMaxValues / 2) kept.erase(kept.begin(), kept.end() - kMaxValues / 2);
   values_ = std::move(kept);
+  recent_.clear();
   byHash_.clear();
   for (size_t i = 0; i < values_.size(); ++i)
     byHash_.emplace(hashOf(values_[i].root.get(), values_[i].bytes, values_[i].offset), i);

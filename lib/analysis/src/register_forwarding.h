@@ -36,8 +36,12 @@ bool sameAddress(const ExprRef& a, const ExprRef& b);
 class AvailableValues {
  public:
   void clear();
-  // A store (or an unknown write) through `root`: every value it may change is gone.
-  void written(const RootRef& root);
+  // A store (or an unknown write) through `root`: every value it may change is gone. Given the
+  // store's address and width, the values of the same root a constant distance away that the
+  // store does not overlap stay (`first[3] = ...; first[0] = ... - first[3];` keeps first[3]
+  // in a register, as nvcc does); only among the last kRecentKept values added, so that a
+  // store costs a bounded scan.
+  void written(const RootRef& root, const ExprRef& offset = nullptr, int64_t bytes = 0);
   void add(const RootRef& root, const ExprRef& offset, const std::vector<ExprRef>& guards, int64_t bytes);
   bool has(const RootRef& root, int64_t bytes, const std::vector<ExprRef>& guards, const ExprRef& offset) const;
   // The values of `this` (before a loop) still available at the end of one walk of its body
@@ -64,6 +68,7 @@ class AvailableValues {
   bool valid(const Entry& e) const;
   void compact();
   std::vector<Entry> values_;
+  std::vector<size_t> recent_;  // indices into values_ of the last values added, oldest first
   std::unordered_multimap<uint64_t, size_t> byHash_;
   std::unordered_map<const void*, AliasClass> classes_;
 };

@@ -244,6 +244,25 @@ void host(float* p, int n) {
   CHECK(kernelNamed(r, "smaller").block.dim == model::Dim3{100, 1, 1});
 }
 
+TEST_CASE("block shapes: a member a constructor sets from its arguments is not its default") {
+  // Anakin's TopKAvgPoolingParam: a class template whose constructor, never called in the unit
+  // (so never instantiated), sets the member; its `{1}` is only a default-built object's value
+  // (lib/analysis/src/host_summary.cpp, setByConstructor; blind panel 34).
+  const AnalysisResult r = analyseOne(R"(
+template <typename T>
+struct Param {
+  Param() = default;
+  Param(int threadsIn, int rowsIn) : threads(threadsIn), rows(rowsIn) {}
+  int threads{64};
+  int rows{2};
+};
+__global__ void fromParam(float* p) { p[threadIdx.x] = 0.0f; }
+void host(float* p, Param<float>& param) { fromParam<<<1, param.threads>>>(p); }
+)");
+  REQUIRE(r.files.size() == 1);
+  CHECK(kernelNamed(r, "fromParam").block.source == BlockSource::Assumed);
+}
+
 TEST_CASE("block shapes: a kernel launched with several shapes says so") {
   const AnalysisResult r = analyseOne(R"(
 __global__ void twice(float* p) { p[threadIdx.x] = 0.0f; }
