@@ -108,7 +108,13 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           ("panel33", "panel33-findings.json", "panel33-judgments.json"),
           ("panel33b", "panel33b-findings.json", "panel33b-judgments.json"),
           # ACMP, fixstars' cuda-bundle-adjustment, warp-transducer: no warning; 15 notes, ids 600 on.
-          ("panel33c", "panel33c-findings.json", "panel33c-judgments.json")]
+          ("panel33c", "panel33c-findings.json", "panel33c-judgments.json"),
+          # Session 37, out of sample: cuBERT, cuhnsw, cuPDLP-C, lightseq, gpuNUFFT,
+          # TurboTransformers, Kintinuous, Anakin's CUDA kernels (every warning, ids 0 to 8, and
+          # 40 notes, ids 9 on, panel34); then bart, NiftyReg and AliceVision's depth map after
+          # the fixes (no warning; 20 notes, ids 100 on, panel34b).
+          ("panel34", "panel34-findings.json", "panel34-judgments.json"),
+          ("panel34b", "panel34b-findings.json", "panel34b-judgments.json")]
 
 
 def load_panels(folder):
