@@ -33,6 +33,18 @@ __global__ void slotOfData(const int* sectors, const float* crds, float* out) {
   out[blockIdx.x * SLOTS + threadIdx.x] = crds[sec[threadIdx.x] * 64];  // finding: scattered-indirect-access=note
 }
 
+// The slot given per-thread data at the end of each round: from the second round on, the
+// loop's bound and the barrier under it depend on the thread.
+__global__ void slotRefilled(const int* next, float* out, int n) {
+  __shared__ int sec[SLOTS];
+  sec[threadIdx.x] = blockIdx.x;
+  while (sec[threadIdx.x] < n) {
+    out[blockIdx.x * SLOTS + threadIdx.x] = 1.f;
+    __syncthreads();  // finding: barrier-in-divergent-code=note
+    sec[threadIdx.x] = next[sec[threadIdx.x] * SLOTS + threadIdx.x];  // finding: scattered-indirect-access=note
+  }
+}
+
 int main() {
   float *c, *o;
   int *s, *ce;
@@ -43,6 +55,7 @@ int main() {
   for (int i = 0; i < 100; ++i) {
     sectorLoop<<<1024, SLOTS>>>(s, c, o, ce, 100000);
     slotOfData<<<1024, SLOTS>>>(s, c, o);
+    slotRefilled<<<1024, SLOTS>>>(s, o, 100000);
   }
   cudaDeviceSynchronize();
   return 0;
