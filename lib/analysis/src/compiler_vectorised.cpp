@@ -73,24 +73,6 @@ bool sameTerms(const AffineForm& a, const AffineForm& b) {
   return true;
 }
 
-// An offset as an expression plus a constant: `(y * xdim + x) * 8 + 4` -> (`(y * xdim + x) * 8`, 4).
-// What tells a vector's components of one element apart where the offset is no affine form (a
-// product of a thread's value with an unknown size: relion's `z*xdim*ydim + y*xdim + x`).
-std::pair<ExprRef, int64_t> splitConstant(const ExprRef& e) {
-  if (e->op == Op::Const) return {constant(0), e->value};
-  if ((e->op == Op::Add || e->op == Op::Sub) && e->args.size() == 2) {
-    if (const auto c = asConstant(e->args[1])) {
-      auto [rest, k] = splitConstant(e->args[0]);
-      return {rest, k + (e->op == Op::Add ? *c : -*c)};
-    }
-    if (const auto c = asConstant(e->args[0]); c && e->op == Op::Add) {
-      auto [rest, k] = splitConstant(e->args[1]);
-      return {rest, k + *c};
-    }
-  }
-  return {e, 0};
-}
-
 // Every lane's first byte aligned to `width` where the lanes' offsets are `terms` plus `start`
 // in an object aligned to `objectAlignment`: the start, the object and each term's coefficient.
 bool alignedForEveryLane(const std::vector<AffineTerm>& terms, int64_t start, int64_t objectAlignment, int64_t width) {

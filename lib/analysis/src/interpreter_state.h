@@ -129,12 +129,12 @@ struct InterpreterState {
   // Thread-private arrays (local memory) given a lane-varying value: each thread reads back its
   // own, so their loads are per-thread data however uniform the index (a merge's `myKey[0]`).
   std::set<const Root*> varyingLocals;
-  // Shared arrays each thread uses as a variable of its own: every store so far was at the
-  // thread's own slot (`sec[threadIdx.x] = blockIdx.x`), of a block-uniform value, under
-  // block-uniform guards, so every slot holds the same value and a load of the own slot is
-  // warp-uniform (gpuNUFFT's sector index; Interpreter::loaded). Any other store or an atomic
-  // moves the array to `spoiledSlotArrays` for good.
-  std::set<const Root*> uniformSlotArrays, spoiledSlotArrays;
+  // Shared arrays written so far, each true while it is one each thread uses as a variable of
+  // its own: every store at the thread's own slot (`sec[threadIdx.x] = blockIdx.x`), of a
+  // block-uniform value, under block-uniform guards, so that every slot holds the same value
+  // and a load of the own slot is warp-uniform (gpuNUFFT's sector index; Interpreter::loaded).
+  // Any other store or an atomic makes it false for good.
+  std::map<const Root*, bool> uniformSlotArrays;
 };
 
 // What the walk saw: one event per memory access (a record copied whole gives one per

@@ -571,7 +571,6 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
     // index gives (`y = tid / nx; if (0 < y && y < ny - 1)`) idles the first two blocks and the
     // last, which hold the image's first and last rows, and runs in the blocks between
     // (NiftyReg's Jacobian kernels, whose main branch was "never run"; blind panel 34).
-    const size_t lastCandidates = candidates.size();
     std::array<int64_t, 3> middle{};
     for (int d = 0; d < 3; ++d) middle[static_cast<size_t>(d)] = inside[static_cast<size_t>(d)] ? (lastAlong(d) + 1) / 2 : 0;
     candidates.push_back(middle);
@@ -589,16 +588,15 @@ LaneResult evaluateLanes(const RawAccess& raw, const LaunchContext& launch, cons
     }
     if (found) {
       const auto& idx = *found;
-      const bool atEdge = std::find(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(lastCandidates),
-                                    idx) != candidates.begin() + static_cast<std::ptrdiff_t>(lastCandidates);
       chosen = runInBlock(raw, launch, symbols, arch, idx, live, &memo, BlockRunMode::Full, cache);
       partialGrid = true;
-      middleBlock = !atEdge;
+      // The middle block, unless it is also one of the edge candidates (a grid of two blocks).
+      middleBlock = idx == middle && std::count(candidates.begin(), candidates.end(), middle) == 1;
       const std::string block =
           "block (" + std::to_string(idx[0]) + ", " + std::to_string(idx[1]) + ", " + std::to_string(idx[2]) + ")";
-      chosen.assumptions.insert((atEdge ? "runs only in the grid's edge blocks: figures of " + block
-                                        : "runs in none of the grid's first and last blocks: figures of " + block +
-                                              ", its middle") +
+      chosen.assumptions.insert((middleBlock ? "runs in none of the grid's first and last blocks: figures of " + block +
+                                                   ", its middle"
+                                             : "runs only in the grid's edge blocks: figures of " + block) +
                                 (launch.grid ? "" : ", the grid's size taken as " + std::to_string(kAssumedGridDim) +
                                                         " blocks along each axis"));
     }

@@ -39,16 +39,6 @@ bool isPrefix(const std::vector<ExprRef>& prefix, const std::vector<ExprRef>& gu
   return prefix.size() <= guards.size() && std::equal(prefix.begin(), prefix.end(), guards.begin());
 }
 
-// An address as a rest plus a constant (`p + 12` -> (p, 12)); a bare constant has no rest.
-std::pair<ExprRef, int64_t> restAndConstant(const ExprRef& e) {
-  if (e && e->op == Op::Add && e->args.size() == 2) {
-    if (auto c = asConstant(e->args[1])) return {e->args[0], *c};
-    if (auto c = asConstant(e->args[0])) return {e->args[1], *c};
-  }
-  if (auto c = e ? asConstant(e) : std::nullopt) return {nullptr, *c};
-  return {e, 0};
-}
-
 }  // namespace
 
 bool mayAlias(const Root& written, const Root& read) {
@@ -95,11 +85,11 @@ void AvailableValues::written(const RootRef& root, const ExprRef& offset, int64_
   // The recent values of this root the store cannot overlap, while still valid.
   std::vector<Entry> kept;
   if (offset && bytes > 0) {
-    const auto [rest, at] = restAndConstant(offset);
+    const auto [rest, at] = splitConstant(offset);
     for (size_t i : recent_) {
       const Entry& e = values_[i];
       if (e.root != root || !valid(e)) continue;
-      const auto [eRest, eAt] = restAndConstant(e.offset);
+      const auto [eRest, eAt] = splitConstant(e.offset);
       if (sameAddress(rest, eRest) && (eAt + e.bytes <= at || at + bytes <= eAt)) kept.push_back(e);
     }
   }

@@ -148,6 +148,26 @@ std::optional<int64_t> asConstant(const ExprRef& e) {
   return std::nullopt;
 }
 
+// An offset as an expression plus a constant: `(y * xdim + x) * 8 + 4` -> (`(y * xdim + x) * 8`, 4).
+// What tells a vector's components of one element apart where the offset is no affine form (a
+// product of a thread's value with an unknown size: relion's `z*xdim*ydim + y*xdim + x`:
+// compiler_vectorised.cpp), and two addresses of one array a known distance apart
+// (register_forwarding.cpp).
+std::pair<ExprRef, int64_t> splitConstant(const ExprRef& e) {
+  if (e->op == Op::Const) return {constant(0), e->value};
+  if ((e->op == Op::Add || e->op == Op::Sub) && e->args.size() == 2) {
+    if (const auto c = asConstant(e->args[1])) {
+      auto [rest, k] = splitConstant(e->args[0]);
+      return {rest, k + (e->op == Op::Add ? *c : -*c)};
+    }
+    if (const auto c = asConstant(e->args[0]); c && e->op == Op::Add) {
+      auto [rest, k] = splitConstant(e->args[1]);
+      return {rest, k + *c};
+    }
+  }
+  return {e, 0};
+}
+
 ExprRef unary(Op op, ExprRef a) {
   if (auto c = asConstant(a)) {
     switch (op) {

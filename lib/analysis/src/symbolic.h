@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace coalesce::analysis {
@@ -153,6 +154,9 @@ ExprRef select(ExprRef cond, ExprRef a, ExprRef b);
 ExprRef bitCount(Op op, ExprRef a, int width);
 
 std::optional<int64_t> asConstant(const ExprRef& e);
+// An expression as the rest plus a constant: `(y * xdim + x) * 8 + 4` -> (`(y * xdim + x) * 8`, 4);
+// a bare constant's rest is 0.
+std::pair<ExprRef, int64_t> splitConstant(const ExprRef& e);
 // Same operations, values and symbols all the way down, each load being only itself: the
 // equality under which terms merge in affine forms and select(c, a, a) folds to a.
 bool sameStructure(const ExprRef& a, const ExprRef& b);
