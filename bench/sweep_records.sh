@@ -9,6 +9,8 @@
 #   bench/sweep_records.sh [--tool PATH] [--include DIR]... [--local-inc] [--jobs N] --out OUT TREE
 #     --include DIR   -I DIR for every file (repeatable; e.g. TREE/Common)
 #     --define D      -D D for every file (repeatable; what the tree's build defines, e.g. GPU)
+#     --flag F        any other nvcc flag for every file (repeatable; e.g. -std=c++14 for a tree
+#                     whose headers do not compile as C++17)
 #     --local-inc     also -I the file's folder's `inc` folder, or the one beside it (cuda-samples)
 #     --no-self-inc   no -I of the file's own folder (on by default, as most trees' builds have it;
 #                     off where that folder holds a header named as a system one: popsift's features.h)
@@ -30,6 +32,7 @@ while [ $# -gt 0 ]; do
     --tool) tool=$2; shift 2 ;;
     --include) includes+=("-I$(cd "$2" && pwd)"); shift 2 ;;
     --define) includes+=("-D$2"); shift 2 ;;
+    --flag) includes+=("$2"); shift 2 ;;
     --local-inc) local_inc=1; shift ;;
     --no-self-inc) self_inc=0; shift ;;
     --jobs) jobs=$2; shift 2 ;;

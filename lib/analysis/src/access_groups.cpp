@@ -2,8 +2,11 @@
 #include "access_groups.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <set>
 #include <string>
 #include <tuple>
@@ -358,6 +361,123 @@ std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& m
   return out;
 }
 
+namespace {
+
+// The sectors one lane's members touch when their record starts `residue` bytes into a sector:
+// each member at its distance from the first (`ranges`: offset from the least, bytes).
+int64_t sectorsOfRecord(const std::vector<std::pair<int64_t, int>>& ranges, int64_t residue, const model::Arch& arch) {
+  std::set<int64_t> sectors;
+  for (const auto& [offset, bytes] : ranges)
+    for (int64_t s = sectorOf(residue + offset, arch); s <= sectorOf(residue + offset + bytes - 1, arch); ++s)
+      sectors.insert(s);
+  return static_cast<int64_t>(sectors.size());
+}
+
+// The gather groups of one family: members whose addresses differ by a constant only (the
+// same loaded index, `b = boxes + idx[t] * 4; b[0] ... b[3]`), so that each thread reads
+// bytes of one record. Their lanes' sectors are not known, but each lane's are the same
+// record's: the group's worst case is every lane's record in sectors of its own, its least
+// every lane on one record, its ideal the lanes' distinct bytes in consecutive sectors.
+void groupGatherFamily(const std::vector<size_t>& family, const std::vector<SeenAccess>& seen,
+                       const model::Arch& arch, std::vector<AccessSite>& sites, size_t first) {
+  std::vector<std::pair<ExprRef, int64_t>> split;  // each member's rest and constant
+  for (size_t i : family) split.push_back(splitConstant(seen[i].raw.offset));
+  std::vector<bool> taken(family.size(), false);
+  for (size_t a = 0; a < family.size(); ++a) {
+    if (taken[a] || !split[a].first) continue;
+    std::vector<size_t> cluster;
+    for (size_t b = a; b < family.size(); ++b) {
+      if (taken[b] || !split[b].first || split[b].first->hash != split[a].first->hash ||
+          !sameStructure(split[b].first, split[a].first))
+        continue;
+      const RawAccess& ra = seen[family[a]].raw;
+      const RawAccess& rb = seen[family[b]].raw;
+      if (ra.rootIndirect != rb.rootIndirect ||
+          (ra.rootIndirect && !(ra.rootLoadAddress && rb.rootLoadAddress &&
+                                sameStructure(ra.rootLoadAddress, rb.rootLoadAddress))))
+        continue;
+      taken[b] = true;
+      cluster.push_back(b);
+    }
+    if (cluster.size() < 2) continue;
+    int64_t least = split[cluster.front()].second;
+    for (size_t k : cluster) least = std::min(least, split[k].second);
+    std::vector<std::pair<int64_t, int>> ranges;
+    int64_t bytesAligned = 0;
+    for (size_t k : cluster) {
+      const int bytes = seen[family[k]].raw.bytes;
+      ranges.push_back({split[k].second - least, bytes});
+      bytesAligned = std::gcd(bytesAligned, static_cast<int64_t>(bytes));
+    }
+    int64_t used = 0, reach = -1;
+    std::vector<std::pair<int64_t, int>> sorted = ranges;
+    std::sort(sorted.begin(), sorted.end());
+    for (const auto& [offset, bytes] : sorted) {  // the union's bytes
+      const int64_t end = offset + bytes - 1;
+      if (end > reach) used += end - std::max(reach + 1, offset) + 1;
+      reach = std::max(reach, end);
+    }
+    // Where a record may start within a sector: the rest is a multiple of its known divisor (of
+    // the root's alignment too); a rest of unknown divisor may start at any multiple of the
+    // members' common width, which C++ aligns each element to.
+    const RawAccess& anchor = seen[family[cluster.front()]].raw;
+    const int64_t divisor = knownDivisor(split[cluster.front()].first, [](const ExprRef&) { return int64_t{1}; });
+    int64_t step = std::gcd(anchor.rootAlignment, divisor == 0 ? anchor.rootAlignment : divisor);
+    step = std::max<int64_t>(std::gcd(step, arch.sectorBytes), std::gcd(bytesAligned, arch.sectorBytes));
+    int64_t most = 0, fewest = std::numeric_limits<int64_t>::max();
+    for (int64_t r = 0; r < arch.sectorBytes; r += step) {
+      const int64_t residue = ((least + r) % arch.sectorBytes + arch.sectorBytes) % arch.sectorBytes;
+      const int64_t n = sectorsOfRecord(ranges, residue, arch);
+      most = std::max(most, n);
+      fewest = std::min(fewest, n);
+    }
+    double lanes = 0, memberSectors = 0;
+    for (size_t k : cluster) {
+      const AccessSite& site = sites[first + family[k]];
+      lanes = std::max(lanes, static_cast<double>(site.figures.activeLanesPerWarp));
+      memberSectors += site.figures.sectorRange->second;
+    }
+    double worst = lanes * static_cast<double>(most);
+    if (anchor.rootBytes > 0)  // never more than the object holds (model::analyzeAccess caps a member so)
+      worst = std::max(static_cast<double>(most),
+                       std::min(worst, static_cast<double>((anchor.rootBytes + arch.sectorBytes - 1) / arch.sectorBytes + 1)));
+    AccessGroup group;
+    group.id = static_cast<int>(first + family[cluster.front()]);
+    group.members = static_cast<int>(cluster.size());
+    group.gather = true;
+    group.sectorsPerRequest = worst;
+    group.sectorsAtLeast = static_cast<double>(fewest);
+    group.idealSectors = std::min(worst, std::ceil(lanes * static_cast<double>(used) / arch.sectorBytes));
+    group.efficiency = worst > 0 ? group.idealSectors / worst : 1.0;
+    group.memberSectors = memberSectors;
+    for (size_t k : cluster) sites[first + family[k]].group = group;
+  }
+}
+
+// The gathers of one kernel that read one record per thread (groupGatherFamily), among loads
+// and stores through loaded indices of the same base, in the same loops and guard families.
+void groupGathers(const std::vector<SeenAccess>& seen, const model::Arch& arch, std::vector<AccessSite>& sites,
+                  size_t first) {
+  using Key = std::tuple<std::string, int, std::vector<int>>;
+  std::map<Key, std::vector<size_t>> buckets;
+  for (size_t i = 0; i < seen.size(); ++i) {
+    const SeenAccess& s = seen[i];
+    const AccessSite& site = sites[first + i];
+    if (s.raw.space != model::Space::Global || s.raw.kind == model::AccessKind::Atomic || s.raw.rootName.empty() ||
+        !site.executed || site.access.pattern.kind != model::PatternKind::Indirect || !site.figures.sectorRange ||
+        site.indirectRowGather || site.group.id >= 0)
+      continue;
+    buckets[Key{s.raw.rootName, s.raw.rootParam, s.loops}].push_back(i);
+  }
+  for (const auto& [key, candidates] : buckets) {
+    if (candidates.size() < 2) continue;
+    for (const std::vector<size_t>& family : guardFamilies(candidates, seen))
+      groupGatherFamily(family, seen, arch, sites, first);
+  }
+}
+
+}  // namespace
+
 void groupAccesses(const std::vector<SeenAccess>& seen, const std::vector<LaunchContext>& contexts,
                    const SymbolTable& symbols, const model::Arch& arch, GuardCache& cache,
                    std::vector<AccessSite>& sites, size_t first) {
@@ -422,6 +542,7 @@ void groupAccesses(const std::vector<SeenAccess>& seen, const std::vector<Launch
         for (size_t i : cluster) sites[first + i].group = group;
       }
   }
+  groupGathers(seen, arch, sites, first);
 }
 
 }  // namespace coalesce::analysis

@@ -16,6 +16,7 @@
 #include <tuple>
 
 #include "access_groups.h"
+#include "array_loop_bounds.h"
 #include "build_hints.h"
 #include "compiler_vectorised.h"
 #include "lane_evaluator.h"
@@ -442,6 +443,13 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
     ++kernel.accesses;
   }
 
+  // A scalar that bounds a loop whose counter indexes an array of known size cannot exceed what
+  // keeps the index inside it (array_loop_bounds.h): a default above that is no launch's either.
+  const std::map<int, ArrayLoopBound> arrayBounds = arrayLoopBounds(raws, symbols);
+  for (const auto& scalars : strideScalarsOf)
+    for (const auto& [id, taken] : scalars)
+      if (const auto b = arrayBounds.find(id); b != arrayBounds.end() && taken > b->second.most)
+        impossible.try_emplace(id, b->second.because);
   for (size_t i = 0; i < strideScalarsOf.size() && !impossible.empty(); ++i) {
     AccessSite& site = out.accesses[firstAccess + i];
     for (const auto& [id, taken] : strideScalarsOf[i])

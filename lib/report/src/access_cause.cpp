@@ -54,6 +54,9 @@ Cause classifyGlobal(const AccessSite& site, const model::Arch& arch) {
       // A gather inside an object so small that even scattered lanes touch no more sectors
       // than a coalesced request (model::Access::objectBytes caps the range): nothing wasted.
       if (site.figures.sectorRange && site.figures.sectorRange->second <= coalescedSectors(site, arch)) return Cause::None;
+      // A gather of one record per thread whose records fill whole sectors wherever they lie
+      // (32-byte records on 32-byte boundaries): scattered lanes waste nothing between them.
+      if (site.group.gather && site.group.sectorsPerRequest <= site.group.idealSectors + 1e-9) return Cause::None;
       return site.indirectRowGather ? Cause::RowGather : Cause::ScatteredIndirect;
     case model::PatternKind::Unknown:
     case model::PatternKind::Uniform: return Cause::None;  // unknowable, or a broadcast

@@ -48,7 +48,8 @@ void capGuessedValueAccesses(std::vector<Finding>& findings, const AnalysisResul
       f.message +=
           fmt::format("; only under a value no launch can have: {}, where {}", d.taken, site.impossibleBecause);
       reason = fmt::format(
-          "a note, not a warning: its figures rest on runtime values taken at a default that the hardware rules out "
+          "a note, not a warning: its figures rest on runtime values taken at a default that the hardware or the "
+          "kernel's own arrays rule out "
           "({}), so the real values are smaller and the figures at them not known; give them ({}, or --launch-info "
           "from a verify run) and it is judged again",
           site.impossibleBecause, d.names);

@@ -554,3 +554,43 @@ TEST_CASE("findings/: a launch in a host loop is analysed at the values of the c
   }
   CHECK(strided == 2);
 }
+
+TEST_CASE("findings/: the fields of one record read through a loaded index are judged as one gather") {
+  const Analysed& r = analysed();
+  std::map<int, const AccessSite*> byLine;
+  for (const AccessSite& a : r.analysis.accesses)
+    if (a.loc.file.find("gather_of_one_record.cu") != std::string::npos && a.access.kind == model::AccessKind::Load &&
+        a.access.pattern.kind == model::PatternKind::Indirect && !byLine.count(a.loc.line))
+      byLine[a.loc.line] = &a;
+  REQUIRE(byLine.count(16));
+  REQUIRE(byLine.count(19));
+  // The box: 4 floats a lane, on 16-byte boundaries: one sector a lane at worst, 16 at best
+  // for 32 lanes, 1 when every lane reads the same box.
+  const AccessGroup& box = byLine[16]->group;
+  CHECK(box.gather);
+  CHECK(box.members == 4);
+  CHECK(byLine[19]->group.id == box.id);
+  CHECK(box.sectorsPerRequest == Approx(32));
+  CHECK(box.idealSectors == Approx(16));
+  CHECK(box.sectorsAtLeast == Approx(1));
+  // A 32-byte record of two float4 halves fills its sector wherever it lies.
+  REQUIRE(byLine.count(28));
+  CHECK(byLine[28]->group.gather);
+  CHECK(byLine[28]->group.sectorsPerRequest == Approx(byLine[28]->group.idealSectors));
+  // 16 bytes of a 20-byte record start at any multiple of 4 bytes: two sectors a lane at worst.
+  REQUIRE(byLine.count(42));
+  CHECK(byLine[42]->group.gather);
+  CHECK(byLine[42]->group.members == 4);
+  CHECK(byLine[42]->group.sectorsPerRequest == Approx(64));
+  CHECK(byLine[42]->group.idealSectors == Approx(16));
+  int boxFindings = 0;
+  for (const report::Finding& f : r.shown)
+    if (f.loc.file.find("gather_of_one_record.cu") != std::string::npos && f.rule == "scattered-indirect-access" &&
+        f.loc.line >= 16 && f.loc.line <= 19) {
+      ++boxFindings;
+      INFO(f.message);
+      CHECK(f.message.find("1 to 32 sectors per request together") != std::string::npos);
+      CHECK(f.message.find("ideal 16") != std::string::npos);
+    }
+  CHECK(boxFindings == 1);
+}

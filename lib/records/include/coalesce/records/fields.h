@@ -167,6 +167,8 @@ void describeFields(V& v, R& r) {
   v.field("efficiency", r.efficiency);
   v.field("member_sectors", r.memberSectors);
   v.field("sector_runs", r.sectorRuns);
+  v.field("gather", r.gather);
+  v.field("sectors_at_least", r.sectorsAtLeast);
 }
 
 // Fix-it records (docs/fixes.md): the worker's format carries them; the public report does

@@ -112,6 +112,12 @@ struct AccessGroup {
   double efficiency = 1;         // idealSectors / sectorsPerRequest
   double memberSectors = 0;      // the members' own sectors per request, added up
   double sectorRuns = 0;         // runs of 2 or more contiguous sectors in their union, per request
+  // A gather of one record: the members read bytes of the same element through a loaded index
+  // (`b = boxes + idx[t] * 4; b[0] ... b[3]`), so their lanes' addresses are not known, only
+  // their distances. sectorsPerRequest is then the worst case (every lane's record in sectors of
+  // its own), sectorsAtLeast the least (every lane on one record) (access_groups.cpp).
+  bool gather = false;
+  double sectorsAtLeast = 0;
   bool operator==(const AccessGroup&) const = default;
 };
 
