@@ -114,7 +114,13 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           # 40 notes, ids 9 on, panel34); then bart, NiftyReg and AliceVision's depth map after
           # the fixes (no warning; 20 notes, ids 100 on, panel34b).
           ("panel34", "panel34-findings.json", "panel34-judgments.json"),
-          ("panel34b", "panel34b-findings.json", "panel34b-judgments.json")]
+          ("panel34b", "panel34b-findings.json", "panel34b-judgments.json"),
+          # Session 38: Hetu v1's ops, TensorRT's plugins, cuNSearch, GPUSPH's kernels, dietgpu and
+          # NVIDIA Warp's native kernels: every warning (ids 0 to 47) and 30 of 420 notes (48 on).
+          ("panel38", "panel38-findings.json", "panel38-judgments.json"),
+          # ViennaCL's CUDA backend (libviennacl/src), swept with the session's final tool: no
+          # warning; 20 of 236 notes, ids 100 on.
+          ("panel38b", "panel38b-findings.json", "panel38b-judgments.json")]
 
 
 def load_panels(folder):
