@@ -101,3 +101,19 @@ TEST_CASE("explain targets: FILE:LINE and FILE:LINE:COL, matched on path suffixe
   CHECK(report::accessesAt(r, *report::parseExplainTarget("/abs/repo/src/k.cu:12:20")).front()->expression == "b");
   CHECK(report::accessesAt(r, *report::parseExplainTarget("rc/k.cu:12")).empty());
 }
+
+TEST_CASE("explain a field of a record gathered through a loaded index: the group's range too") {
+  AccessSite site = makeSite(affine(Space::Global, 4, 4), {256, 1, 1}, "b[1]");
+  site.access.pattern = model::LanePattern::makeIndirect();
+  site.figures = model::analyzeAccess(site.access, site.block.dim, defaultArch());
+  site.group.id = 0;
+  site.group.members = 4;
+  site.group.gather = true;
+  site.group.sectorsPerRequest = 32;
+  site.group.sectorsAtLeast = 1;
+  site.group.idealSectors = 16;
+  const std::string pic = explainAccess(site, defaultArch());
+  CHECK(contains(pic, "the addresses come from loaded data: 1 to 32 sectors per request; nothing to draw"));
+  CHECK(contains(pic, "with the 3 other accesses of the same record through the same index: 1 to 32 sectors per "
+                      "request together (ideal 16)"));
+}
