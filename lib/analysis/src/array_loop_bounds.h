@@ -18,7 +18,7 @@ namespace coalesce::analysis {
 
 struct ArrayLoopBound {
   int64_t most = 0;     // the largest value of the scalar that keeps the access inside its array
-  std::string because;  // "`cache[i]` would index past its 2048 elements in `for (...)`"
+  std::string because;  // "its loop `for (int i = 0; i < k; i++)` would take `cache` past its 2048 elements"
 };
 
 // For each runtime scalar that bounds a loop whose counter indexes an array of known size (a
