@@ -473,3 +473,25 @@ TEST_CASE("html report: a barrier finding drawn as the threads that reach it and
   CHECK(count(page, "<path class=\"lo\"") >= 1);
   CHECK(contains(page, "which threads reach the barrier is not known"));
 }
+
+TEST_CASE("html report: the fields of one gathered record are one finding, with the record's range") {
+  AnalysisResult a;
+  for (int m = 0; m < 4; ++m) {
+    AccessSite s = numbered(makeSite(indirect(Space::Global, 4), {256, 1, 1}, "b[" + std::to_string(m) + "]"), m,
+                            static_cast<unsigned>(3 + m));
+    s.group.id = 0;
+    s.group.members = 4;
+    s.group.gather = true;
+    s.group.sectorsPerRequest = 32;
+    s.group.sectorsAtLeast = 1;
+    s.group.idealSectors = 16;
+    s.group.efficiency = 0.5;
+    a.accesses.push_back(s);
+  }
+  const report::Report r = reportOf(a);
+  REQUIRE(r.findings.size() == 1);
+  CHECK(contains(r.findings[0].message, "loads of 'b[0]', 'b[1]', 'b[2]' and 'b[3]', one thread's bytes of one record"));
+  const std::string page = htmlOf(r, memoryReader({{"k.cu", "a\nb\nc\nd\ne\nf\ng\n"}}));
+  CHECK(contains(page, "with the 3 other accesses of the same record through the same index, 1 to 32 sectors per "
+                       "request together (ideal 16)"));
+}

@@ -44,10 +44,19 @@ std::string averageText(const model::AccessFigures& f) {
 // Why an access has no lanes to draw, in the words of its record.
 std::string noPictureText(const AccessSite& site) {
   if (!site.executed) return "no lane runs this access: " + site.notExecuted;
-  if (const auto& r = site.figures.sectorRange)
-    return fmt::format("the addresses come from loaded data: {} to {} sectors per request depending on their values; "
-                       "no lanes to draw",
-                       number(r->first), number(r->second));
+  if (const auto& r = site.figures.sectorRange) {
+    std::string text = fmt::format(
+        "the addresses come from loaded data: {} to {} sectors per request depending on their values; no lanes to "
+        "draw",
+        number(r->first), number(r->second));
+    // Fields of one record read through the same index (AccessGroup::gather), as --explain says.
+    if (site.group.gather)
+      text += fmt::format("; with the {} other accesses of the same record through the same index, {} to {} sectors "
+                          "per request together (ideal {})",
+                          site.group.members - 1, number(site.group.sectorsAtLeast),
+                          number(site.group.sectorsPerRequest), number(site.group.idealSectors));
+    return text;
+  }
   if (const auto& r = site.figures.wavefrontRange)
     return fmt::format("the addresses come from loaded data: {} to {} wavefronts per request; no lanes to draw",
                        number(r->first), number(r->second));
