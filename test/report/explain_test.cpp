@@ -106,12 +106,7 @@ TEST_CASE("explain a field of a record gathered through a loaded index: the grou
   AccessSite site = makeSite(affine(Space::Global, 4, 4), {256, 1, 1}, "b[1]");
   site.access.pattern = model::LanePattern::makeIndirect();
   site.figures = model::analyzeAccess(site.access, site.block.dim, defaultArch());
-  site.group.id = 0;
-  site.group.members = 4;
-  site.group.gather = true;
-  site.group.sectorsPerRequest = 32;
-  site.group.sectorsAtLeast = 1;
-  site.group.idealSectors = 16;
+  site.group = recordGather(4, 1, 32, 16);
   const std::string pic = explainAccess(site, defaultArch());
   CHECK(contains(pic, "the addresses come from loaded data: 1 to 32 sectors per request; nothing to draw"));
   CHECK(contains(pic, "with the 3 other accesses of the same record through the same index: 1 to 32 sectors per "

@@ -479,13 +479,7 @@ TEST_CASE("html report: the fields of one gathered record are one finding, with 
   for (int m = 0; m < 4; ++m) {
     AccessSite s = numbered(makeSite(indirect(Space::Global, 4), {256, 1, 1}, "b[" + std::to_string(m) + "]"), m,
                             static_cast<unsigned>(3 + m));
-    s.group.id = 0;
-    s.group.members = 4;
-    s.group.gather = true;
-    s.group.sectorsPerRequest = 32;
-    s.group.sectorsAtLeast = 1;
-    s.group.idealSectors = 16;
-    s.group.efficiency = 0.5;
+    s.group = recordGather(4, 1, 32, 16);
     a.accesses.push_back(s);
   }
   const report::Report r = reportOf(a);

@@ -35,6 +35,20 @@ inline Access indirect(Space space, int bytes) {
   return a;
 }
 
+// The group of the fields of one record a lane gathers through a loaded index
+// (AccessGroup::gather), its first member's id 0.
+inline AccessGroup recordGather(int members, double least, double most, double ideal) {
+  AccessGroup g;
+  g.id = 0;
+  g.members = members;
+  g.gather = true;
+  g.sectorsAtLeast = least;
+  g.sectorsPerRequest = most;
+  g.idealSectors = ideal;
+  g.efficiency = ideal / most;
+  return g;
+}
+
 // A site with its figures computed by the model, as the frontend fills it.
 inline AccessSite makeSite(Access access, Dim3 block = {256, 1, 1}, std::string expression = "a[i]",
                        std::string elementType = "float", std::string file = "k.cu", unsigned line = 10,

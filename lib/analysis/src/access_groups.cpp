@@ -363,14 +363,11 @@ std::optional<GroupFigures> evaluateGroup(const std::vector<const RawAccess*>& m
 
 namespace {
 
-// The sectors one lane's members touch when their record starts `residue` bytes into a sector:
-// each member at its distance from the first (`ranges`: offset from the least, bytes).
-int64_t sectorsOfRecord(const std::vector<std::pair<int64_t, int>>& ranges, int64_t residue, const model::Arch& arch) {
-  std::set<int64_t> sectors;
-  for (const auto& [offset, bytes] : ranges)
-    for (int64_t s = sectorOf(residue + offset, arch); s <= sectorOf(residue + offset + bytes - 1, arch); ++s)
-      sectors.insert(s);
-  return static_cast<int64_t>(sectors.size());
+// What one lane's members touch when their record starts `residue` bytes into a sector: each
+// member at its distance from the first (`ranges`: offset from the least, and bytes).
+model::WarpSectors recordAt(std::vector<model::ByteRange> ranges, int64_t residue, const model::Arch& arch) {
+  for (model::ByteRange& r : ranges) r.address += residue;
+  return model::countSectorsOfRanges(ranges, arch);
 }
 
 // The gather groups of one family: members whose addresses differ by a constant only (the
@@ -402,21 +399,14 @@ void groupGatherFamily(const std::vector<size_t>& family, const std::vector<Seen
     if (cluster.size() < 2) continue;
     int64_t least = split[cluster.front()].second;
     for (size_t k : cluster) least = std::min(least, split[k].second);
-    std::vector<std::pair<int64_t, int>> ranges;
+    std::vector<model::ByteRange> ranges;
     int64_t bytesAligned = 0;
     for (size_t k : cluster) {
       const int bytes = seen[family[k]].raw.bytes;
       ranges.push_back({split[k].second - least, bytes});
       bytesAligned = std::gcd(bytesAligned, static_cast<int64_t>(bytes));
     }
-    int64_t used = 0, reach = -1;
-    std::vector<std::pair<int64_t, int>> sorted = ranges;
-    std::sort(sorted.begin(), sorted.end());
-    for (const auto& [offset, bytes] : sorted) {  // the union's bytes
-      const int64_t end = offset + bytes - 1;
-      if (end > reach) used += end - std::max(reach + 1, offset) + 1;
-      reach = std::max(reach, end);
-    }
+    const int64_t used = recordAt(ranges, 0, arch).uniqueBytes;  // the bytes a lane uses
     // Where a record may start within a sector: the rest is a multiple of its known divisor (of
     // the root's alignment too); a rest of unknown divisor may start at any multiple of the
     // members' common width, which C++ aligns each element to.
@@ -427,7 +417,7 @@ void groupGatherFamily(const std::vector<size_t>& family, const std::vector<Seen
     int64_t most = 0, fewest = std::numeric_limits<int64_t>::max();
     for (int64_t r = 0; r < arch.sectorBytes; r += step) {
       const int64_t residue = ((least + r) % arch.sectorBytes + arch.sectorBytes) % arch.sectorBytes;
-      const int64_t n = sectorsOfRecord(ranges, residue, arch);
+      const int64_t n = recordAt(ranges, residue, arch).sectors;
       most = std::max(most, n);
       fewest = std::min(fewest, n);
     }

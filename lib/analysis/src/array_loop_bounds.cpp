@@ -2,7 +2,6 @@
 #include "array_loop_bounds.h"
 
 #include <optional>
-#include <set>
 
 #include "loop_iterations.h"
 
@@ -50,15 +49,7 @@ std::map<int, ArrayLoopBound> arrayLoopBounds(const std::vector<const RawAccess*
       continue;
     const std::optional<CounterBound> bound = counterBound(info.loopCond, counter, symbols);
     if (!bound) continue;
-    // Every iteration reaches the access: no guard but the loop's own reads the counter.
-    bool everyIteration = true;
-    for (const ExprRef& g : a->guards) {
-      if (sameStructure(g, info.loopCond)) continue;
-      std::set<int> read;
-      lanes::collectSymbols(g, read);
-      if (read.count(counter)) everyIteration = false;
-    }
-    if (!everyIteration) continue;
+    if (!lanes::everyIterationReaches(*a, counter, info.loopCond)) continue;
     // The last counter value whose element lies inside the array, and the largest scalar that
     // stops the loop there: counter < (scalar - start) / step, rounded up, for `<`.
     const int64_t lastInside = (a->rootBytes - a->bytes - form->constant) / t.coef;

@@ -305,12 +305,7 @@ std::optional<CompilerVectorised> compilerVectorised(const SeenAccess& s, const 
   const int64_t width = static_cast<int64_t>(*trips) * raw.bytes;
   // Every iteration runs for every lane that runs the first (no guard reads the counter but
   // the loop's own condition, which holds for each of the constant count's iterations).
-  for (const ExprRef& g : raw.guards) {
-    if (sameStructure(g, symbols[id].loopCond)) continue;
-    std::set<int> read;
-    lanes::collectSymbols(g, read);
-    if (read.count(id)) return std::nullopt;
-  }
+  if (!lanes::everyIterationReaches(raw, id, symbols[id].loopCond)) return std::nullopt;
   // The address steps one element per iteration, and every lane's first element is aligned to
   // the merged width whatever the other values are (each other term a multiple of it).
   const std::optional<AffineForm> form = linearize(raw.offset);

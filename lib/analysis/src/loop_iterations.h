@@ -30,6 +30,18 @@ inline void collectSymbols(const ExprRef& e, std::set<int>& out) {
   for (const auto& a : e->args) collectSymbols(a, out);
 }
 
+// Whether every iteration of the loop whose counter is `counter` reaches the access: no guard
+// of it but the loop's own condition reads the counter (`if (i < 16) cache[i] = ...` does).
+inline bool everyIterationReaches(const RawAccess& raw, int counter, const ExprRef& loopCond) {
+  for (const ExprRef& g : raw.guards) {
+    if (sameStructure(g, loopCond)) continue;
+    std::set<int> read;
+    collectSymbols(g, read);
+    if (read.count(counter)) return false;
+  }
+  return true;
+}
+
 // Adds to `out` the symbols a loop variable's start, step and condition name.
 inline void collectLoopBounds(const SymbolInfo& s, std::set<int>& out) {
   for (const ExprRef& e : {s.loopInit, s.loopNext, s.loopCond})

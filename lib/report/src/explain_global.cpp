@@ -21,11 +21,7 @@ std::string globalPicture(const AccessSite& site, const model::Arch& arch, int64
       out += fmt::format("the addresses come from loaded data: {} to {} sectors per request; nothing to draw\n",
                          number(r->first), number(r->second));
       // Fields of one record read through the same index (AccessGroup::gather): judged together.
-      if (site.group.gather)
-        out += fmt::format("with the {} other accesses of the same record through the same index: {} to {} sectors per "
-                           "request together (ideal {})\n",
-                           site.group.members - 1, number(site.group.sectorsAtLeast),
-                           number(site.group.sectorsPerRequest), number(site.group.idealSectors));
+      if (site.group.gather) out += gatheredRecordRange(site.group, ": ") + "\n";
     } else
       out += "no lane addresses for this warp; nothing to draw\n";
     return out;

@@ -48,4 +48,11 @@ std::string accessPhrase(const AccessSite& site) {
   return kind;
 }
 
+std::string gatheredRecordRange(const AccessGroup& group, std::string_view separator) {
+  return fmt::format("with the {} other accesses of the same record through the same index{}{} to {} sectors per "
+                     "request together (ideal {})",
+                     group.members - 1, separator, number(group.sectorsAtLeast), number(group.sectorsPerRequest),
+                     number(group.idealSectors));
+}
+
 }  // namespace coalesce::report::detail

@@ -29,5 +29,9 @@ std::string kilobytes(int64_t bytes);
 std::string dims(const model::Dim3& d);
 // "load of 'a[2 * i]'" (or "store of a float" when the expression is unknown).
 std::string accessPhrase(const AccessSite& site);
+// A field of a record gathered through a loaded index (AccessGroup::gather), as --explain and
+// the HTML report give it: "with the 3 other accesses of the same record through the same
+// index{separator}1 to 32 sectors per request together (ideal 16)".
+std::string gatheredRecordRange(const AccessGroup& group, std::string_view separator);
 
 }  // namespace coalesce::report::detail

@@ -50,11 +50,7 @@ std::string noPictureText(const AccessSite& site) {
         "draw",
         number(r->first), number(r->second));
     // Fields of one record read through the same index (AccessGroup::gather), as --explain says.
-    if (site.group.gather)
-      text += fmt::format("; with the {} other accesses of the same record through the same index, {} to {} sectors "
-                          "per request together (ideal {})",
-                          site.group.members - 1, number(site.group.sectorsAtLeast),
-                          number(site.group.sectorsPerRequest), number(site.group.idealSectors));
+    if (site.group.gather) text += "; " + gatheredRecordRange(site.group, ", ");
     return text;
   }
   if (const auto& r = site.figures.wavefrontRange)
