@@ -17,6 +17,7 @@
 
 #include "coalesce/analysis/analyze.h"
 #include "coalesce/analysis/worker.h"  // recordsToJson: every field of every record, doubles by their bits
+#include "header_pch_build.h"  // leadingAngleIncludes, chooseIncludePrefixes
 #include "preamble_cache.h"
 #include "temp_dir.h"
 
@@ -126,6 +127,41 @@ TEST_CASE("preamble: the key's directives leave comments and blank lines out and
   // `//` inside an angled name starts a comment for the lexer: the name is not whole, so
   // the exact text is keyed (two such names must not meet as `#include <a`).
   CHECK_FALSE(analysis::preambleDirectives("#include <a//b.h>\n").onlyIncludes);
+}
+
+TEST_CASE("include prefix: a file's leading `#include <x>` lines, up to anything else, and where each ends") {
+  using V = std::vector<std::string>;
+  auto names = [](const std::string& text) {
+    V out;
+    for (const analysis::AngleInclude& line : analysis::leadingAngleIncludes(text)) out.push_back(line.name);
+    return out;
+  };
+  const std::string text = "// c\n#include <stdio.h>  // t\n\n/* b */ #include <cuda/std/atomic>\n"
+                           "#include <b.h> /* two\nlines */\n  int x;\n#include <late.h>\n";
+  CHECK(names(text) == V{"stdio.h", "cuda/std/atomic", "b.h"});
+  const std::vector<analysis::AngleInclude> lines = analysis::leadingAngleIncludes(text);
+  REQUIRE(lines.size() == 3);
+  CHECK(text.substr(lines[0].end, 17) == "#include <cuda/st");  // the next line's first token, comments before it skipped
+  CHECK(text.substr(lines[2].end, 5) == "int x");    // past the comment that ends on the next line
+  CHECK(names("#include <a.h>\n#include \"q.h\"\n#include <c.h>\n") == V{"a.h"});
+  CHECK(names("#define X 1\n#include <a.h>\n").empty());
+  CHECK(names("#include <a.h> extra\n#include <b.h>\n").empty());
+  CHECK(names("#include <a//b.h>\n").empty());  // `//` starts a comment: the name is not whole
+  CHECK(names("#include_next <a.h>\n").empty());
+  CHECK(analysis::leadingAngleIncludes("#include <a.h>").at(0).end == 14);  // no newline at the end: the text's size
+  CHECK(names("").empty());
+}
+
+TEST_CASE("include prefix: each group chosen serves at least the minimum of files, with the longest prefix it can") {
+  using P = std::vector<std::vector<std::string>>;
+  const P files = {{"a", "b", "c"}, {"a", "b", "c"}, {"a", "b", "d"}, {"a", "x"}, {"q"}, {"a", "b", "c", "e"}};
+  // Three share a,b,c (the first two and the last); a,b,d is alone, so it takes a,b, which is
+  // then its own group of one: it goes down to `a`, shared by a,x, which alone would not make
+  // a group either: together `a` has two, under three: none.
+  CHECK(analysis::chooseIncludePrefixes(files, 3) == std::vector<size_t>{3, 3, 0, 0, 0, 3});
+  CHECK(analysis::chooseIncludePrefixes(files, 2) == std::vector<size_t>{3, 3, 1, 1, 0, 3});
+  CHECK(analysis::chooseIncludePrefixes({}, 3).empty());
+  CHECK(analysis::chooseIncludePrefixes({{}, {}, {}}, 3) == std::vector<size_t>{0, 0, 0});
 }
 
 TEST_CASE("preamble: a file's next parse reads its kept preamble, with a fresh parse's records") {

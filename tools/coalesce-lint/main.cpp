@@ -156,7 +156,8 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   app.add_option("-j,--jobs", o.request.jobs, "parallel files (default: one per core)");
   app.add_flag("!--no-header-cache", o.request.reuseHeaders,
-               "parse the CUDA headers again for every file instead of once per set of flags (slower; same results)");
+               "parse the CUDA headers, and the leading #include lines files share, again for every file instead of once per set "
+               "of flags (slower; same results)");
   app.add_flag("!--no-preamble-cache", o.request.keepPreambles,
                "with the result cache, do not keep a precompiled header of each file's leading #include block "
                "(slower on the file's next parse; same results)");

@@ -26,22 +26,15 @@
 #include <clang/AST/Decl.h>
 #include <clang/AST/DeclCXX.h>
 #include <clang/Frontend/CompilerInvocation.h>
-#include <clang/Frontend/FrontendActions.h>
-#include <clang/Lex/PreprocessorOptions.h>
-#include <clang/Serialization/ASTWriter.h>
+#include <clang/Serialization/ASTReader.h>
+#include <clang/Serialization/ModuleManager.h>
 #include <clang/Serialization/PCHContainerOperations.h>
 #include <llvm/Support/FileSystem.h>
-#include <llvm/Support/Signals.h>
-#include <llvm/Support/raw_ostream.h>
 
 #include <filesystem>
 #include <functional>
-#include <map>
 #include <optional>
 #include <set>
-#if defined(__GLIBC__)
-#include <malloc.h>  // malloc_trim
-#endif
 
 #include "coalesce/analysis/builtin_files.h"
 #include "coalesce/analysis/command_line.h"
@@ -52,6 +45,7 @@
 #include "command_line_text.h"
 #include "error_collector.h"
 #include "header_deferred_diags.h"
+#include "header_cache.h"
 #include "kernel_analyzer.h"
 #include "preamble_cache.h"
 #include "result_cache.h"
@@ -75,10 +69,11 @@ class Consumer : public clang::SemaConsumer {
  public:
   // reuse: what the file is parsed over (header reuse, docs/architecture.md).
   Consumer(TranslationUnitOptions& options, const ErrorCollector& diags, TranslationUnitResult& out, Reuse reuse,
-           bool& analysed)
-      : options_(options), diags_(diags), out_(out), reuse_(reuse), analysed_(analysed) {}
+           bool& analysed, const clang::CompilerInstance& ci)
+      : options_(options), diags_(diags), out_(out), reuse_(reuse), analysed_(analysed), ci_(ci) {}
   void InitializeSema(clang::Sema& sema) override { sema_ = &sema; }
   bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
+    overIncludePrefix();
     if (reuse_ == Reuse::HeaderPch && sema_) skipPchEndOfUnitLists(*std::exchange(sema_, nullptr));
     if (reuse_ != Reuse::None) noteInstantiationsOfPchTemplates(group);  // header reuse (docs/architecture.md)
     return true;
@@ -89,6 +84,7 @@ class Consumer : public clang::SemaConsumer {
   // skipping on).
   bool shouldSkipFunctionBody(clang::Decl* d) override { return isHostOnlySystemHeaderFunction(d); }
   void HandleTranslationUnit(clang::ASTContext& context) override {
+    overIncludePrefix();
     if (reuse_ == Reuse::HeaderPch) walkOnlyWhatThisFileAdded(context);  // header reuse (docs/architecture.md)
     if (reuse_ == Reuse::Preamble) walkWhatThePreambleAndFileAdded(context);  // preamble_cache.h
     if (options_.parsed) options_.parsed(context);
@@ -101,9 +97,20 @@ class Consumer : public clang::SemaConsumer {
   TranslationUnitOptions& options_;
   const ErrorCollector& diags_;
   TranslationUnitResult& out_;
-  const Reuse reuse_;
+  Reuse reuse_;
   bool& analysed_;
   clang::Sema* sema_ = nullptr;  // until its PCH reader is wrapped (header_deferred_diags.h)
+  const clang::CompilerInstance& ci_;
+  bool chainChecked_ = false;
+
+  // An include prefix's PCH (header_pch_build.h) is chained on the CUDA headers': it may hold
+  // the user's headers, so the file is walked as over a preamble, and the PCH's roots of
+  // deferred diagnostics are read (they may be the user's). Known once the PCH is loaded.
+  void overIncludePrefix() {
+    if (std::exchange(chainChecked_, true) || reuse_ != Reuse::HeaderPch) return;
+    const llvm::IntrusiveRefCntPtr<clang::ASTReader> reader = ci_.getASTReader();
+    if (reader && reader->getModuleManager().size() > 1) reuse_ = Reuse::Preamble;
+  }
 
   // ---- header reuse (docs/architecture.md): what a walk of the whole AST would reach of this file.
   // Without a PCH the analysis walks every declaration of the translation unit; over a PCH
@@ -164,8 +171,8 @@ class Action : public clang::ASTFrontendAction {
          bool skipHostBodies, bool& analysed)
       : options_(options), diags_(diags), out_(out), reuse_(reuse), skipHostBodies_(skipHostBodies),
         analysed_(analysed) {}
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
-    return std::make_unique<Consumer>(options_, diags_, out_, reuse_, analysed_);
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef) override {
+    return std::make_unique<Consumer>(options_, diags_, out_, reuse_, analysed_, ci);
   }
   bool BeginSourceFileAction(clang::CompilerInstance& ci) override {
     // Lets Sema ask Consumer::shouldSkipFunctionBody (ParseAST reads the option).
@@ -191,259 +198,15 @@ class Action : public clang::ASTFrontendAction {
   bool& analysed_;
 };
 
-// =============================================================================================
-// ---- header reuse (docs/architecture.md): one precompiled header per flag set --------------------------
-// Most of a file's parse is the headers every file is given before its first line: the
-// driver's CUDA runtime wrapper (and with it cuda_runtime.h and the C++ library), the
-// built-in CUDA headers in built-in mode, the compatibility prelude. With the same
-// arguments that part is the same for every file. So when two or more files share their
-// arguments, the first of them to start builds a precompiled header (PCH) of those forced
-// includes over an empty source (headerCacheSourcePath()) with exactly those arguments,
-// into a temporary file outside the user's tree (removed when analyze() returns, and on a
-// fatal signal), while the others of the set wait; each file of the set is then parsed with
-// `-include-pch` before it. Clang's PCH reader drops from the file's forced includes the
-// ones the PCH holds (ASTReader, checkPreprocessorOptions), and the file's own
-// `#include <cuda_runtime.h>` is skipped by its include guard, known from the PCH.
-// A file on disk rather than memory, so that worker processes (worker.h) can read it too.
-//   Not reused: the user's own forced includes (-include from the database or after --),
-// which stay out of the PCH and are parsed with each file, after it, in their order; a flag
-// set of one file (building the PCH would cost more than it saves), unless the result cache
-// is on: then the PCH is kept in its folder between runs (ResultCache::storePch, keyed on the
-// tool and the flag set, valid while none of the files it was built from changes), and a
-// run over one file parses only that file; a flag set whose headers do not parse cleanly
-// (each file reports their errors, as without reuse); AnalysisRequest::reuseHeaders off
-// (--no-header-cache).
-//   Same results with and without: see Consumer::walkOnlyWhatThisFileAdded. A file whose
-// PCH cannot be used (or whose parse over it crashes) is parsed again without it, and a
-// kept PCH that failed so is removed (HeaderCache::forget).
-
-constexpr const char* kIncludePch = "-include-pch";
-
-// As HeaderCache::prepare adds it: `-include-pch PATH` just before the file.
-bool usesHeaderPch(const CompileJob& job) {
-  const auto& a = job.arguments;
-  return a.size() >= 3 && a[a.size() - 3] == kIncludePch;
-}
-CompileJob withoutHeaderPch(CompileJob job) {
-  auto& a = job.arguments;
-  a.erase(a.end() - 3, a.end() - 1);
-  return job;
-}
-
-// Clang's PCH writer, skipping what Consumer skips (the headers' host function bodies).
-class HeaderPchGenerator : public clang::PCHGenerator {
- public:
-  using clang::PCHGenerator::PCHGenerator;
-  bool shouldSkipFunctionBody(clang::Decl* d) override { return isHostOnlySystemHeaderFunction(d); }
-};
-
-// Clang's GeneratePCHAction, with the PCH kept in `buffer` rather than written where -o says.
-class PchToMemoryAction : public clang::GeneratePCHAction {
- public:
-  explicit PchToMemoryAction(std::shared_ptr<clang::PCHBuffer> buffer) : buffer_(std::move(buffer)) {}
-
- protected:
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef) override {
-    std::string sysroot;
-    if (!ComputeASTConsumerArguments(ci, sysroot)) return nullptr;
-    return std::make_unique<HeaderPchGenerator>(ci.getPreprocessor(), ci.getModuleCache(), /*OutputFile=*/"",
-                                                /*isysroot=*/"", buffer_, ci.getFrontendOpts().ModuleFileExtensions,
-                                                /*AllowASTWithErrors=*/false,
-                                                /*IncludeTimestamps=*/ci.getFrontendOpts().IncludeTimestamps != 0);
-  }
-
- private:
-  std::shared_ptr<clang::PCHBuffer> buffer_;
-};
-
-// The PCH of `job`'s forced includes, built with its arguments over the empty source; nothing
-// when the headers do not parse without errors or the frontend fails. `inputs` gets the
-// files it read (result cache: a file parsed over the PCH depends on them too).
-std::optional<std::string> buildHeaderPch(const CompileJob& job, const Toolchain& toolchain, bool skipHostBodies,
-                                          std::vector<std::string>& inputs) {
-  std::vector<std::string> args = job.arguments;
-  args.back() = headerCacheSourcePath();
-  auto buffer = std::make_shared<clang::PCHBuffer>();
-  buffer->IsComplete = false;
-  ErrorCollector diags;
-  bool ok = false;
-  auto work = [&] {
-    OverlayOptions overlay;
-    overlay.workingDirectory = job.directory;
-    auto files = llvm::makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions{job.directory},
-                                                                makeOverlayFileSystem(toolchain, overlay));
-    AdjustingFactory factory([&] { return std::make_unique<PchToMemoryAction>(buffer); },
-                             [&](clang::CompilerInvocation& invocation) {
-                               invocation.getFrontendOpts().SkipFunctionBodies = skipHostBodies;
-                               // Clang's "N errors generated" line would go to this process's
-                               // stderr: the errors are collected (and this PCH dropped) instead.
-                               invocation.getDiagnosticOpts().ShowCarets = false;
-                               // Only the forced includes the analysis adds itself, the prelude
-                               // last: the user's own are parsed with each file.
-                               clang::PreprocessorOptions& pp = invocation.getPreprocessorOpts();
-                               auto prelude = std::find(pp.Includes.begin(), pp.Includes.end(), preludePath());
-                               if (prelude == pp.Includes.end() || !pp.ImplicitPCHInclude.empty()) return false;
-                               pp.Includes.erase(prelude + 1, pp.Includes.end());
-                               return true;
-                             });
-    clang::tooling::ToolInvocation invocation(args, &factory, files.get(),
-                                              std::make_shared<clang::PCHContainerOperations>());
-    invocation.setDiagnosticConsumer(&diags);
-    ok = invocation.run();
-    inputs = filesReadBy(*files, job.directory, "");
-  };
-  llvm::CrashRecoveryContext crc;
-  if (!crc.RunSafely(work) || !ok || !diags.errors.empty() || !buffer->IsComplete) return std::nullopt;
-  return std::string(buffer->Data.begin(), buffer->Data.end());
-}
-
-// The run's PCHs, one per flag set shared by two files or more, built on first use.
-class HeaderCache {
- public:
-  // `jobs`: the jobs this run will parse (not those the result cache answers). With a result
-  // cache (`kept`), a flag set's PCH is kept there between runs and used from the first file
-  // of a set: once it is stored, a run over one file parses only that file.
-  // `keptMutex` guards `kept`, shared with the preambles' users.
-  HeaderCache(const std::vector<const CompileJob*>& jobs, const Toolchain& toolchain, const AnalysisRequest& request,
-              ResultCache* kept, std::mutex& keptMutex)
-      : toolchain_(toolchain), skipHostBodies_(request.skipSystemHostBodies), kept_(kept), keptMutex_(keptMutex) {
-    if (!request.reuseHeaders) return;
-    for (const CompileJob* each : jobs) {
-      const CompileJob& job = *each;
-      const bool ownPch = std::any_of(job.arguments.begin(), job.arguments.end(), [](const std::string& a) {
-        return llvm::StringRef(a).starts_with(kIncludePch);
-      });
-      if (!ownPch && !job.arguments.empty()) {
-        FlagSet& set = sets_[flagSetKey(job)];
-        if (set.files++ == 0) set.first = &job;
-      }
-    }
-    // A set of one file still parses the CUDA headers more than once when the file's siblings
-    // are parsed too (their .cu ones with its flags, sibling_files.cpp): without a kept PCH,
-    // one more parse of the set makes the PCH worth its build. Rodinia's hybridsort/mergesort.cu
-    // alone parsed the headers four times (docs/analysis-speed.md, "session 32").
-    if (!kept_ && request.readSiblingFiles) {
-      SiblingTexts texts;
-      for (auto& [key, set] : sets_)
-        if (set.files == 1)
-          set.files += texts.likelyCudaSiblingParses(cmdline::absoluteIn(set.first->directory, set.first->file));
-    }
-  }
-  HeaderCache(const HeaderCache&) = delete;
-  HeaderCache& operator=(const HeaderCache&) = delete;
-  ~HeaderCache() {
-    for (auto& [key, set] : sets_)
-      if (!set.path.empty() && !set.kept) {
-        llvm::sys::fs::remove(set.path);
-        llvm::sys::DontRemoveFileOnSignal(set.path);
-      }
-  }
-
-  // The job as it is to run: with `-include-pch PCH` before its file when its flag set has
-  // a PCH (the first job of the set to ask builds it; the others wait for it).
-  CompileJob prepare(const CompileJob& job) {
-    auto it = sets_.find(flagSetKey(job));
-    if (it == sets_.end() || it->second.files < (kept_ ? 1u : 2u)) return job;
-    FlagSet& set = it->second;
-    std::call_once(set.once, [&] {
-      if (kept_ && usePersistent(job, set)) return;
-      if (auto pch = buildHeaderPch(job, toolchain_, skipHostBodies_, set.inputs)) {
-        if (kept_) {
-          std::lock_guard<std::mutex> lock(keptMutex_);
-          set.path = kept_->storePch(kept_->pchKey(flagSetKey(job), skipHostBodies_), *pch, set.inputs);
-          set.kept = !set.path.empty();
-        }
-        if (set.path.empty()) set.path = writeTemporary(*pch);
-      }
-#if defined(__GLIBC__)
-      // The build's AST is gone: give its pages back, so that they do not stay in this
-      // process's footprint while the files are analysed (here or in workers).
-      malloc_trim(0);
-#endif
-    });
-    if (set.path.empty()) return job;
-    CompileJob out = job;
-    out.arguments.insert(out.arguments.end() - 1, {kIncludePch, set.path});
-    return out;
-  }
-
-  // The files the PCH of a prepared job was built from (none without a PCH).
-  std::vector<std::string> inputsOf(const CompileJob& prepared) const {
-    if (!usesHeaderPch(prepared)) return {};
-    auto it = sets_.find(flagSetKey(withoutHeaderPch(prepared)));
-    return it == sets_.end() ? std::vector<std::string>{} : it->second.inputs;
-  }
-
-  // A kept PCH that a file could not be parsed over (a damaged file under a valid record of
-  // its inputs): removed, so that the next run builds it again.
-  void forget(const CompileJob& prepared) {
-    if (!usesHeaderPch(prepared)) return;
-    auto it = sets_.find(flagSetKey(withoutHeaderPch(prepared)));
-    if (it == sets_.end() || !it->second.kept) return;
-    llvm::sys::fs::remove(it->second.path + "inputs");
-    llvm::sys::fs::remove(it->second.path);
-  }
-
-  // In a forked worker (worker.h): the PCHs are the parent's, to remove when its run ends;
-  // the worker's signal handlers must not remove them should it crash.
-  void disownInChild() {
-    for (auto& [key, set] : sets_)
-      if (!set.path.empty() && !set.kept) llvm::sys::DontRemoveFileOnSignal(set.path);
-  }
-
- private:
-  struct FlagSet {
-    size_t files = 0;  // parses of the set: its files, and the likely siblings of a lone one
-    const CompileJob* first = nullptr;  // the set's first job (the constructor's `jobs` only)
-    std::once_flag once;
-    std::string path;  // the PCH; empty: none
-    std::vector<std::string> inputs;  // the files it was built from
-    bool kept = false;  // in the result cache's folder (not this run's to remove)
-  };
-  const Toolchain& toolchain_;
-  const bool skipHostBodies_;
-  ResultCache* kept_;
-  std::mutex& keptMutex_;  // the result cache is not thread-safe; prepare() may be called from threads
-  std::map<std::string, FlagSet> sets_;
-
-  // The set's PCH from an earlier run, when it is kept and none of its inputs changed.
-  bool usePersistent(const CompileJob& job, FlagSet& set) {
-    std::lock_guard<std::mutex> lock(keptMutex_);
-    const std::string key = kept_->pchKey(flagSetKey(job), skipHostBodies_);
-    std::optional<std::vector<std::string>> inputs = kept_->pchInputs(key);
-    if (!inputs) return false;
-    set.path = kept_->pchPath(key);
-    set.inputs = std::move(*inputs);
-    set.kept = true;
-    return true;
-  }
-
-  static std::string writeTemporary(const std::string& data) {
-    int fd = -1;
-    llvm::SmallString<256> path;
-    if (llvm::sys::fs::createTemporaryFile("coalesce-lint-headers", "pch", fd, path)) return {};
-    llvm::sys::RemoveFileOnSignal(path);
-    llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
-    out << data;
-    out.close();
-    if (out.has_error()) {
-      out.clear_error();
-      llvm::sys::fs::remove(path);
-      llvm::sys::DontRemoveFileOnSignal(path);
-      return {};
-    }
-    return std::string(path);
-  }
-};
-// ---- end of header reuse -----------------------------------------------------------------
 
 // `preambles`: parse the file over its kept preamble (preamble_cache.h); when it has none
 // that can be used, nothing is parsed and `declined` is set.
 // `siblings`: where sibling summaries are shared (sibling_summaries.h: the run's, those kept
 // between runs; either may be null).
+// `chainBase`: over an include prefix's PCH (header_cache.h), the set's PCH it is chained on.
 WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const AnalysisRequest& request,
-                     const model::Arch& arch, const SiblingSources& siblings, PreambleCache* preambles = nullptr,
-                     bool* declined = nullptr) {
+                     const model::Arch& arch, const SiblingSources& siblings, const std::string& chainBase = "",
+                     PreambleCache* preambles = nullptr, bool* declined = nullptr) {
   WorkerOutcome outcome;
   outcome.file.path = job.file;
   TranslationUnitOptions options;
@@ -462,6 +225,9 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
   const auto ownPch = [&]() -> std::string {
     return preamble ? preamble->path : withPch ? job.arguments[job.arguments.size() - 2] : "";
   };
+  // The file's command line as its siblings and its own summary see it: over an include
+  // prefix's PCH, the set's PCH under it (the prefix is this file's, not its siblings').
+  const std::vector<std::string> ownArguments = HeaderCache::overChainBase(job, chainBase);
   auto work = [&] {
     OverlayOptions overlay;
     overlay.workingDirectory = job.directory;
@@ -475,9 +241,11 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
         if (!facts) {
           // What a sibling's parse read, as this file's parse would list it (the PCH it is parsed over left out).
           SiblingSources sources = siblings;
-          sources.filesRead = [&](const clang::FileManager& fm) { return filesReadBy(fm, job.directory, ownPch()); };
+          sources.filesRead = [&](const clang::FileManager& fm) {
+            return filesReadBy(fm, job.directory, chainBase.empty() ? ownPch() : chainBase);
+          };
           sources.keptRead = &outcome.siblingsKept;
-          facts = programFactsFor(ctx, job.arguments, job.directory, files.get(), sources, &siblingInputs,
+          facts = programFactsFor(ctx, ownArguments, job.directory, files.get(), sources, &siblingInputs,
                                   request.skipSystemHostBodies, &outcome.siblings);
         }
         return &*facts;
@@ -487,7 +255,7 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
     // parse of their own (the same command line: the key they look it up under).
     if (request.readSiblingFiles && (siblings.run || siblings.kept))
       options.parsed = [&](clang::ASTContext& ctx) {
-        const bool forRun = siblings.run && siblings.run->claim(SiblingSummaries::keyOf(job.arguments, job.directory));
+        const bool forRun = siblings.run && siblings.run->claim(SiblingSummaries::keyOf(ownArguments, job.directory));
         const std::string self = cmdline::absoluteIn(job.directory, job.arguments.back());
         const bool forKept = siblings.kept && !SiblingTexts().siblingsOf(self).empty();
         if (!forRun && !forKept) return;
@@ -495,8 +263,8 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
         own.summary = summarizeHostCode(ctx);
         own.inputs = filesReadBy(*files, job.directory, ownPch());
         if (preamble) own.inputs.insert(own.inputs.end(), preamble->inputs.begin(), preamble->inputs.end());
-        if (forRun) siblings.run->store(SiblingSummaries::keyOf(job.arguments, job.directory), own);
-        if (forKept) siblings.kept->store(job.arguments, job.directory, own);
+        if (forRun) siblings.run->store(SiblingSummaries::keyOf(ownArguments, job.directory), own);
+        if (forKept) siblings.kept->store(ownArguments, job.directory, own);
       };
     if (preambles) {
       AdjustingFactory factory(
@@ -526,6 +294,7 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
     invocation.run();
     ran = true;
     outcome.inputs = filesReadBy(*files, job.directory, withPch ? job.arguments[job.arguments.size() - 2] : "");
+    if (!chainBase.empty()) std::erase(outcome.inputs, chainBase);  // its inputs are listed apart
     outcome.inputs.insert(outcome.inputs.end(), siblingInputs.begin(), siblingInputs.end());
   };
   // A crash inside Clang costs this file, not the run.
@@ -583,11 +352,11 @@ WorkerOutcome runWithReuse(const CompileJob& job, HeaderCache& headers, Preamble
                            const SiblingSources& siblings) {
   if (preambles) {
     bool declined = false;
-    WorkerOutcome outcome = runJob(job, toolchain, request, arch, siblings, preambles, &declined);
+    WorkerOutcome outcome = runJob(job, toolchain, request, arch, siblings, "", preambles, &declined);
     if (!declined) return outcome;
   }
   const CompileJob prepared = headers.prepare(job);
-  WorkerOutcome outcome = runJob(prepared, toolchain, request, arch, siblings);
+  WorkerOutcome outcome = runJob(prepared, toolchain, request, arch, siblings, headers.chainBaseOf(prepared));
   if (outcome.pchUnusable) headers.forget(prepared);
   const std::vector<std::string> pch = headers.inputsOf(prepared);
   outcome.inputs.insert(outcome.inputs.end(), pch.begin(), pch.end());
@@ -698,7 +467,8 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
     } else {
       run.beforeFork = [&](size_t k) { prepared[toParse[k]] = headers.prepare(jobs[toParse[k]]); };  // -include-pch
       run.run = [&](size_t k) {
-        return runJob(prepared[toParse[k]], toolchain, request, archParams, siblingsOf(toParse[k]));
+        return runJob(prepared[toParse[k]], toolchain, request, archParams, siblingsOf(toParse[k]),
+                      headers.chainBaseOf(prepared[toParse[k]]));
       };
     }
     run.fileOf = [&](size_t k) { return jobs[toParse[k]].file; };
@@ -715,7 +485,7 @@ AnalysisResult analyze(const AnalysisRequest& request, AnalysisStats* statsOut) 
           outcomes[i] = runWithReuse(jobs[i], headers, preamblesFor(i), toolchain, request, archParams, siblingsOf(i));
         } else {
           prepared[i] = headers.prepare(jobs[i]);  // header reuse (docs/architecture.md): -include-pch
-          outcomes[i] = runJob(prepared[i], toolchain, request, archParams, siblingsOf(i));
+          outcomes[i] = runJob(prepared[i], toolchain, request, archParams, siblingsOf(i), headers.chainBaseOf(prepared[i]));
         }
         std::lock_guard<std::mutex> lock(progressMutex);
         finished(i);

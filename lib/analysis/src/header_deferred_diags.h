@@ -1,5 +1,5 @@
 // Speed (docs/analysis-speed.md, "session 30"): a file parsed over the CUDA headers' PCH
-// (analyze.cpp, header reuse) does not read back the PCH's roots of deferred diagnostics, nor
+// (header_cache.h) does not read back the PCH's roots of deferred diagnostics, nor
 // its unused file-scope declarations.
 //
 // In CUDA mode Sema defers the errors that only count if a function is emitted for the

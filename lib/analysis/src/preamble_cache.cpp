@@ -19,6 +19,7 @@
 
 #include "coalesce/analysis/command_line.h"
 #include "command_line_text.h"
+#include "header_pch_build.h"  // pchKeepsFileNames
 #include "result_cache.h"
 
 namespace coalesce::analysis {
@@ -53,23 +54,7 @@ class BuildHooks : public clang::PreambleCallbacks {
     inputs = filesReadBy(ci.getFileManager(), directory_, "");
     // The file itself: its preamble's text is in the key, the rest of it is not the PCH's.
     std::erase(inputs, main_);
-    const clang::SourceManager& sm = ci.getSourceManager();
-    auto kept = [&](llvm::StringRef name) {
-      if (name.empty() || name.starts_with("<")) return true;  // <built-in>, <command line>
-      llvm::SmallString<256> path(name);
-      ci.getFileManager().makeAbsolutePath(path);
-      llvm::sys::path::remove_dots(path);
-      return path.str() == name;
-    };
-    const clang::OptionalFileEntryRef mainEntry = sm.getFileEntryRefForID(sm.getMainFileID());
-    for (unsigned i = 1, n = sm.local_sloc_entry_size(); i < n && !renamed; ++i) {
-      const clang::SrcMgr::SLocEntry& e = sm.getLocalSLocEntry(i);
-      if (!e.isFile()) continue;
-      const clang::SrcMgr::ContentCache& content = e.getFile().getContentCache();
-      // The file's own name is not kept from the PCH: a parse over it names the file as given.
-      if (mainEntry && content.OrigEntry && &content.OrigEntry->getFileEntry() == &mainEntry->getFileEntry()) continue;
-      renamed = !kept(e.getFile().getName()) || (content.OrigEntry && !kept(content.OrigEntry->getName()));
-    }
+    renamed = !pchKeepsFileNames(ci);
   }
 
  private:

@@ -294,7 +294,7 @@ bool ResultCache::store(const std::string& key, const WorkerOutcome& outcome, co
 
 std::string ResultCache::siblingKey(const std::vector<std::string>& arguments, const std::string& directory,
                                     bool skipHostBodies, std::string* pch) {
-  // A kept PCH of the CUDA headers just before the file (analyze.cpp, HeaderCache::prepare)
+  // A kept PCH of the CUDA headers just before the file (header_cache.h, HeaderCache::prepare)
   // changes the parse's speed, not what it finds in the user's code: left out, so that a
   // summary made over it serves a parse without it and back. Its inputs are the entry's.
   std::vector<std::string> args = arguments;

@@ -85,7 +85,7 @@ class ResultCache {
   // The file of a key (for the tests).
   std::string entryPath(const std::string& key) const;
 
-  // ---- the precompiled header of a flag set (analyze.cpp, header reuse), kept between runs
+  // ---- the precompiled header of a flag set (header_cache.h), kept between runs
   // Its key: the tool, the flag set (working directory and arguments but the file), whether
   // host bodies are skipped, the parse environment.
   std::string pchKey(const std::string& flagSet, bool skipHostBodies);

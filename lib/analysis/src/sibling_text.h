@@ -53,7 +53,7 @@ class SiblingTexts {
   // its quoted includes as written, and no linked definitions (those come from the parse, and
   // only take siblings away); none for a file that defines `main` or has no `__global__`
   // in it or in what it includes (its analysis rarely or never asks for its siblings). What the header PCH's decision counts
-  // (analyze.cpp, HeaderCache): a one-file run whose siblings are parsed too parses the CUDA
+  // (header_cache.h, HeaderCache): a one-file run whose siblings are parsed too parses the CUDA
   // headers as often.
   size_t likelyCudaSiblingParses(const std::string& file);
   // Whether the folder still gives `check`'s choice.

@@ -24,15 +24,17 @@ namespace {
 struct Observed {
   AnalysisResult result;
   size_t pchSeenWhileRunning = 0;  // most headers files seen at once, from the progress callback
+  size_t prefixesSeenWhileRunning = 0;  // the same, of include prefixes' PCHs (header_pch_build.h)
   size_t leftAfter = 0;
 };
 
-size_t countPch(const fs::path& dir) {
+size_t countPch(const fs::path& dir, const char* prefix = "coalesce-lint-headers") {
   size_t n = 0;
   for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().filename().string().rfind("coalesce-lint-headers", 0) == 0) ++n;
+    if (e.path().filename().string().rfind(prefix, 0) == 0) ++n;
   return n;
 }
+constexpr const char* kIncludePrefixPch = "coalesce-lint-include-prefix";
 
 Observed run(analysis::AnalysisRequest request, bool reuse) {
   test::TempDir tmp;
@@ -43,9 +45,10 @@ Observed run(analysis::AnalysisRequest request, bool reuse) {
   request.reuseHeaders = reuse;
   request.progress = [&](const std::string&, size_t, size_t) {
     o.pchSeenWhileRunning = std::max(o.pchSeenWhileRunning, countPch(tmp.path()));
+    o.prefixesSeenWhileRunning = std::max(o.prefixesSeenWhileRunning, countPch(tmp.path(), kIncludePrefixPch));
   };
   o.result = analysis::analyze(request);
-  o.leftAfter = countPch(tmp.path());
+  o.leftAfter = countPch(tmp.path()) + countPch(tmp.path(), kIncludePrefixPch);
   if (saved) setenv("TMPDIR", saved->c_str(), 1);
   else unsetenv("TMPDIR");
   return o;
@@ -178,4 +181,54 @@ void go2(int* q) { fine<<<1, 32>>>(q); }
   const Observed with = run(request, true);
   const std::string json = analysis::recordsToJson(with.result);
   CHECK(json.find("host_only") != std::string::npos);  // the deferred error is reported
+}
+
+TEST_CASE("header cache: files that begin with the same includes share their prefix's PCH, as without") {
+  // Three files begin with the same `#include <x>` lines, a user header among them (an -I
+  // folder) with a kernel, a device function and a launch of its own: the prefix gets a PCH
+  // over the CUDA headers' one (header_pch_build.h), and every record is the same as each
+  // file's parse without any PCH. The fourth file's prefix is its own.
+  test::TempDir dir;
+  const std::string header = R"(#pragma once
+#include <cuda_runtime.h>
+__device__ inline float scaled(float v, int s) { return v * s; }
+__global__ void in_prefix_header(float* p, int s) { p[threadIdx.x * s] = scaled(1.0f, s); }
+inline void launch_from_header(float* p) { in_prefix_header<<<2, 64>>>(p, 3); }
+int host_in_header(int v) { return v + 1; }
+)";
+  dir.write("include/prefix_lib.cuh", header);
+  const char* prefix = "// leading comment\n#include <prefix_lib.cuh>\n\n#include <vector>  // trailing\n#include <map>\n#include <string>\n";
+  auto writeFiles = [&](const std::string& call) {
+    for (const char* name : {"a.cu", "b.cu", "c.cu"}) {
+      const std::string kernel = std::string(name).substr(0, 1);
+      dir.write(name, std::string(prefix) + "__global__ void k_" + kernel + "(float* p, int* q) { p[threadIdx.x * 2] = " +
+                          "scaled(1.0f, 2); q[threadIdx.x] = " + call + "; }\nvoid go_" + kernel +
+                          "(float* p, int* q) { std::vector<int> v(4); k_" + kernel +
+                          "<<<1, 128>>>(p, q); launch_from_header(p); }\n");
+    }
+  };
+  writeFiles("1");
+  dir.write("d.cu", "#include <cuda_runtime.h>\n__global__ void alone(float* p) { p[threadIdx.x + 1] = 0; }\n"
+                    "void go_d(float* p) { alone<<<1, 32>>>(p); }\n");
+  analysis::AnalysisRequest request;
+  request.inputs = {dir.str()};
+  request.extraArgs = {"-I" + dir.str("include")};
+  for (const bool inProcess : {false, true}) {
+    request.isolateFiles = !inProcess;
+    CHECK(differencesWithAndWithout(request, 1) == std::vector<std::string>{});
+    const Observed with = run(request, true);
+    CHECK(with.prefixesSeenWhileRunning == 1);
+    CHECK(analysis::recordsToJson(with.result).find("in_prefix_header") != std::string::npos);  // walked
+  }
+
+  // A `__host__ __device__` function of the header that calls a host one is an error only once
+  // a kernel calls it, which Sema remembers and a PCH does not: no prefix PCH, and the error
+  // is reported as without one.
+  dir.write("include/prefix_lib.cuh",
+            header + "__host__ __device__ inline int both_in_header(int v) { return host_in_header(v); }\n");
+  writeFiles("both_in_header(1)");
+  CHECK(differencesWithAndWithout(request, 1) == std::vector<std::string>{});
+  const Observed refused = run(request, true);
+  CHECK(refused.prefixesSeenWhileRunning == 0);
+  CHECK(analysis::recordsToJson(refused.result).find("host_in_header") != std::string::npos);
 }
