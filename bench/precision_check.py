@@ -120,7 +120,10 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           ("panel38", "panel38-findings.json", "panel38-judgments.json"),
           # ViennaCL's CUDA backend (libviennacl/src), swept with the session's final tool: no
           # warning; 20 of 236 notes, ids 100 on.
-          ("panel38b", "panel38b-findings.json", "panel38b-judgments.json")]
+          ("panel38b", "panel38b-findings.json", "panel38b-judgments.json"),
+          # Session 40: the CUDA Handbook's programs, CUDASW4 and moderngpu: every warning (ids 0 to
+          # 16) and 30 of 119 notes (17 on).
+          ("panel40", "panel40-findings.json", "panel40-judgments.json")]
 
 
 def load_panels(folder):

@@ -155,7 +155,7 @@ void shortRow(int sms, const T* in, T* out, T* wide) {
     const int blocks = sms * warps / 8;
     const float r = timeIt(rowWalk<ROW, T>, blocks, in, out), c = timeIt(columnWalk<ROW, T>, blocks, in, out);
     const float rs = timeIt(rowStore<ROW, T>, blocks, out, wide), cs = timeIt(columnStore<ROW, T>, blocks, out, wide);
-    std::printf("%d%s,%d,%d,%.3f,%.3f,%.2f,%.3f,%.3f,%.2f\n", ROW, sizeof(T) == 8 ? "d" : "", warps, blocks, r, c, r / c,
+    std::printf("%d%s,%d,%d,%.3f,%.3f,%.2f,%.3f,%.3f,%.2f\n", ROW, sizeof(T) == 8 ? "d" : sizeof(T) == 1 ? "b" : "", warps, blocks, r, c, r / c,
                 rs, cs, rs / cs);
   }
 }
@@ -237,6 +237,16 @@ int main(int argc, char** argv) {
                        reinterpret_cast<double*>(wide));
     shortRow<8, double>(sms, reinterpret_cast<const double*>(in), reinterpret_cast<double*>(out),
                        reinterpret_cast<double*>(wide));
+    return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
+  }
+  if (mode == "rows-bytes") {
+    // Rows of 1-byte elements (session 40: CUDASW4 loads each thread's 20 to 32 letters of its
+    // sequence one byte at a time, `devS0[offset + numRegs * lane + i]`): 16, 32 and 64 bytes.
+    std::printf("row_bytes,warps_per_sm,blocks,row_ms,column_ms,row_over_column,row_store_ms,column_store_ms,store_row_over_column\n");
+    using B = unsigned char;
+    shortRow<16, B>(sms, reinterpret_cast<const B*>(in), reinterpret_cast<B*>(out), reinterpret_cast<B*>(wide));
+    shortRow<32, B>(sms, reinterpret_cast<const B*>(in), reinterpret_cast<B*>(out), reinterpret_cast<B*>(wide));
+    shortRow<64, B>(sms, reinterpret_cast<const B*>(in), reinterpret_cast<B*>(out), reinterpret_cast<B*>(wide));
     return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
   }
   if (rows) {

@@ -102,9 +102,11 @@ std::optional<int64_t> HostValues::optionDefault(const VarDecl* var) {
   // The initialiser as the figures would read it, not under the cost's size defaults.
   SizeDefaults* const mode = defaults_;
   defaults_ = nullptr;
-  const std::optional<int64_t> initial = constantOf(var->getInit());
+  std::optional<int64_t> initial = constantOf(var->getInit());
   defaults_ = mode;
-  if (!initial || !isReassigned(var)) return out;  // a local never changed is a plain constant
+  // `int n = argc > 1 ? atoi(argv[1]) : 4096;`: its default, changed or not afterwards.
+  const bool conditional = !initial && (initial = conditionalOptionDefault(var->getInit(), fn));
+  if (!initial || (!conditional && !isReassigned(var))) return out;  // a local never changed is a plain constant
   // Every write sits in the arm of an `if` or the body of a `switch` whose condition reads the
   // command line.
   const auto underOption = [&](const Stmt* write) {
@@ -129,6 +131,36 @@ std::optional<int64_t> HostValues::optionDefault(const VarDecl* var) {
   scan(fn->getBody());
   if (all) out = initial;
   return out;
+}
+
+std::optional<int64_t> HostValues::conditionalOptionDefault(const Expr* e, const FunctionDecl* fn) {
+  const auto* c = e ? dyn_cast<ConditionalOperator>(e->IgnoreParenImpCasts()) : nullptr;
+  if (!c || !fn || !fn->getBody() || !readsCommandLine(c->getCond(), fn, 0)) return std::nullopt;
+  // The arms as the figures would read them, not under the cost's size defaults.
+  SizeDefaults* const mode = defaults_;
+  defaults_ = nullptr;
+  const std::optional<int64_t> yes = constantOf(c->getTrueExpr()), no = constantOf(c->getFalseExpr());
+  defaults_ = mode;
+  if (yes && !no && readsCommandLine(c->getFalseExpr(), fn, 0)) return yes;
+  if (no && !yes && readsCommandLine(c->getTrueExpr(), fn, 0)) return no;
+  return std::nullopt;
+}
+
+bool HostValues::onlyAddressTaken(const VarDecl* var) {
+  const auto* fn = var ? dyn_cast<FunctionDecl>(var->getDeclContext()) : nullptr;
+  if (!fn || !fn->getBody() || !var->isLocalVarDecl()) return false;
+  bool taken = false, other = false;
+  std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
+    if (!s || other) return;
+    if (writesVariable(s, var)) {
+      const auto* u = dyn_cast<UnaryOperator>(s);
+      if (u && u->getOpcode() == UO_AddrOf) taken = true;
+      else other = true;
+    }
+    for (const Stmt* child : s->children()) scan(child);
+  };
+  scan(fn->getBody());
+  return taken && !other;
 }
 
 }  // namespace coalesce::analysis

@@ -397,6 +397,14 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
         v.constant = *c;
         return v;
       }
+    // `argc > 3 ? atoi(argv[3]) : 4096`: the option's default, for the cost's questions; named
+    // by the member it is written to (write()).
+    if (!functions_.empty())
+      if (auto d = values_.conditionalOptionDefault(e, functions_.back())) {
+        v.kind = SummaryValue::Kind::OptionDefault;
+        v.constant = *d;
+        return v;
+      }
     const auto* ref = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
     // A local given a constant that only a command-line option changes: its default, for the
     // cost's questions (program_facts.h).
@@ -427,6 +435,8 @@ class Summarizer : public RecursiveASTVisitor<Summarizer> {
       if (value && !opaque) w.pointerBytes = values_.pointerByteOffset(value, nullptr);
     } else if (field->getType()->isIntegralOrEnumerationType()) {
       if (value && !opaque) w.value = valueOf(value);
+      if (w.value.kind == SummaryValue::Kind::OptionDefault && w.value.function.empty())
+        w.value.function = field->getNameAsString();
     } else {
       return;
     }

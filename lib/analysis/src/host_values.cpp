@@ -219,13 +219,22 @@ std::optional<int64_t> HostValues::memberConstant(const MemberExpr* m, const Hos
   // A member of a record this function does not hold (through a pointer or a parameter, or
   // a global's): the one value the program ever writes to it (backprop's `net->hidden_n`,
   // set to 16 in facetrain.c's `bpnn_create(layer_size, 16, 1)`).
+  // Under the cost's defaults (defaults_), an option's default counts (cudahandbook's sgemmSetup).
   const auto written = [&]() -> std::optional<int64_t> {
     const ProgramFacts* facts = programFacts();
-    return facts ? facts->memberValue(recordName(record), field->getNameAsString()) : std::nullopt;
+    if (!facts) return std::nullopt;
+    if (defaults_)
+      if (auto d = facts->memberDefault(recordName(record), field->getNameAsString(), defaults_->options)) return d;
+    return facts->memberValue(recordName(record), field->getNameAsString());
   };
   if (!var || m->isArrow() || isa<ParmVarDecl>(var)) return written();
   // A global is followed only when const: its assignments could be anywhere.
   if (!var->isLocalVarDecl() && !var->getType().isConstQualified()) return written();
+  // A local the functions it is handed to by address fill (`setup(&pb, argc, argv)`).
+  const auto* construct = dyn_cast_or_null<CXXConstructExpr>(var->getInit());
+  const bool uninitialised = !var->getInit() || (construct && construct->getNumArgs() == 0 &&
+                                                 construct->getConstructor()->isTrivial());
+  if (var->isLocalVarDecl() && uninitialised && !memberAssigned(var, field) && onlyAddressTaken(var)) return written();
   if (var->isLocalVarDecl() && (isReassigned(var) || memberAssigned(var, field))) return std::nullopt;
   const Expr* init = var->getInit() ? var->getInit()->IgnoreImplicit() : nullptr;
   if (const auto* list = dyn_cast_or_null<InitListExpr>(init)) {

@@ -146,6 +146,13 @@ class HostValues {
   // *= ...;`, `int nloops = 1;` set in a `switch` over getopt's result). For a finding's cost
   // only: the figures keep such a local unknown.
   std::optional<int64_t> optionDefault(const clang::VarDecl* var);
+  // `argc > 3 ? atoi(argv[3]) : 4096` in `fn` (either arm order): the constant arm, where the
+  // condition and the other arm read the command line (cudahandbook's `pb->K = ...` in its
+  // setup function, a local's initialiser). For a finding's cost only, as optionDefault.
+  std::optional<int64_t> conditionalOptionDefault(const clang::Expr* e, const clang::FunctionDecl* fn);
+  // A local whose only writes in its function are `&var` handed to calls (`setup(&pb, argc,
+  // argv)`): its members are what the program's writes through pointers give them.
+  bool onlyAddressTaken(const clang::VarDecl* var);
 
  private:
   // The value of the one assignment to a local declared without one, when that assignment is

@@ -104,6 +104,7 @@ class Interpreter {
   // ---- calls (interpreter_calls.cpp) ------------------------------------------------------
   Value callExpr(const clang::CallExpr* call);
   Value opaqueCall(const clang::CallExpr* call, const clang::FunctionDecl* fn, const std::string& name);
+  static bool pureLibraryMethod(const clang::CXXMethodDecl* method);
   Value construct(const clang::CXXConstructExpr* ctor);
   bool inlinable(const clang::FunctionDecl* fn) const;
   Value inlineConstructor(const clang::CXXConstructorDecl* cd, const std::vector<Value>& args);

@@ -40,13 +40,20 @@ Value Interpreter::callExpr(const CallExpr* call) {
 
 // Not inlined: a method or a user function with no body may read anything (thread identity
 // included), so its result is lane-varying; a header function (math, conversions) depends
-// only on its arguments.
+// only on its arguments, and so does a method of the C++ library's, Thrust's or libcu++'s
+// classes (pureLibraryMethod) on its object and arguments.
 Value Interpreter::opaqueCall(const CallExpr* call, const FunctionDecl* fn, const std::string& name) {
-  bool pureOfArgs = fn && !isa<CXXMethodDecl>(fn) && sm_.isInSystemHeader(sm_.getExpansionLoc(fn->getLocation()));
+  const bool headerFunction = fn && sm_.isInSystemHeader(sm_.getExpansionLoc(fn->getLocation()));
+  const auto* method = dyn_cast_or_null<CXXMethodDecl>(fn);
+  bool pureOfArgs = headerFunction && (!method || pureLibraryMethod(method));
   for (const char* reads : {"__activemask", "__lanemask", "clock", "__globaltimer", "__nanosleep", "__lane_id"})
     if (name.rfind(reads, 0) == 0) pureOfArgs = false;
-  if (const auto* member = dyn_cast<CXXMemberCallExpr>(call)) eval(member->getImplicitObjectArgument());
   std::vector<ExprRef> inputs;
+  if (const auto* member = dyn_cast<CXXMemberCallExpr>(call)) {
+    const Expr* object = member->getImplicitObjectArgument();
+    const Value self = eval(object);
+    inputs.push_back(uniformValue(self) ? constant(0) : leaf(Op::Varying));
+  }
   // A header's function reads what it takes by const reference: `v[i] + v[i + 64]` on
   // __half2 calls `operator+(const __half2&, const __half2&)`, whose operands are loads
   // (fp16ScalarProduct's reductions), as a by-value argument's would be. A method's
@@ -75,6 +82,26 @@ Value Interpreter::opaqueCall(const CallExpr* call, const FunctionDecl* fn, cons
   if (mayHoldBarrier(fn)) noteBarrierSighting();
   if (!pureOfArgs) return intValue(leaf(Op::Varying));
   return intValue(opaqueLike(inputs, name.empty() ? "call" : name));
+}
+
+// A const method of a class of the C++ library (std), Thrust or libcu++ (cuda): what it
+// returns follows from its object and arguments, as a header's free function's does (a
+// non-const one, `std::array::operator[]` on a local, hands out the element to write, which
+// the interpreter does not follow). CUDASW4's kernels
+// take a `thrust::counting_iterator<int>` of the selected sequences and read
+// `devOffsets[d_positions[blockIdx.x]]`, the same in every lane of a block: the
+// iterator's operator[] was lane-varying, so every read of the sequence through that offset
+// was "a gather through loaded indices" (panel 40). Not cooperative groups' or CUB's classes,
+// whose objects hold the thread's own rank (cub::BlockLoad's linear_tid).
+bool Interpreter::pureLibraryMethod(const CXXMethodDecl* method) {
+  if (!method->isConst()) return false;
+  const DeclContext* outermost = nullptr;
+  for (const DeclContext* dc = method->getParent(); dc; dc = dc->getParent())
+    if (const auto* ns = dyn_cast<NamespaceDecl>(dc); ns && !ns->isInline() && !ns->isAnonymousNamespace()) outermost = ns;
+  const auto* ns = dyn_cast_or_null<NamespaceDecl>(outermost);
+  if (!ns) return false;
+  const std::string n = ns->getName().str();
+  return n == "std" || n == "thrust" || n == "cuda";
 }
 
 // Inlines a __device__ function, method or lambda: parameters bound to the arguments,

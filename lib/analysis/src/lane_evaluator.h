@@ -18,6 +18,7 @@
 
 #include "iteration_values.h"
 #include "lane_function.h"
+#include "lane_spread.h"
 #include "loop_iterations.h"
 #include "periodic_figures.h"
 
@@ -232,6 +233,9 @@ struct Evaluator {
     // whole keep theirs. evaluateGroup adds them, so that members split either way stand
     // where they are in one block (access_groups.cpp).
     int64_t blockBytes = 0;
+    // An indirect pattern whose loaded values reach the address only through operations that
+    // bound them (lane_spread.h): the bytes one warp's addresses can spread over, else 0.
+    int64_t dataSpanBytes = 0;
   };
 
   // The uniform part of an address -> constant + unknown multiple of an alignment, added up
@@ -587,6 +591,9 @@ struct Evaluator {
     }
     if (rootIndirect || (offset && containsOp(offset, Op::LaneLoad))) {
       out.pattern = model::LanePattern::makeIndirect();
+      if (!rootIndirect)
+        if (const std::optional<int64_t> spread = laneSpread(offset, rep, block(), arch.warpSize))
+          out.dataSpanBytes = *spread + raw.bytes;
       out.uncomputedRequests = warpsWithActiveLane(guarding.maskOf(at, rep).active);
       return out;
     }

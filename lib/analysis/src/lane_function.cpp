@@ -126,7 +126,12 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
     if (probe && !ev.anyThreadRuns(combo)) continue;
     ++listed;
     auto p = ev.patternFor(combo);
-    model::Access access{raw.space, raw.kind, raw.bytes, std::move(p.pattern), raw.sameWordSerialised, raw.rootBytes};
+    // A gather's range is capped by the object it lies in, or by the spread its bounded index
+    // allows (lane_spread.h), whichever is smaller.
+    const int64_t objectBytes = p.dataSpanBytes > 0 && (raw.rootBytes <= 0 || p.dataSpanBytes < raw.rootBytes)
+                                    ? p.dataSpanBytes
+                                    : raw.rootBytes;
+    model::Access access{raw.space, raw.kind, raw.bytes, std::move(p.pattern), raw.sameWordSerialised, objectBytes};
     result.indirectRowGather = result.indirectRowGather || p.gather;
     result.uncomputedRequests += p.uncomputedRequests;
     // A base loaded per warp (`table[rows[token] * D + lane]`, one token per warp) differs

@@ -77,6 +77,51 @@ void ProgramFacts::add(const HostSummary& s) {
   roots_.insert(s.roots.begin(), s.roots.end());
   constants_.insert(s.constants.begin(), s.constants.end());
   reachable_.reset();
+  byCallee_.reset();
+  keptValues_.clear();
+  keptRuns_.clear();
+}
+
+const std::vector<size_t>& ProgramFacts::callsOf(const std::string& callee) const {
+  static const std::vector<size_t> none;
+  if (!byCallee_) {
+    byCallee_.emplace();
+    for (size_t i = 0; i < calls_.size(); ++i) (*byCallee_)[calls_[i].callee].push_back(i);
+  }
+  const auto it = byCallee_->find(callee);
+  return it == byCallee_->end() ? none : it->second;
+}
+
+void ProgramFacts::visit(Question q, const std::pair<std::string, int>& asked, size_t size, bool guarded) const {
+  for (Trace* t : traces_) {
+    if (t->question != q) continue;
+    t->deepest = std::max(t->deepest, size);
+    t->visited.insert(asked);
+    t->guarded = t->guarded || guarded;
+  }
+}
+
+void ProgramFacts::takeDefault(const std::string& taken) const {
+  if (std::find(optionDefaults_->begin(), optionDefaults_->end(), taken) == optionDefaults_->end())
+    optionDefaults_->push_back(taken);
+  for (Trace* t : traces_) t->defaults.push_back(taken);
+}
+
+void ProgramFacts::remember(std::map<KeptKey, Kept>& store, const KeptKey& key, Trace&& trace, size_t size,
+                            Kept answer) const {
+  if (trace.guarded) return;  // it met a question open above it, or the depth guard
+  answer.height = trace.deepest - size;
+  answer.trace = std::move(trace);
+  store[key] = std::move(answer);
+}
+
+void ProgramFacts::replay(Question q, const Kept& kept, size_t size) const {
+  for (Trace* t : traces_) {
+    if (t->question != q) continue;
+    t->deepest = std::max(t->deepest, size + kept.height);
+    t->visited.insert(kept.trace.visited.begin(), kept.trace.visited.end());
+  }
+  for (const std::string& taken : kept.trace.defaults) takeDefault(taken);
 }
 
 // The functions the program can run: from `main` and the functions named other than by a
@@ -116,9 +161,7 @@ std::optional<std::set<int64_t>> ProgramFacts::valuesOf(const SummaryValue& v, c
       // Only where a question asks for the defaults (DefaultsTaken): the cost's, and a launch's
       // block, whose defaults the block's detail then names (launchesOf, session 34).
       if (optionDefaults_) {
-        const std::string taken = "`" + v.function + "` " + std::to_string(v.constant);
-        if (std::find(optionDefaults_->begin(), optionDefaults_->end(), taken) == optionDefaults_->end())
-          optionDefaults_->push_back(taken);
+        takeDefault("`" + v.function + "` " + std::to_string(v.constant));
         return std::set<int64_t>{v.constant};
       }
       break;
@@ -236,25 +279,47 @@ std::optional<double> ProgramFacts::callsPerRun(const std::string& function) con
 
 std::optional<double> ProgramFacts::callsPerRun(const std::string& function, std::set<std::string>& open) const {
   if (function == "main") return 1.0;
-  if (open.size() > kMaxParameterChain || !open.insert(function).second) return std::nullopt;  // recursion
-  const std::set<std::string>& live = reachable();
-  double total = 0;
-  bool any = false, known = true;
-  for (const HostSummary::Call& c : calls_) {
-    if (c.callee != function || c.caller == function || (!live.empty() && !live.count(c.caller))) continue;
-    any = true;
-    const auto outer = callsPerRun(c.caller, open);
-    const auto trips = loopTrips(c);
-    if (!outer || !trips) {
-      known = false;
-      break;
-    }
-    total += *outer * *trips;
+  const std::pair<std::string, int> asked{function, 0};
+  const size_t size = open.size();
+  if (size > kMaxParameterChain || open.count(function)) {  // recursion
+    visit(Question::Runs, asked, size, true);
+    return std::nullopt;
   }
+  visit(Question::Runs, asked, size, false);
+  const KeptKey key{function, 0, optionDefaults_ != nullptr};
+  if (const auto k = keptRuns_.find(key); k != keptRuns_.end() && size + k->second.height <= kMaxParameterChain &&
+                                           std::none_of(k->second.trace.visited.begin(), k->second.trace.visited.end(),
+                                                        [&](const auto& v) { return open.count(v.first) > 0; })) {
+    replay(Question::Runs, k->second, size);
+    return k->second.runs;
+  }
+  Trace trace;
+  trace.question = Question::Runs;
+  trace.deepest = size;
+  traces_.push_back(&trace);
+  open.insert(function);
+  const std::optional<double> runs = [&]() -> std::optional<double> {
+    const std::set<std::string>& live = reachable();
+    double total = 0;
+    bool any = false;
+    for (size_t i : callsOf(function)) {
+      const HostSummary::Call& c = calls_[i];
+      if (c.caller == function || (!live.empty() && !live.count(c.caller))) continue;
+      any = true;
+      const auto outer = callsPerRun(c.caller, open);
+      const auto trips = loopTrips(c);
+      if (!outer || !trips) return std::nullopt;
+      total += *outer * *trips;
+    }
+    if (!any) return live.empty() || roots_.count(function) ? 1.0 : 0.0;
+    return total;
+  }();
   open.erase(function);
-  if (!known) return std::nullopt;
-  if (!any) return live.empty() || roots_.count(function) ? 1.0 : 0.0;
-  return total;
+  traces_.pop_back();
+  Kept answer;
+  answer.runs = runs;
+  remember(keptRuns_, key, std::move(trace), size, std::move(answer));
+  return runs;
 }
 
 std::optional<ProgramFacts::AssumedRuns> ProgramFacts::callsPerRunAssumed(const std::string& function) const {
@@ -302,8 +367,9 @@ std::optional<ProgramFacts::AssumedRuns> ProgramFacts::callsPerRunAssumed(const 
   total.runs = 0;
   total.fromMain = true;
   bool any = false;
-  for (const HostSummary::Call& c : calls_) {
-    if (c.callee != function || c.caller == function || (!live.empty() && !live.count(c.caller))) continue;
+  for (size_t i : callsOf(function)) {
+    const HostSummary::Call& c = calls_[i];
+    if (c.caller == function || (!live.empty() && !live.count(c.caller))) continue;
     any = true;
     const auto outer = callsPerRunAssumed(c.caller, open);
     if (!outer) {
@@ -367,8 +433,9 @@ std::optional<std::map<int64_t, double>> ProgramFacts::parameterRuns(const std::
   const std::set<std::string>& live = reachable();
   std::map<int64_t, double> out;
   bool any = false, known = true;
-  for (const HostSummary::Call& c : calls_) {
-    if (c.callee != function || (!live.empty() && !live.count(c.caller))) continue;
+  for (size_t i : callsOf(function)) {
+    const HostSummary::Call& c = calls_[i];
+    if (!live.empty() && !live.count(c.caller)) continue;
     if (c.caller == function || index >= static_cast<int>(c.args.size())) {
       known = false;
       break;
@@ -414,29 +481,52 @@ std::optional<std::map<int64_t, double>> ProgramFacts::parameterRuns(const std::
 
 std::optional<std::set<int64_t>> ProgramFacts::parameterValues(const std::string& function, int index,
                                                                std::set<std::pair<std::string, int>>& open) const {
-  if (function == "main" || open.size() > kMaxParameterChain) return std::nullopt;
-  // A parameter met again on its own chain (recursion) adds no value of its own.
-  if (!open.insert({function, index}).second) return std::set<int64_t>{};
-  const std::set<std::string>& live = reachable();
-  std::set<int64_t> out;
-  bool any = false;
-  for (const HostSummary::Call& c : calls_) {
-    if (c.callee != function || (!live.empty() && !live.count(c.caller))) continue;
-    if (index >= static_cast<int>(c.args.size())) {
-      open.erase({function, index});
-      return std::nullopt;
-    }
-    auto values = valuesOf(c.args[static_cast<size_t>(index)], &c, open);
-    if (!values) {
-      open.erase({function, index});
-      return std::nullopt;
-    }
-    out.insert(values->begin(), values->end());
-    any = true;
+  if (function == "main") return std::nullopt;
+  const std::pair<std::string, int> asked{function, index};
+  const size_t size = open.size();
+  if (size > kMaxParameterChain) {
+    visit(Question::Values, asked, size, true);
+    return std::nullopt;
   }
-  open.erase({function, index});
-  if (!any) return std::nullopt;  // called from nowhere the program shows: from outside it
-  return out;
+  // A parameter met again on its own chain (recursion) adds no value of its own.
+  if (open.count(asked)) {
+    visit(Question::Values, asked, size, true);
+    return std::set<int64_t>{};
+  }
+  visit(Question::Values, asked, size, false);
+  const KeptKey key{function, index, optionDefaults_ != nullptr};
+  if (const auto k = keptValues_.find(key); k != keptValues_.end() && size + k->second.height <= kMaxParameterChain &&
+                                             std::none_of(k->second.trace.visited.begin(), k->second.trace.visited.end(),
+                                                          [&](const auto& v) { return open.count(v) > 0; })) {
+    replay(Question::Values, k->second, size);
+    return k->second.values;
+  }
+  Trace trace;
+  trace.deepest = size;
+  traces_.push_back(&trace);
+  open.insert(asked);
+  const std::optional<std::set<int64_t>> values = [&]() -> std::optional<std::set<int64_t>> {
+    const std::set<std::string>& live = reachable();
+    std::set<int64_t> out;
+    bool any = false;
+    for (size_t i : callsOf(function)) {
+      const HostSummary::Call& c = calls_[i];
+      if (!live.empty() && !live.count(c.caller)) continue;
+      if (index >= static_cast<int>(c.args.size())) return std::nullopt;
+      auto v = valuesOf(c.args[static_cast<size_t>(index)], &c, open);
+      if (!v) return std::nullopt;
+      out.insert(v->begin(), v->end());
+      any = true;
+    }
+    if (!any) return std::nullopt;  // called from nowhere the program shows: from outside it
+    return out;
+  }();
+  open.erase(asked);
+  traces_.pop_back();
+  Kept answer;
+  answer.values = values;
+  remember(keptValues_, key, std::move(trace), size, std::move(answer));
+  return values;
 }
 
 std::optional<int64_t> ProgramFacts::parameterValue(const std::string& function, int index) const {
@@ -460,6 +550,20 @@ std::optional<int64_t> ProgramFacts::memberValue(const std::string& record, cons
   }
   if (out.size() != 1) return std::nullopt;
   return *out.begin();
+}
+
+std::optional<int64_t> ProgramFacts::memberDefault(const std::string& record, const std::string& member,
+                                                   std::vector<std::string>& defaults) const {
+  std::vector<std::string> taken;
+  std::optional<int64_t> value;
+  {
+    DefaultsTaken scope(optionDefaults_, taken);
+    value = memberValue(record, member);
+  }
+  if (!value) return std::nullopt;
+  for (std::string& t : taken)
+    if (std::find(defaults.begin(), defaults.end(), t) == defaults.end()) defaults.push_back(std::move(t));
+  return value;
 }
 
 std::optional<int64_t> ProgramFacts::memberPointerBytes(const std::string& record, const std::string& member) const {

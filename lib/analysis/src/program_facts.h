@@ -18,6 +18,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -136,6 +138,10 @@ class ProgramFacts {
                                           std::vector<std::string>& defaults) const;
   // The one value every write of `record::member` that can run gives it.
   std::optional<int64_t> memberValue(const std::string& record, const std::string& member) const;
+  // For a finding's cost only: the same with run-time options at their defaults (`pb->K = argc > 3
+  // ? atoi(argv[3]) : 4096`); the defaults taken go to `defaults`, as parameterDefault's.
+  std::optional<int64_t> memberDefault(const std::string& record, const std::string& member,
+                                       std::vector<std::string>& defaults) const;
   // The bytes past its allocation every pointer written to `record::member` lies.
   std::optional<int64_t> memberPointerBytes(const std::string& record, const std::string& member) const;
   // The `<<<>>>` launches of `kernel` that the program's files make where code that runs makes
@@ -170,6 +176,43 @@ class ProgramFacts {
   // Set while a cost question runs (callsPerRunAssumed, parameterDefault): OptionDefault
   // values count as their defaults, which are collected here; otherwise they are unknown.
   mutable std::vector<std::string>* optionDefaults_ = nullptr;
+
+  // Answers kept for the questions that recurse through the callers (parameterValues,
+  // callsPerRun). Without them a chain of template wrappers asks each caller again for each
+  // call: cudahandbook's globalCopy.cu (80 instances of one kernel, launched from 80 wrapper
+  // instances, each called from 16 rows of 20 `Shmoo` instances) spent over 120 s there. An
+  // answer is kept only where it cannot depend on the question it was asked inside: no
+  // recursion or depth guard fired below it (Trace::guarded), and it is reused only where none
+  // of the questions below it is open and the depth guard is as far away (Trace::visited,
+  // deepest). The defaults it took are replayed (Trace::defaults), so that a run with option
+  // defaults sees the same list as one that asked again.
+  enum class Question { Values, Runs };
+  struct Trace {
+    Question question = Question::Values;
+    size_t deepest = 0;  // the largest `open` size checked below the question
+    bool guarded = false;
+    std::set<std::pair<std::string, int>> visited;  // the questions asked below it (Runs: index 0)
+    std::vector<std::string> defaults;              // OptionDefault values taken, in order, repeats too
+  };
+  struct Kept {
+    std::optional<std::set<int64_t>> values;  // parameterValues
+    std::optional<double> runs;               // callsPerRun
+    size_t height = 0;                        // Trace::deepest less the `open` size it was asked at
+    Trace trace;
+  };
+  using KeptKey = std::tuple<std::string, int, bool>;  // the question, and whether defaults are taken
+  mutable std::map<KeptKey, Kept> keptValues_, keptRuns_;
+  mutable std::vector<Trace*> traces_;  // the questions being answered, outermost first
+  // The calls of each callee, in the order of calls_ (built on the first ask).
+  mutable std::optional<std::unordered_map<std::string, std::vector<size_t>>> byCallee_;
+  const std::vector<size_t>& callsOf(const std::string& callee) const;
+  // A question met with `open` of `size`: every trace of its kind being made sees it.
+  void visit(Question q, const std::pair<std::string, int>& asked, size_t size, bool guarded) const;
+  void takeDefault(const std::string& taken) const;
+  // Keeps `answer` for `key`, asked at `open` of `size`, unless its trace met a guard.
+  void remember(std::map<KeptKey, Kept>& store, const KeptKey& key, Trace&& trace, size_t size, Kept answer) const;
+  // Replays a kept answer's trace to the traces being made.
+  void replay(Question q, const Kept& kept, size_t size) const;
   std::optional<AssumedRuns> callsPerRunAssumed(const std::string& function, std::set<std::string>& open) const;
 
   const std::set<std::string>& reachable() const;
