@@ -87,12 +87,12 @@ Value Interpreter::opaqueCall(const CallExpr* call, const FunctionDecl* fn, cons
 // A const method of a class of the C++ library (std), Thrust or libcu++ (cuda): what it
 // returns follows from its object and arguments, as a header's free function's does (a
 // non-const one, `std::array::operator[]` on a local, hands out the element to write, which
-// the interpreter does not follow). CUDASW4's kernels
-// take a `thrust::counting_iterator<int>` of the selected sequences and read
-// `devOffsets[d_positions[blockIdx.x]]`, the same in every lane of a block: the
-// iterator's operator[] was lane-varying, so every read of the sequence through that offset
-// was "a gather through loaded indices" (panel 40). Not cooperative groups' or CUB's classes,
-// whose objects hold the thread's own rank (cub::BlockLoad's linear_tid).
+// the interpreter does not follow). CUDASW4's kernels take a `thrust::counting_iterator<int>`
+// of the selected sequences and read `devOffsets[d_positions[blockIdx.x]]`, the same in every
+// lane of a block: the iterator's operator[] was lane-varying, so every read of the sequence
+// through that offset was "a gather through loaded indices" (panel 40). Not cooperative
+// groups' or CUB's classes, whose objects hold the thread's own rank (cub::BlockLoad's
+// linear_tid).
 bool Interpreter::pureLibraryMethod(const CXXMethodDecl* method) {
   if (!method->isConst()) return false;
   const DeclContext* outermost = nullptr;

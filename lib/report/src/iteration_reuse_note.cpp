@@ -71,8 +71,8 @@ void qualifyPerRequestNotes(Finding& f, bool load, const char* measured) {
   const std::string cache = load ? "L1" : "L2";
   for (std::string& note : f.notes) {
     if (note.starts_with("traffic: "))
-      note = "traffic through " + cache + ": " + note.substr(9) + "; its next iterations use the rest of these sectors, "
-             "so L2 and DRAM move near the ideal";
+      note = "traffic through " + cache + ": " + note.substr(9) + "; its next iterations use the rest of these sectors, so " +
+             (load ? "L2 and DRAM move" : "DRAM moves") + " near the ideal";
     else if (note.starts_with("fix: ") && note.ends_with("x less traffic)"))
       note = note.substr(0, note.size() - 15) + "x fewer sectors through " + cache + ")";
     else if (note.starts_with("cost: "))
