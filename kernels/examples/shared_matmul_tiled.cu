@@ -5,9 +5,11 @@
 //  - Shared stores tileA[ty][tx], tileB[ty][tx]: 32 consecutive words, 1 wavefront.
 //  - Inner loop: tileA[ty][k] is two words (rows ty, ty + 1, 16 words = 16 banks apart),
 //    tileB[k][tx] is 16 words read by two lanes each (broadcast): 1 wavefront, no conflict.
+//    nvcc merges each four tileA[ty][k] of the unrolled k loop into one 128-bit load (the
+//    H200's SASS: four LDS.128, 2 wavefronts each, ideal 2), which the tool predicts since
+//    session 40 (lib/analysis/src/compiler_vectorised.cpp): no conflict either way.
 // Seed 002, "Tiling en memoire partagee" (matmulTiled, "les acces a tileA et tileB doivent
-// eviter les conflits de banques"). The compiler may merge four tileA[ty][k] reads of the
-// unrolled k loop into one 128-bit load; compare the line's degree, not raw wavefronts.
+// eviter les conflits de banques").
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
@@ -36,7 +38,7 @@ __global__ void matmulTiled(const float* __restrict__ A, const float* __restrict
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < TILE; ++k)
-      acc += tileA[threadIdx.y][k] * tileB[k][threadIdx.x];  // expect: shared load wavefronts=1 ideal=1 degree=1 ; shared load wavefronts=1 ideal=1 degree=1
+      acc += tileA[threadIdx.y][k] * tileB[k][threadIdx.x];  // expect: shared load wavefronts=2 ideal=2 degree=1 ; shared load wavefronts=1 ideal=1 degree=1
     __syncthreads();
   }
   C[row * n + col] = acc;  // expect: global store sectors=4 ideal=4 eta=1.00

@@ -13,6 +13,10 @@ namespace coalesce::analysis {
 
 namespace {
 
+// The longest loop over a thread's consecutive shared words merged piece by piece (64 words:
+// a 256-byte chunk per thread, beyond what register-blocked scans and sorts keep).
+constexpr int kMaxMergedTrips = 64;
+
 // The loop's trip count when its condition is a constant in the iteration counter alone (a
 // template parameter or a literal bound: `i < imgsPerThread`), up to `most`; else none.
 std::optional<int> constantTrips(const SymbolInfo& s, int id, int most) {
@@ -300,8 +304,22 @@ std::optional<CompilerVectorised> compilerVectorised(const SeenAccess& s, const 
         break;
       }
   if (id < 0) return std::nullopt;
-  const std::optional<int> trips = constantTrips(symbols[id], id, 4);
-  if (!trips || (*trips != 2 && *trips != 4) || *trips * raw.bytes > 16) return std::nullopt;
+  // A loop of 2 or 4 words merges whole; a longer one over whole 16-byte pieces (4 words, 2
+  // doubles a piece) merges piece by piece, each piece 16 bytes after the one before: loads
+  // only. The H200's SASS of kernels/examples/shared_matmul_tiled.cu has four LDS.128 for the 16
+  // `tileA[threadIdx.y][k]` of its unrolled loop (2 wavefronts each, as the merged access
+  // says), and nvcc 13's PTX four ld.shared.v4 for cudahandbook's 16-word scan chunk; the
+  // stores of golden findings/instances_of_one_unit.cu's 8 to 32 rows stay st.shared.f32 in the
+  // PTX, and what ptxas makes of them was not read.
+  std::optional<int> trips = constantTrips(symbols[id], id, kMaxMergedTrips);
+  if (!trips || *trips < 2) return std::nullopt;
+  int passes = 1;
+  if (const int perPiece = 16 / raw.bytes;
+      raw.kind == model::AccessKind::Load && *trips * raw.bytes > 16 && *trips % perPiece == 0) {
+    passes = *trips / perPiece;
+    trips = perPiece;
+  }
+  if ((*trips != 2 && *trips != 4) || *trips * raw.bytes > 16) return std::nullopt;
   const int64_t width = static_cast<int64_t>(*trips) * raw.bytes;
   // Every iteration runs for every lane that runs the first (no guard reads the counter but
   // the loop's own condition, which holds for each of the constant count's iterations).
@@ -330,12 +348,21 @@ std::optional<CompilerVectorised> compilerVectorised(const SeenAccess& s, const 
   });
   out.trips = *trips;
   out.loop = loop;
-  out.note = "nvcc unrolls the " + std::to_string(*trips) + " iterations of `" + symbols[id].loopText +
-             "` and merges this thread's " + std::to_string(*trips) + " accesses of consecutive " +
-             std::to_string(raw.bytes) + "-byte words into one " + std::to_string(width) +
-             "-byte access (its first word aligned to " + std::to_string(width) +
-             " bytes for every lane): the figures are that access's, once per " + std::to_string(*trips) +
-             " iterations";
+  out.passes = passes;
+  if (passes == 1)
+    out.note = "nvcc unrolls the " + std::to_string(*trips) + " iterations of `" + symbols[id].loopText +
+               "` and merges this thread's " + std::to_string(*trips) + " accesses of consecutive " +
+               std::to_string(raw.bytes) + "-byte words into one " + std::to_string(width) +
+               "-byte access (its first word aligned to " + std::to_string(width) +
+               " bytes for every lane): the figures are that access's, once per " + std::to_string(*trips) +
+               " iterations";
+  else
+    out.note = "nvcc unrolls the " + std::to_string(passes * *trips) + " iterations of `" + symbols[id].loopText +
+               "` and merges each " + std::to_string(*trips) + " of this thread's consecutive " +
+               std::to_string(raw.bytes) + "-byte words into one " + std::to_string(width) +
+               "-byte access (the first aligned to " + std::to_string(width) +
+               " bytes for every lane, each next one 16 bytes on): the figures are the first's, " +
+               std::to_string(passes) + " such accesses a pass of the loop";
   return out;
 }
 

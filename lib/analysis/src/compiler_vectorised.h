@@ -23,6 +23,10 @@ struct CompilerVectorised {
   RawAccess raw;    // the merged access: bytes = trips x the element, at the loop's first iteration
   int trips = 1;    // the loop's iterations merged into it
   int loop = -1;    // that loop's id (the access's innermost)
+  // The merged accesses one pass of the loop makes: 1, or for a longer loop of loads over whole
+  // 16-byte pieces (`for (i = 0; i < 16; i++) ... s[16 * tx + i]`) one per piece, each a
+  // uniform 16 bytes after the one before (four LDS.128: compiler_vectorised.cpp).
+  int passes = 1;
   std::string note;  // the sentence the figures rest on
 };
 

@@ -351,7 +351,12 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         continue;
       }
       LaneResult lr = evaluateLanes(raw, c, symbols, arch, &guardCache);
-      const LaunchRequests counted = launchRequests(lr, countedLoops, c, symbols, arch, guardCache.iterations.get());
+      LaunchRequests counted = launchRequests(lr, countedLoops, c, symbols, arch, guardCache.iterations.get());
+      const double passes = merged ? merged->passes : 1;  // merged accesses a pass of its loop makes
+      if (passes > 1) {
+        counted.requests *= passes;
+        counted.basis += " x " + std::to_string(merged->passes) + " merged accesses a pass of the loop";
+      }
       everyCountShown = everyCountShown && requestsShown(counted, lr, raw, countedLoops, c, symbols, loopVariables);
       const double key = accessSeverity(lr.figures);
       if (mixLaunches) {
@@ -363,7 +368,8 @@ void buildKernelRecords(const FunctionDecl* fn, const KernelEvents& events, cons
         weighed.costGrid.reset();
         weighed.costSymbolValues.clear();
         const double requests =
-            launchRequests(lr, countedLoops, weighed, symbols, arch, guardCache.iterations.get()).requests * launchesOf(c);
+            launchRequests(lr, countedLoops, weighed, symbols, arch, guardCache.iterations.get()).requests * passes *
+            launchesOf(c);
         mix.push_back({lr.figures, requests});
         // The requests per launch the cost reads stay the launch's own (its cost grid included).
         runRequests += counted.requests * launchesOf(c);
