@@ -147,8 +147,9 @@ std::optional<int64_t> HostValues::conditionalOptionDefault(const Expr* e, const
 }
 
 bool HostValues::onlyAddressTaken(const VarDecl* var) {
+  if (auto known = onlyAddressTaken_.find(var); known != onlyAddressTaken_.end()) return known->second;
   const auto* fn = var ? dyn_cast<FunctionDecl>(var->getDeclContext()) : nullptr;
-  if (!fn || !fn->getBody() || !var->isLocalVarDecl()) return false;
+  if (!fn || !fn->getBody() || !var->isLocalVarDecl()) return onlyAddressTaken_[var] = false;
   bool taken = false, other = false;
   std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
     if (!s || other) return;
@@ -160,7 +161,7 @@ bool HostValues::onlyAddressTaken(const VarDecl* var) {
     for (const Stmt* child : s->children()) scan(child);
   };
   scan(fn->getBody());
-  return taken && !other;
+  return onlyAddressTaken_[var] = taken && !other;
 }
 
 }  // namespace coalesce::analysis

@@ -123,6 +123,7 @@ class HostValues {
   // options at their defaults (ProgramFacts::parameterDefault).
   std::optional<int64_t> programParameterDefault(const clang::ParmVarDecl* parm);
   std::map<const clang::ValueDecl*, bool> reassigned_;
+  std::map<const clang::VarDecl*, bool> onlyAddressTaken_;  // onlyAddressTaken's answers
   std::map<const clang::VarDecl*, std::optional<int64_t>> optionDefaults_;
   bool readsCommandLine(const clang::Stmt* s, const clang::FunctionDecl* fn, int depth);
   std::vector<const clang::VarDecl*> pointersFollowed_;  // kernelsOf: the function pointers followed for one question
