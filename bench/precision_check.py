@@ -123,7 +123,11 @@ PANELS = [("panel", "panel-findings.json", "panel-judgments.json"),
           ("panel38b", "panel38b-findings.json", "panel38b-judgments.json"),
           # Session 40: the CUDA Handbook's programs, CUDASW4 and moderngpu: every warning (ids 0 to
           # 16) and 30 of 119 notes (17 on).
-          ("panel40", "panel40-findings.json", "panel40-judgments.json")]
+          ("panel40", "panel40-findings.json", "panel40-judgments.json"),
+          # Session 41, out of sample: google-research/sputnik, KataGo's CUDA helpers, nheqminer's
+          # Equihash miners and PCL's GPU modules: their 3 warnings and 40 of 206 notes (paths
+          # relative to the folder holding the four trees).
+          ("panel41", "panel41-findings.json", "panel41-judgments.json")]
 
 
 def load_panels(folder):

@@ -91,3 +91,43 @@ TEST_CASE("an alignment specifier after a memory-space keyword moves before it, 
   CHECK_FALSE(analysis::alignasFirst("alignas(16) __shared__ float a[4];\nstruct alignas(8) S { int x; };\n"));
   CHECK_FALSE(analysis::alignasFirst("int x = 1 << 4; // alignas\n"));
 }
+
+TEST_CASE("a PTX register's lone percent in an asm template is doubled, length kept", "[nvcc_spellings]") {
+  const std::string in = "  asm(\"mov.u32 %0, %laneid;\" : \"=r\"(ret));\n  asm volatile (\"mov.u32 %0, %%smid;\" : \"=r\"(s));\n";
+  const auto out = analysis::doubledAsmPercents(in);
+  REQUIRE(out);
+  CHECK(*out == "  asm(\"mov.u32 %0,%%laneid;\" : \"=r\"(ret));\n  asm volatile (\"mov.u32 %0, %%smid;\" : \"=r\"(s));\n");
+  CHECK(out->size() == in.size());
+  // Two registers in a string split over lines: a blank per register, each line its own length.
+  const std::string two = "__asm__ __volatile__(\"mov.u64 %0, %globaltimer;\"\n  \"add.u32 %1, %clock, 1;\" : \"=l\"(t), \"=r\"(c));";
+  const auto both = analysis::doubledAsmPercents(two);
+  REQUIRE(both);
+  CHECK(*both == "__asm__ __volatile__(\"mov.u64 %0,%%globaltimer;\"\n  \"add.u32 %1,%%clock, 1;\" : \"=l\"(t), \"=r\"(c));");
+  CHECK(both->find('\n') == two.find('\n'));
+  // Without operands `%` is literal to Clang too; an operand and `%%` stay; a name not asm.
+  CHECK_FALSE(analysis::doubledAsmPercents("asm(\"exit %laneid;\");"));
+  CHECK_FALSE(analysis::doubledAsmPercents("asm(\"mov.u32 %0, %1;\" : \"=r\"(a) : \"r\"(b));"));
+  CHECK_FALSE(analysis::doubledAsmPercents("int basm = x % y; plasma(\"%d\" : 1);"));
+  CHECK_FALSE(analysis::doubledAsmPercents("asm(\"mov.u32\\t%0,%laneid;\" : \"=r\"(ret));"));  // no blank to lose
+}
+
+TEST_CASE("a lane index read through `%laneid` with one percent is a lane index", "[nvcc_spellings]") {
+  test::TempDir dir;
+  analysis::AnalysisRequest request;
+  request.inputs = {dir.write("k.cu", R"(
+__device__ __forceinline__ unsigned laneId() {
+  unsigned ret;
+  asm("mov.u32 %0, %laneid;" : "=r"(ret));
+  return ret;
+}
+__global__ void k(float* p) { p[blockIdx.x * 32 + laneId()] = 0.0f; }
+void run(float* p) { k<<<64, 32>>>(p); }
+)")};
+  request.jobs = 1;
+  const AnalysisResult r = analysis::analyze(request);
+  REQUIRE(r.files.size() == 1);
+  CHECK(r.files[0].status == Status::Analysed);
+  CHECK(r.files[0].error.empty());
+  REQUIRE(r.accesses.size() == 1);
+  CHECK(r.accesses[0].kernel == "k");
+}

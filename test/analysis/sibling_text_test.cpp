@@ -146,3 +146,10 @@ TEST_CASE("sibling text: a launch of a kernel, and the kernels a text defines") 
                                   "static __global__ __launch_bounds__(256) void c(void) {}\n") ==
         std::vector<std::string>{"a", "b", "c"});
 }
+
+TEST_CASE("sibling text: a call, not a definition, of a function by name") {
+  CHECK(analysis::textCallsFunction("void f() { lib::run (a, b); }", "run"));
+  CHECK(analysis::textCallsFunction("void run(int);\n", "run"));
+  CHECK_FALSE(analysis::textCallsFunction("void run(int n) { }\nvoid g() { run(1); }", "run"));
+  CHECK_FALSE(analysis::textCallsFunction("int running = 0; int x = run;", "run"));
+}

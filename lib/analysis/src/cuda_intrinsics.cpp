@@ -86,6 +86,12 @@ std::optional<Value> Interpreter::cudaIntrinsic(const CallExpr* call, const Func
       // tex1Dfetch, tex2D, ..., surf2Dread, surf2Dwrite: the texture path
       {[](StringRef n, const CallExpr* c) { return isTextureFetchName(n) && c->getNumArgs() >= 2; },
        &Interpreter::textureFetch},
+      // __syncthreads_or, __syncthreads_and, __syncthreads_count: a barrier that returns the
+      // block's vote, the same to every thread of the block
+      {[](StringRef n, const CallExpr* c) {
+         return (n == "__syncthreads_or" || n == "__syncthreads_and" || n == "__syncthreads_count") && c->getNumArgs() == 1;
+       },
+       &Interpreter::blockVote},
   };
   if (!fn) return std::nullopt;
   const clang::SourceLocation declared = fn->getLocation();
@@ -93,6 +99,16 @@ std::optional<Value> Interpreter::cudaIntrinsic(const CallExpr* call, const Func
   for (const IntrinsicRule& rule : kRules)
     if (rule.matches(name, call)) return (this->*rule.evaluate)(call, name);
   return cooperativeGroups(call);
+}
+
+// The CUDA C++ Programming Guide ("Synchronization Functions"): each returns to every thread
+// of the block the same count, AND or OR of the threads' predicates. A loop that stops on it
+// (`changed = __syncthreads_or(changed); if (!changed) break;`, PCL's people elec.cu) is
+// left by the whole block at once, so the barriers after the test are not divergent. The
+// value is a named unknown, uniform over the block, as a kernel parameter is.
+Value Interpreter::blockVote(const CallExpr* call, const std::string&) {
+  eval(call->getArg(0));
+  return intValue(opaque(text(call->getSourceRange())));
 }
 
 Value Interpreter::atomicCall(const CallExpr* call, const std::string& name) {

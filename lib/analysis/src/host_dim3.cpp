@@ -24,7 +24,9 @@ std::optional<model::Dim3> HostValues::dim3Of(const Expr* e, const HostEnv* env,
 // with `var.x = ...` assignments after it. `dim3 block(1, lCols)` fixes x alone.
 Dim3Axes HostValues::dim3AxesOf(const Expr* e, const HostEnv* env, int depth) {
   const Dim3Axes none{};
-  if (depth > kMaxDepth) return none;
+  // A configuration the parse could not build (a type from a header not found) holds no
+  // expression where one belongs: nothing to read (PCL's kinfu without its generated config).
+  if (!e || depth > kMaxDepth || e->containsErrors()) return none;
   e = e->IgnoreParenImpCasts();
   if (const auto* mte = dyn_cast<MaterializeTemporaryExpr>(e)) return dim3AxesOf(mte->getSubExpr(), env, depth + 1);
   if (const auto* bt = dyn_cast<CXXBindTemporaryExpr>(e)) return dim3AxesOf(bt->getSubExpr(), env, depth + 1);
@@ -38,7 +40,7 @@ Dim3Axes HostValues::dim3AxesOf(const Expr* e, const HostEnv* env, int depth) {
         continue;
       }
       const Expr* a = argument(i);
-      if (isa<CXXDefaultArgExpr>(a)) continue;
+      if (!a || isa<CXXDefaultArgExpr>(a)) continue;
       d[i] = constantOf(a, env);
       // A launch of no threads or blocks on an axis fails (an invalid configuration): a value
       // of 0 or less rests on a placeholder the program replaces, not on the run's value.

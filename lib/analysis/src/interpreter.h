@@ -136,6 +136,7 @@ class Interpreter {
   Value integerMinMax(const clang::CallExpr* call, const std::string& name);
   Value bitCountCall(const clang::CallExpr* call, const std::string& name);
   Value textureFetch(const clang::CallExpr* call, const std::string& name);
+  Value blockVote(const clang::CallExpr* call, const std::string& name);
 
   // ---- statements (interpreter_statements.cpp) ------------------------------------------
   // `loop`: the guard is a loop's condition (its body runs while it holds), not an if's.

@@ -138,6 +138,12 @@ std::optional<MemLoc> Interpreter::location(const Expr* e) {
 // per-thread data from then on (read back by `loaded`).
 void Interpreter::stored(const MemLoc& loc, const Value& v) {
   if (loc.root->space == model::Space::Local && !uniformValue(v)) state_.varyingLocals.insert(loc.root.get());
+  // An integer a thread-private array's element holds, read back from the register nvcc keeps
+  // it in (loaded): the store's entry is the last one at that address (record added it).
+  if (loc.root->space == model::Space::Local && v.v && !v.isPointer() && loc.type->isIntegerType() &&
+      !loc.type.isVolatileQualified())
+    state_.available.attachValue(loc.root, sizeOf(loc.type.getCanonicalType().getUnqualifiedType()), state_.guards,
+                                 loc.offset, v.v);
   // record() made it false already unless the store is at the thread's own slot.
   if (loc.root->space == model::Space::Shared) {
     bool& slots = state_.uniformSlotArrays.emplace(loc.root.get(), true).first->second;
@@ -167,6 +173,13 @@ Value Interpreter::loaded(const MemLoc& loc) {
         r->bytes = static_cast<int64_t>(literal->getByteLength()) + literal->getCharByteWidth();
     return Value{nullptr, r, constant(0)};
   }
+  // A thread-private array's element this thread stored an integer to, still in its register
+  // (register_forwarding.h): that value, not data from memory (nheqminer's `si[i]`, read back
+  // in the unrolled iteration that wrote it: golden findings/private_array_index_in_register.cu).
+  if (loc.root->space == model::Space::Local && loc.type->isIntegerType() && !loc.type.isVolatileQualified())
+    if (ExprRef kept = state_.available.valueAt(loc.root, sizeOf(loc.type.getCanonicalType().getUnqualifiedType()),
+                                                state_.guards, loc.offset))
+      return intValue(kept);
   // A thread-private array some thread wrote a lane-varying value into: each reads its own.
   if (loc.root->space == model::Space::Local && state_.varyingLocals.count(loc.root.get()))
     return intValue(leaf(Op::LaneLoad));

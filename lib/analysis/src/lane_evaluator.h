@@ -236,6 +236,9 @@ struct Evaluator {
     // An indirect pattern whose loaded values reach the address only through operations that
     // bound them (lane_spread.h): the bytes one warp's addresses can spread over, else 0.
     int64_t dataSpanBytes = 0;
+    // A global gather whose lanes fall in groups sharing their loaded values
+    // (sharedIndexSectors): the most sectors one warp's request can touch, else 0.
+    int64_t mostSectors = 0;
   };
 
   // The uniform part of an address -> constant + unknown multiple of an alignment, added up
@@ -591,9 +594,14 @@ struct Evaluator {
     }
     if (rootIndirect || (offset && containsOp(offset, Op::LaneLoad))) {
       out.pattern = model::LanePattern::makeIndirect();
-      if (!rootIndirect)
+      if (!rootIndirect) {
         if (const std::optional<int64_t> spread = laneSpread(offset, rep, block(), arch.warpSize))
           out.dataSpanBytes = *spread + raw.bytes;
+        if (raw.space == model::Space::Global)
+          if (const std::optional<int64_t> most =
+                  sharedIndexSectors(offset, rep, block(), arch.warpSize, raw.bytes, arch.sectorBytes))
+            out.mostSectors = *most;
+      }
       out.uncomputedRequests = warpsWithActiveLane(guarding.maskOf(at, rep).active);
       return out;
     }

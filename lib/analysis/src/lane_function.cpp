@@ -131,7 +131,8 @@ LaneResult evaluateLanesInBlock(const RawAccess& raw, Evaluator& ev, const model
     const int64_t objectBytes = p.dataSpanBytes > 0 && (raw.rootBytes <= 0 || p.dataSpanBytes < raw.rootBytes)
                                     ? p.dataSpanBytes
                                     : raw.rootBytes;
-    model::Access access{raw.space, raw.kind, raw.bytes, std::move(p.pattern), raw.sameWordSerialised, objectBytes};
+    model::Access access{raw.space, raw.kind, raw.bytes, std::move(p.pattern), raw.sameWordSerialised, objectBytes,
+                         p.mostSectors};
     result.indirectRowGather = result.indirectRowGather || p.gather;
     result.uncomputedRequests += p.uncomputedRequests;
     // A base loaded per warp (`table[rows[token] * D + lane]`, one token per warp) differs

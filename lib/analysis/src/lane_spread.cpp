@@ -3,6 +3,9 @@
 #include "lane_spread.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <vector>
 
 namespace coalesce::analysis {
 
@@ -106,6 +109,113 @@ class Spread {
 std::optional<int64_t> laneSpread(const ExprRef& offset, const Bindings& b, const model::Dim3& block, int warpSize) {
   if (!offset || warpSize <= 0 || block.volume() <= 0) return std::nullopt;
   return Spread(b, block, warpSize).of(offset);
+}
+
+namespace {
+
+// Whether every thread index or varying value in `e` lies inside one of its lane loads' addresses.
+bool threadOnlyInsideLoads(const ExprRef& e) {
+  if (e->op == Op::LaneLoad) return true;
+  if (e->op == Op::ThreadIdx || e->op == Op::Varying) return false;
+  return std::all_of(e->args.begin(), e->args.end(), [](const ExprRef& a) { return threadOnlyInsideLoads(a); });
+}
+
+void collectLoads(const ExprRef& e, std::vector<const SymExpr*>& out) {
+  if (e->op == Op::LaneLoad) {
+    if (std::find(out.begin(), out.end(), e.get()) == out.end()) out.push_back(e.get());
+    return;
+  }
+  for (const ExprRef& a : e->args) collectLoads(a, out);
+}
+
+// `e` as (terms holding the loads, terms of the thread index and known values), their sum:
+// sums and differences split term by term, a product with a lane-independent factor, a
+// shift by one, and a negation split their operand. Nullopt when a load and the thread
+// index meet in anything else (`load * threadIdx.x`, `(load + threadIdx.x) % m`).
+std::optional<std::pair<ExprRef, ExprRef>> splitLoads(const ExprRef& e) {
+  if (!containsOp(e, Op::LaneLoad)) return std::pair<ExprRef, ExprRef>{constant(0), e};
+  if (threadOnlyInsideLoads(e)) return std::pair<ExprRef, ExprRef>{e, constant(0)};
+  const auto& a = e->args;
+  switch (e->op) {
+    case Op::Add:
+    case Op::Sub: {
+      const auto l = splitLoads(a[0]), r = splitLoads(a[1]);
+      if (!l || !r) return std::nullopt;
+      return std::pair<ExprRef, ExprRef>{binary(e->op, l->first, r->first), binary(e->op, l->second, r->second)};
+    }
+    case Op::Neg: {
+      const auto inner = splitLoads(a[0]);
+      if (!inner) return std::nullopt;
+      return std::pair<ExprRef, ExprRef>{unary(Op::Neg, inner->first), unary(Op::Neg, inner->second)};
+    }
+    case Op::Mul:
+      for (int side = 0; side < 2; ++side) {
+        const ExprRef& factor = a[side];
+        if (dependsOnThread(factor)) continue;
+        const auto inner = splitLoads(a[1 - side]);
+        if (!inner) return std::nullopt;
+        return std::pair<ExprRef, ExprRef>{binary(Op::Mul, inner->first, factor), binary(Op::Mul, inner->second, factor)};
+      }
+      return std::nullopt;
+    case Op::Shl: {  // `x << k`, k the same in every lane
+      if (dependsOnThread(a[1])) return std::nullopt;
+      const auto inner = splitLoads(a[0]);
+      if (!inner) return std::nullopt;
+      return std::pair<ExprRef, ExprRef>{binary(Op::Shl, inner->first, a[1]), binary(Op::Shl, inner->second, a[1])};
+    }
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::optional<int64_t> sharedIndexSectors(const ExprRef& offset, const Bindings& b, const model::Dim3& block, int warpSize,
+                                          int64_t bytesPerLane, int64_t sectorBytes) {
+  if (!offset || warpSize <= 0 || block.volume() <= 0 || bytesPerLane <= 0 || sectorBytes <= 0) return std::nullopt;
+  // The terms that hold a load, the same in every lane of a group; the rest, the run.
+  const auto parts = splitLoads(offset);
+  if (!parts) return std::nullopt;
+  const ExprRef& run = parts->second;
+  std::vector<const SymExpr*> loads;
+  collectLoads(parts->first, loads);
+  if (loads.empty()) return std::nullopt;
+  std::vector<ThreadProgram> addresses;
+  for (const SymExpr* load : loads) {
+    if (load->args.empty() || containsOp(load->args[0], Op::LaneLoad) || containsOp(load->args[0], Op::Varying))
+      return std::nullopt;
+    addresses.emplace_back(load->args[0], b);
+  }
+  const ThreadProgram runProgram(run, b);
+  int64_t most = 0;
+  const int64_t volume = block.volume();
+  for (int64_t first = 0; first < volume; first += warpSize) {
+    std::map<std::vector<int64_t>, std::vector<int64_t>> groups;  // load addresses -> the lanes' run offsets
+    for (int64_t l = first; l < std::min(volume, first + warpSize); ++l) {
+      const int64_t tx = l % block.x, ty = (l / block.x) % block.y, tz = l / (block.x * block.y);
+      std::vector<int64_t> key;
+      for (const ThreadProgram& address : addresses) {
+        const std::optional<int64_t> v = address.run(tx, ty, tz);
+        if (!v) return std::nullopt;
+        key.push_back(*v);
+      }
+      const std::optional<int64_t> at = runProgram.run(tx, ty, tz);
+      if (!at || *at < -kLargestSpread || *at > kLargestSpread) return std::nullopt;
+      groups[key].push_back(*at);
+    }
+    // Each group's base is a loaded value, taken on a sector boundary as every base the code
+    // does not fix is (the figures of a uniform loaded base assume it so too): its run's
+    // sectors there, the offsets its own terms add (a constant's misalignment included).
+    int64_t warpSectors = 0;
+    const auto sectorOf = [&](int64_t x) { return x >= 0 ? x / sectorBytes : -((-x + sectorBytes - 1) / sectorBytes); };
+    for (const auto& [key, offsets] : groups) {
+      std::set<int64_t> sectors;
+      for (int64_t o : offsets)
+        for (int64_t s = sectorOf(o); s <= sectorOf(o + bytesPerLane - 1); ++s) sectors.insert(s);
+      warpSectors += static_cast<int64_t>(sectors.size());
+    }
+    most = std::max(most, warpSectors);
+  }
+  return most;
 }
 
 }  // namespace coalesce::analysis

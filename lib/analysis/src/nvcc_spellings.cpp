@@ -1,7 +1,9 @@
 #include "nvcc_spellings.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstddef>
+#include <vector>
 
 namespace coalesce::analysis {
 
@@ -168,9 +170,89 @@ std::optional<std::string> restrictAfterStar(std::string_view text) {
   return changed ? std::optional<std::string>(std::move(out)) : std::nullopt;
 }
 
+// nvcc passes an inline PTX template's `%name` through as written (`asm("mov.u32 %0,
+// %laneid;" : "=r"(id))`, PCL's kinfu utils.hpp); Clang reads `%` and a letter as an operand
+// modifier and rejects the statement ("invalid % escape in inline assembly string"), and the
+// function around it, a lane index helper every kernel calls, has an error. Each lone `%`
+// before a letter in the template of an asm statement with operands is doubled, as GCC's
+// syntax spells a literal `%`; the line keeps its length by losing one blank of the same
+// string per `%` added (the blank before the register when there is one). A string with too
+// few blanks is left as it is.
+std::optional<std::string> doubledAsmPercents(std::string_view text) {
+  if (text.find("asm") == std::string_view::npos || text.find('%') == std::string_view::npos) return std::nullopt;
+  std::string out(text);
+  bool changed = false;
+  const auto skipBlanks = [&](size_t i) {
+    while (i < out.size() && blank(out[i])) ++i;
+    return i;
+  };
+  for (size_t at = out.find("asm"); at != std::string::npos; at = out.find("asm", at + 3)) {
+    size_t start = at >= 2 && out.compare(at - 2, 2, "__") == 0 ? at - 2 : at;
+    if (start > 0 && identifierChar(out[start - 1])) continue;
+    size_t i = at + 3;
+    if (out.compare(i, 2, "__") == 0) i += 2;
+    if (i < out.size() && identifierChar(out[i])) continue;
+    for (;;) {  // `asm volatile goto (`
+      i = skipBlanks(i);
+      size_t end = i;
+      while (end < out.size() && identifierChar(out[end])) ++end;
+      const std::string_view word(out.data() + i, end - i);
+      if (word != "volatile" && word != "__volatile__" && word != "__volatile" && word != "goto" && word != "inline") break;
+      i = end;
+    }
+    if (i >= out.size() || out[i] != '(') continue;
+    std::vector<std::pair<size_t, size_t>> literals;  // [open quote, close quote]
+    size_t j = skipBlanks(i + 1);
+    while (j < out.size() && out[j] == '"') {
+      size_t close = j + 1;
+      while (close < out.size() && out[close] != '"' && out[close] != '\n') close += out[close] == '\\' ? 2 : 1;
+      if (close >= out.size() || out[close] != '"') break;
+      literals.emplace_back(j, close);
+      j = skipBlanks(close + 1);
+    }
+    if (literals.empty() || j >= out.size() || out[j] != ':') continue;  // no operands: `%` is literal
+    for (const auto& [open, close] : literals) {
+      std::string body = out.substr(open + 1, close - open - 1);
+      std::vector<size_t> lone;
+      for (size_t k = 0; k + 1 < body.size(); ++k) {
+        if (body[k] != '%') continue;
+        if (body[k + 1] == '%') {
+          ++k;
+          continue;
+        }
+        if (std::isalpha(static_cast<unsigned char>(body[k + 1]))) lone.push_back(k);
+      }
+      const auto blanks = static_cast<size_t>(std::count_if(body.begin(), body.end(), [](char c) { return c == ' ' || c == '\t'; }));
+      if (lone.empty() || blanks < lone.size()) continue;
+      std::string fixed;
+      size_t removed = 0;
+      for (size_t k = 0; k < body.size(); ++k) {
+        if (std::find(lone.begin(), lone.end(), k) != lone.end()) {
+          if (!fixed.empty() && (fixed.back() == ' ' || fixed.back() == '\t')) {
+            fixed.pop_back();
+            ++removed;
+          }
+          fixed += '%';
+        }
+        fixed += body[k];
+      }
+      // Any blank still owed, from the end of the string.
+      for (size_t k = fixed.size(); removed < lone.size() && k-- > 0;)
+        if (fixed[k] == ' ' || fixed[k] == '\t') {
+          fixed.erase(k, 1);
+          ++removed;
+        }
+      out.replace(open + 1, body.size(), fixed);
+      changed = true;
+    }
+    at = j;
+  }
+  return changed ? std::optional<std::string>(std::move(out)) : std::nullopt;
+}
+
 std::optional<std::string> nvccSpellings(std::string_view text) {
   std::optional<std::string> current;
-  for (auto* rewrite : {&alignasFirst, &joinedLaunchBrackets, &restrictAfterStar})
+  for (auto* rewrite : {&alignasFirst, &joinedLaunchBrackets, &restrictAfterStar, &doubledAsmPercents})
     if (std::optional<std::string> next = rewrite(current ? std::string_view(*current) : text)) current = std::move(next);
   return current;
 }

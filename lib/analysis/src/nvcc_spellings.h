@@ -22,6 +22,10 @@ std::optional<std::string> joinedLaunchBrackets(std::string_view text);
 // pointer's; Clang rejects a restrict on a non-pointer type).
 std::optional<std::string> restrictAfterStar(std::string_view text);
 
+// `asm("mov.u32 %0, %laneid;" : "=r"(id))` -> `asm("mov.u32 %0,%%laneid;" : "=r"(id))`: a
+// PTX register's lone `%` in the template of an asm statement with operands.
+std::optional<std::string> doubledAsmPercents(std::string_view text);
+
 // Each, in turn; nullopt when none changed anything.
 std::optional<std::string> nvccSpellings(std::string_view text);
 

@@ -62,6 +62,7 @@ class PeriodicFigures {
       const model::LanePattern& b = access.pattern;
       return kept.space == access.space && kept.kind == access.kind && kept.bytesPerLane == access.bytesPerLane &&
              kept.sameWordSerialised == access.sameWordSerialised && kept.objectBytes == access.objectBytes &&
+             kept.mostSectors == access.mostSectors &&
              a.kind == b.kind && a.affine == b.affine &&
              a.base.constant == movedConstant && a.base.unknownAlignment == b.base.unknownAlignment &&
              a.base.blockCycle == b.base.blockCycle && a.threadOffsets == b.threadOffsets;

@@ -107,7 +107,7 @@ void AvailableValues::add(const RootRef& root, const ExprRef& offset, const std:
   byHash_.emplace(hashOf(root.get(), bytes, offset), values_.size());
   if (recent_.size() == kRecentKept) recent_.erase(recent_.begin());
   recent_.push_back(values_.size());
-  values_.push_back(Entry{root, offset, guards, bytes, key, it->second.epoch});
+  values_.push_back(Entry{root, offset, guards, bytes, key, it->second.epoch, nullptr});
 }
 
 void AvailableValues::compact() {
@@ -122,23 +122,41 @@ void AvailableValues::compact() {
     byHash_.emplace(hashOf(values_[i].root.get(), values_[i].bytes, values_[i].offset), i);
 }
 
-bool AvailableValues::has(const RootRef& root, int64_t bytes, const std::vector<ExprRef>& guards,
-                          const ExprRef& offset) const {
+const AvailableValues::Entry* AvailableValues::entryAt(const RootRef& root, int64_t bytes,
+                                                       const std::vector<ExprRef>& guards, const ExprRef& offset) const {
   auto [first, last] = byHash_.equal_range(hashOf(root.get(), bytes, offset));
   for (auto it = first; it != last; ++it) {
     const Entry& v = values_[it->second];
     if (v.root == root && v.bytes == bytes && valid(v) && isPrefix(v.guards, guards) && sameAddress(v.offset, offset))
-      return true;
+      return &v;
   }
-  return false;
+  return nullptr;
+}
+
+bool AvailableValues::has(const RootRef& root, int64_t bytes, const std::vector<ExprRef>& guards,
+                          const ExprRef& offset) const {
+  return entryAt(root, bytes, guards, offset) != nullptr;
+}
+
+ExprRef AvailableValues::valueAt(const RootRef& root, int64_t bytes, const std::vector<ExprRef>& guards,
+                                 const ExprRef& offset) const {
+  const Entry* e = entryAt(root, bytes, guards, offset);
+  return e ? e->value : nullptr;
+}
+
+void AvailableValues::attachValue(const RootRef& root, int64_t bytes, const std::vector<ExprRef>& guards,
+                                  const ExprRef& offset, ExprRef value) {
+  if (const Entry* e = entryAt(root, bytes, guards, offset)) const_cast<Entry*>(e)->value = std::move(value);
 }
 
 AvailableValues AvailableValues::survivingLoop(const AvailableValues& endOfBody,
                                                const std::vector<ExprRef>& entryGuards) const {
   AvailableValues out;
   for (const Entry& e : values_)
-    if (valid(e) && isPrefix(e.guards, entryGuards) && endOfBody.has(e.root, e.bytes, entryGuards, e.offset))
+    if (valid(e) && isPrefix(e.guards, entryGuards) && endOfBody.has(e.root, e.bytes, entryGuards, e.offset)) {
       out.add(e.root, e.offset, e.guards, e.bytes);
+      out.values_.back().value = e.value;  // stored before the loop and not written in it
+    }
   return out;
 }
 

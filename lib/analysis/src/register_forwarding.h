@@ -44,6 +44,13 @@ class AvailableValues {
   void written(const RootRef& root, const ExprRef& offset = nullptr, int64_t bytes = 0);
   void add(const RootRef& root, const ExprRef& offset, const std::vector<ExprRef>& guards, int64_t bytes);
   bool has(const RootRef& root, int64_t bytes, const std::vector<ExprRef>& guards, const ExprRef& offset) const;
+  // The value the thread last stored there, where one is kept (attachValue) and `has` holds:
+  // what a thread-private array's element read back is (`si[i] = i * THREADS + tid;` then
+  // `... + si[i]`: nheqminer's slot index, a register, not data from memory); else null.
+  ExprRef valueAt(const RootRef& root, int64_t bytes, const std::vector<ExprRef>& guards, const ExprRef& offset) const;
+  // Keeps `value` with the entry a store at that address just added.
+  void attachValue(const RootRef& root, int64_t bytes, const std::vector<ExprRef>& guards, const ExprRef& offset,
+                   ExprRef value);
   // The values of `this` (before a loop) still available at the end of one walk of its body
   // (`endOfBody`, which started from a copy of `this`) on every path, `entryGuards` being the
   // guards at the loop: these are in registers at the start of every iteration and after
@@ -64,7 +71,10 @@ class AvailableValues {
     int64_t bytes = 0;
     const void* aliasClass = nullptr;
     uint64_t epoch = 0;
+    ExprRef value;  // the integer stored there, where kept (attachValue); else null
   };
+  const Entry* entryAt(const RootRef& root, int64_t bytes, const std::vector<ExprRef>& guards,
+                       const ExprRef& offset) const;
   bool valid(const Entry& e) const;
   void compact();
   std::vector<Entry> values_;

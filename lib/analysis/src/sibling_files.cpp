@@ -164,13 +164,26 @@ std::set<std::string> linkedDefinitions(clang::ASTContext& ctx) {
   std::set<std::string> out;
   const clang::SourceManager& sm = ctx.getSourceManager();
   // Only what this file's parse added: a PCH's declarations (the headers', analyze.cpp) are not
-  // the main file's, and reading them all back cost a third of a small file's run.
-  for (const clang::Decl* d : ctx.getTranslationUnitDecl()->noload_decls()) {
-    const auto* f = llvm::dyn_cast<clang::FunctionDecl>(d);
-    if (!f || !f->doesThisDeclarationHaveABody() || f->isInlined() || f->isMain() || f->isTemplated() ||
-        !f->isExternallyVisible() || !f->getDeclName().isIdentifier() || !sm.isInMainFile(sm.getExpansionLoc(f->getLocation())))
-      continue;
-    out.insert(f->getName().str());
+  // the main file's, and reading them all back cost a third of a small file's run. Namespaces
+  // and `extern "C"` blocks of the main file are walked too: a library's host functions are
+  // often in a namespace, and a driver one folder up calls
+  // them (sibling_text.cpp, SiblingTexts::choose).
+  std::vector<const clang::DeclContext*> todo{ctx.getTranslationUnitDecl()};
+  while (!todo.empty()) {
+    const clang::DeclContext* dc = todo.back();
+    todo.pop_back();
+    for (const clang::Decl* d : dc->noload_decls()) {
+      if (llvm::isa<clang::NamespaceDecl, clang::LinkageSpecDecl>(d)) {
+        if (sm.isInMainFile(sm.getExpansionLoc(d->getLocation()))) todo.push_back(llvm::cast<clang::DeclContext>(d));
+        continue;
+      }
+      const auto* f = llvm::dyn_cast<clang::FunctionDecl>(d);
+      if (!f || !f->doesThisDeclarationHaveABody() || f->isInlined() || f->isMain() || f->isTemplated() ||
+          !f->isExternallyVisible() || !f->getDeclName().isIdentifier() ||
+          !sm.isInMainFile(sm.getExpansionLoc(f->getLocation())))
+        continue;
+      out.insert(f->getName().str());
+    }
   }
   return out;
 }

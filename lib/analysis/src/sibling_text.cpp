@@ -108,6 +108,17 @@ bool textDefinesFunction(const std::string& text, const std::string& name) {
   return false;
 }
 
+// Whether `text` names `name` followed by `(` (a call, or a prototype: what a file that calls a
+// function declares) without defining it.
+bool textCallsFunction(const std::string& text, const std::string& name) {
+  for (size_t at = nextIdentifier(text, name, 0); at != std::string::npos; at = nextIdentifier(text, name, at + 1)) {
+    size_t open = at + name.size();
+    while (open < text.size() && std::isspace(static_cast<unsigned char>(text[open]))) ++open;
+    if (open < text.size() && text[open] == '(') return !textDefinesFunction(text, name);
+  }
+  return false;
+}
+
 // Whether `text` launches a kernel called `name`, read as text: `name <<<` or `name<T, 4> <<<`
 // (a template's arguments, balanced, then the launch's chevrons).
 bool textLaunchesKernel(const std::string& text, const std::string& name) {
@@ -160,12 +171,10 @@ std::vector<std::string> textKernelNames(const std::string& text) {
   return out;
 }
 
-std::vector<std::string> SiblingTexts::siblingsOf(const std::string& file) {
-  std::error_code ec;
-  const fs::path self = fs::absolute(file, ec);
-  const std::string folder = self.parent_path().string();
+const std::vector<SiblingTexts::Entry>& SiblingTexts::sourcesIn(const std::string& folder) {
   auto [it, fresh] = folders_.try_emplace(folder);
   if (fresh) {
+    std::error_code ec;
     for (const auto& e : fs::directory_iterator(folder, ec)) {
       std::error_code e2;
       if (!e.is_regular_file(e2) || !isSource(e.path())) continue;
@@ -175,10 +184,16 @@ std::vector<std::string> SiblingTexts::siblingsOf(const std::string& file) {
     }
     std::sort(it->second.begin(), it->second.end(), [](const Entry& a, const Entry& b) { return a.path < b.path; });
   }
+  return it->second;
+}
+
+std::vector<std::string> SiblingTexts::siblingsOf(const std::string& file) {
+  std::error_code ec;
+  const fs::path self = fs::absolute(file, ec);
   struct stat own {};
   const bool known = ::stat(self.c_str(), &own) == 0;
   std::vector<std::string> out;
-  for (const Entry& e : it->second) {
+  for (const Entry& e : sourcesIn(self.parent_path().string())) {
     if (known && e.device == static_cast<uint64_t>(own.st_dev) && e.inode == static_cast<uint64_t>(own.st_ino)) continue;
     out.push_back(e.path);
     if (out.size() == kMaxSiblingFiles) break;
@@ -214,6 +229,12 @@ bool SiblingTexts::definesAnyOf(const std::string& path, const std::vector<std::
   if (names.empty()) return false;
   const std::string& text = textOf(path);
   return std::any_of(names.begin(), names.end(), [&](const std::string& n) { return textDefinesFunction(text, n); });
+}
+
+bool SiblingTexts::callsAnyOf(const std::string& path, const std::vector<std::string>& names) {
+  if (names.empty()) return false;
+  const std::string& text = textOf(path);
+  return std::any_of(names.begin(), names.end(), [&](const std::string& n) { return textCallsFunction(text, n); });
 }
 
 namespace {
@@ -297,6 +318,26 @@ void SiblingTexts::choose(SiblingCheck& check) {
   for (const std::string& s : siblings)
     if (!included(s) && !definesAnyOf(s, check.linked) && (!library || launchesAnyOf(s, kernels)))
       check.read.push_back(s);
+  // A library's folder none of whose files launches the file's kernels: the file launches them
+  // itself, from host functions the program's driver calls, often one folder up (tsne-cuda's
+  // src/kernels/nbodyfft.cu: its `NbodyFFT2D(..., n_terms, ...)` is called from
+  // src/fit_tsne.cu with `int n_terms = 4`). The parent folder's files that launch one of the
+  // kernels or call one of the file's linked functions are read, so the sizes the kernels
+  // take from those parameters are the driver's, not the default every unknown size takes.
+  if (library && check.read.empty()) {
+    const fs::path folder = fs::path(check.file).lexically_normal().parent_path();
+    // The file's host functions: its linked definitions but the kernels its text defines.
+    const std::vector<std::string>& own = kernelNamesOf(fs::path(check.file).lexically_normal().string());
+    std::vector<std::string> functions;
+    for (const std::string& f : check.linked)
+      if (std::find(own.begin(), own.end(), f) == own.end()) functions.push_back(f);
+    if (folder.has_parent_path() && folder.parent_path() != folder)
+      for (const Entry& e : sourcesIn(folder.parent_path().string())) {
+        if (check.read.size() == kMaxSiblingFiles) break;
+        if (!definesAnyOf(e.path, check.linked) && (launchesAnyOf(e.path, kernels) || callsAnyOf(e.path, functions)))
+          check.read.push_back(e.path);
+      }
+  }
   // Likewise a sibling another one of them includes (myocyte's work.cu includes kernel_ecc.cu
   // and six more: analysing kernel.cu alone parsed main.cu, work.cu and each of those): that
   // one's parse reads it, in the context it is written for (kernel_ecc.cu alone does not even

@@ -28,7 +28,8 @@ struct SiblingCheck {
   bool oneProgram = false;           // exactly one `main` among the file and its siblings
   // The siblings taken as the program's, in order: with one `main`, the folder's; with none
   // (a library's folder), those that launch one of the file's kernels (its text's, and
-  // `linked`); else none.
+  // `linked`), or where none does, the parent folder's files that launch them or call one of
+  // the file's linked functions (its driver); else none.
   std::vector<std::string> read;
 };
 
@@ -45,6 +46,8 @@ class SiblingTexts {
   bool definesAnyOf(const std::string& path, const std::vector<std::string>& names);
   // Whether `path` launches (`name<<<`) one of `names` (its text).
   bool launchesAnyOf(const std::string& path, const std::vector<std::string>& names);
+  // Whether `path` calls (or declares, without defining) one of `names` (its text).
+  bool callsAnyOf(const std::string& path, const std::vector<std::string>& names);
 
   // Fills `check`'s oneProgram and read for its file, fileDefinesMain, linked and included.
   void choose(SiblingCheck& check);
@@ -69,6 +72,8 @@ class SiblingTexts {
   std::map<std::string, std::string> texts_;  // read when a test needs the text again
   std::map<std::string, std::vector<std::string>> kernelNames_;  // textKernelNames, per file
   const std::string& textOf(const std::string& path);
+  // The source files of `folder`, sorted: at most kMaxSiblingBytes each, read once per object.
+  const std::vector<Entry>& sourcesIn(const std::string& folder);
   // The kernels `path`'s text defines (textKernelNames), read once per file.
   const std::vector<std::string>& kernelNamesOf(const std::string& path);
 };
@@ -77,6 +82,7 @@ class SiblingTexts {
 bool textDefinesMain(const std::string& text);
 bool textDefinesFunction(const std::string& text, const std::string& name);
 bool textLaunchesKernel(const std::string& text, const std::string& name);
+bool textCallsFunction(const std::string& text, const std::string& name);
 std::vector<std::string> textKernelNames(const std::string& text);
 std::vector<std::string> quotedIncludes(const std::string& text);
 

@@ -270,6 +270,7 @@ AccessFigures analyzeAccess(const Access& a, const Dim3& block, const Arch& arch
       double most = lanes * perLane;
       if (a.objectBytes > 0)
         most = std::max(perLane, std::min(most, static_cast<double>(ceilDiv(a.objectBytes, arch.sectorBytes) + 1)));
+      if (a.mostSectors > 0) most = std::max(perLane, std::min(most, static_cast<double>(a.mostSectors)));
       out.sectorRange = {perLane, most};
     } else {
       const double phases = static_cast<double>(ceilDiv(out.activeLanesPerWarp, arch.sharedPhaseLanes(a.bytesPerLane)));

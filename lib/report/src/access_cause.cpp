@@ -10,10 +10,13 @@ namespace coalesce::report::detail {
 bool isRecordField(const AccessSite& site) { return !site.record.empty(); }
 
 bool groupWastes(const AccessGroup& group) {
+  // A group whose bytes fill 7/8 of its sectors or more wastes nothing a layout change would
+  // win back: a 32-byte record of seven 4-byte fields and one padding word (PCL's float8
+  // particles) is as dense as its alignment allows (blind panel 41 judged its members false).
   // Each further run of sectors (a stencil's rows of taps: up, centre and down neighbours of
   // a 2D block's warp) may start off a boundary and rounds its own bytes up to a whole
   // sector, which the union's single ideal does not count: two sectors per further run.
-  const double allowance = std::max(1.0, group.idealSectors / 8) + 2 * std::max(0.0, group.sectorRuns - 1);
+  const double allowance = std::max(1.0, group.idealSectors / 7) + 2 * std::max(0.0, group.sectorRuns - 1);
   return group.sectorsPerRequest > group.idealSectors + allowance + 1e-9;
 }
 
@@ -74,9 +77,13 @@ Cause classifyGlobal(const AccessSite& site, const model::Arch& arch) {
 
   // Misaligned: the same lanes, each warp's run starting on a sector boundary (and, for
   // 2D patterns, rows on cache-line pitches), would be ideal: only where runs start costs.
+  // The lanes recorded are those of one iteration, the figures an average over many: where
+  // that iteration is ideal already (one edge lane of a guarded window: PCL's Gaussian blur),
+  // aligning its runs proves nothing of the others, and the cause stays the spread.
   if (a.pattern.kind == model::PatternKind::Enumerated) {
     const auto aligned = withWarpAlignedRuns(a, arch);
-    if (aligned && isIdeal(globalOf(*aligned, site.block.dim, arch))) return Cause::Misaligned;
+    if (aligned && !isIdeal(globalOf(a, site.block.dim, arch)) && isIdeal(globalOf(*aligned, site.block.dim, arch)))
+      return Cause::Misaligned;
   } else if (std::llabs(a.pattern.affine.cx) == a.bytesPerLane &&
              isIdeal(globalOf(withPaddedPitch(a, arch), site.block.dim, arch))) {
     return Cause::Misaligned;

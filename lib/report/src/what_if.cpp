@@ -85,14 +85,15 @@ model::Access withSwappedXY(const model::Access& access) {
   return withLanes(access, lanes);
 }
 
-std::optional<model::Access> withPaddedSharedRow(const model::Access& access, const model::Arch& arch) {
+std::optional<model::Access> withPaddedSharedRow(const model::Access& access, const model::Arch& arch,
+                                                 int64_t elements) {
   if (access.pattern.kind != model::PatternKind::Affine) return std::nullopt;
   const model::AffineLanes& l = access.pattern.affine;
   const int64_t row = std::max({std::llabs(l.cx), std::llabs(l.cy), std::llabs(l.cz)});
   // Only a coefficient spanning whole wavefronts is a row whose padding shifts banks;
   // smaller strides are fixed by reindexing, not by padding.
   if (row < arch.sharedWavefrontBytes() || row % access.bytesPerLane != 0) return std::nullopt;
-  const int64_t padded = row + access.bytesPerLane;
+  const int64_t padded = row + elements * access.bytesPerLane;
   auto pad = [&](int64_t c) { return c != 0 && c % row == 0 ? c / row * padded : c; };
   return withLanes(access, {pad(l.cx), pad(l.cy), pad(l.cz)});
 }

@@ -34,8 +34,9 @@ model::Access withUnitStrideX(const model::Access& access);
 // threadIdx.x and threadIdx.y exchanged in the index.
 model::Access withSwappedXY(const model::Access& access);
 // A shared array whose rows (the largest lane coefficient, a multiple of a wavefront's
-// bytes) are padded by one element; nullopt when no coefficient looks like a row.
-std::optional<model::Access> withPaddedSharedRow(const model::Access& access, const model::Arch& arch);
+// bytes) are padded by `elements` elements; nullopt when no coefficient looks like a row.
+std::optional<model::Access> withPaddedSharedRow(const model::Access& access, const model::Arch& arch,
+                                                 int64_t elements = 1);
 
 // Lane k of the block (its linear thread id) on the k-th element of one contiguous run,
 // the base kept: what "order the index so that lane k touches the k-th element" and

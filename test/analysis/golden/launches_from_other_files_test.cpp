@@ -4,6 +4,7 @@
 // launches what its kernels file defines (cuSZp's src/). Before, the kernel was judged on a
 // guessed 256-thread block: its barrier under `warp > 0`, the global warp index, split every
 // block, where the real block of 32 threads makes the guard the same for the whole block.
+// Last, a launch whose grid a header not found breaks (read as unknown, not a crash).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -184,4 +185,26 @@ int main(int argc, char** argv) {
   CHECK(store.block.dim.x == 32);
   CHECK(store.block.detail.find("with `threads` 32, the default of a run-time option") != std::string::npos);
   CHECK_FALSE(barrierSplits(r));
+}
+
+// A grid computed from a parameter whose type a header not found leaves undeclared (PCL's
+// kinfu without its generated pcl_config.h): the configuration holds no expression where
+// one belongs. Reading it crashed the analysis ("the Clang frontend crashed on this file");
+// the launch's block is read, the grid left unknown, and the kernel is analysed.
+TEST_CASE("block shapes: a grid built from an undeclared type's members is unknown, not a crash") {
+  const AnalysisResult r = test::analyseSource(R"(
+static inline int divUp(int total, int grain) { return (total + grain - 1) / grain; }
+__global__ void k(float* p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 0.0f; }
+void run(PtrStepSz<short2> coresp, float* p) {
+  dim3 block(32, 8);
+  dim3 grid(divUp(coresp.cols, block.x), divUp(coresp.rows, block.y));
+  k<<<grid, block>>>(p);
+}
+)");
+  REQUIRE(r.files.size() == 1);
+  CHECK(r.files[0].status == Status::Analysed);
+  CHECK(r.accesses.size() == 1);
+  const KernelRecord& k = test::kernelNamed(r, "k");
+  CHECK(k.block.dim.x == 32);
+  CHECK(k.block.dim.y == 8);
 }

@@ -706,3 +706,35 @@ int main() {
   const AnalysisResult r = analysis::analyze(request);
   CHECK(kernelNamed(r, "scaleK").launchesPerRun == Approx(10));
 }
+
+// A library's kernels folder whose file launches its kernels from host functions of its own,
+// called by the program's driver one folder up (tsne-cuda's src/kernels/nbodyfft.cu and
+// src/fit_tsne.cu): the driver is read for the wrapper's argument (sibling_text.cpp,
+// SiblingTexts::choose), though the kernels folder has no `main` and no file of it launches
+// the kernel.
+TEST_CASE("sibling files: the driver one folder up gives a library wrapper its argument") {
+  test::TempDir dir;
+  dir.write("kernels/kernels.cu", R"(
+__global__ void shifted(const float* in, float* out, int shift) { out[threadIdx.x] = in[threadIdx.x + shift]; }
+namespace lib {
+void run(const float* in, float* out, int shift) { shifted<<<64, 32>>>(in, out, shift); }
+}
+)");
+  dir.write("kernels/other.cu", "__global__ void other(float* p) { p[threadIdx.x] = 0; }\n");
+  dir.write("driver.cu", R"(
+namespace lib { void run(const float* in, float* out, int shift); }
+void fit(const float* in, float* out) {
+  int shift = 1;
+  lib::run(in, out, shift);
+}
+)");
+  analysis::AnalysisRequest request;
+  request.inputs = {dir.str("kernels/kernels.cu")};
+  request.jobs = 1;
+  const AnalysisResult r = analysis::analyze(request);
+  REQUIRE(r.files.size() == 1);
+  CHECK(r.files[0].status == Status::Analysed);
+  CHECK(loadSectors(r, "shifted", "in[threadIdx.x + shift]") == Approx(5));
+  request.readSiblingFiles = false;
+  CHECK(loadSectors(analysis::analyze(request), "shifted", "in[threadIdx.x + shift]") == Approx(4));
+}

@@ -45,3 +45,35 @@ TEST_CASE("lane spread: the thread index moves as far as it does within one warp
   // On a block 8 wide the warp holds 4 rows of x: threadIdx.x moves 7 at most.
   CHECK(spread(add(mul(tx(), c(4)), bucket), {8, 16, 1}) == 1020 + 28);
 }
+
+namespace {
+
+ExprRef ty() { return leaf(Op::ThreadIdx, 1); }
+
+std::optional<int64_t> grouped(const ExprRef& offset, model::Dim3 block, int64_t bytes = 4) {
+  return sharedIndexSectors(offset, Bindings{}, block, 32, bytes, 32);
+}
+
+}  // namespace
+
+TEST_CASE("lane groups that load the same index: one run per group, its base on a sector boundary") {
+  // sputnik's SpMM dense tile: each row of an 8x4 block reads one column index,
+  // `idx[32 * threadIdx.y]`, and its 8 lanes add `2 * threadIdx.x` floats (a float2 each):
+  // 4 groups of 64 contiguous bytes, 2 sectors each.
+  const ExprRef rowIndex = unary(Op::LaneLoad, mul(ty(), c(128)));
+  CHECK(grouped(add(mul(rowIndex, c(4096)), mul(tx(), c(8))), {8, 4, 1}, 8) == 8);
+  // 16 lanes of int2 per row: 2 groups of 128 bytes, 4 sectors each.
+  CHECK(grouped(add(mul(rowIndex, c(512)), mul(tx(), c(8))), {16, 2, 1}, 8) == 8);
+  // A constant 4 bytes past the base moves every run off its boundary: 3 sectors a row.
+  CHECK(grouped(add(add(mul(rowIndex, c(4096)), mul(tx(), c(8))), c(4)), {8, 4, 1}, 8) == 12);
+  // A warp-wide row (one group of 32 floats): 4 sectors, where a gather said 32.
+  const ExprRef warpIndex = unary(Op::LaneLoad, mul(binary(Op::Shr, tx(), c(5)), c(4)));
+  CHECK(grouped(add(warpIndex, mul(tx(), c(4))), {128, 1, 1}) == 4);
+  // Every lane its own index: 32 groups of one float, one sector each.
+  CHECK(grouped(add(mul(load(), c(4)), mul(tx(), c(4))), {128, 1, 1}) == 32);
+  // The index multiplied by the thread index, or loaded through a loaded address: not known.
+  CHECK_FALSE(grouped(mul(rowIndex, tx()), {8, 4, 1}).has_value());
+  CHECK_FALSE(grouped(add(unary(Op::LaneLoad, load()), tx()), {8, 4, 1}).has_value());
+  // No load at all: nothing to group.
+  CHECK_FALSE(grouped(mul(tx(), c(4)), {128, 1, 1}).has_value());
+}

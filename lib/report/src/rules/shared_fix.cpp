@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -35,17 +36,38 @@ std::optional<SourceFix> paddingFix(const ArrayPadding& padding) {
 SharedFix sharedFix(const AccessSite& site, const model::Arch& arch) {
   const model::Access& a = site.access;
   const model::SharedFigures f = *sharedFigures(site);
-  if (auto padded = withPaddedSharedRow(a, arch)) {
+  // The least padding of the rows that does best: one element mostly (a column of a 32-wide
+  // tile); more where the block is narrower than a warp and its rows meet in the banks (8x8
+  // threads over rows of 65 words: padded by one, a warp's 4 rows still overlap; at 72 they
+  // fall side by side). Only the one-element padding has a declaration edit (site.padding).
+  struct Padding {
+    int64_t elements = 0;
+    model::Access access;
+    model::SharedFigures figures;
+  };
+  std::optional<Padding> best;
+  for (int64_t k = 1; k <= arch.warpSize; ++k) {
+    const auto padded = withPaddedSharedRow(a, arch, k);
+    if (!padded) break;
     const model::SharedFigures p = sharedOf(*padded, site.block.dim, arch);
-    if (p.wavefronts > 0 && p.wavefronts < f.wavefronts) {
-      const model::AffineLanes& l = a.pattern.affine;
-      const int64_t row = std::max({std::llabs(l.cx), std::llabs(l.cy), std::llabs(l.cz)}) / a.bytesPerLane;
+    if (p.wavefronts > 0 && p.wavefronts < f.wavefronts && (!best || p.wavefronts < best->figures.wavefronts - 1e-9))
+      best = Padding{k, *padded, p};
+    if (best && best->figures.wavefronts <= f.idealWavefronts + 1e-9) break;
+  }
+  if (best) {
+    const model::AffineLanes& l = a.pattern.affine;
+    const int64_t row = std::max({std::llabs(l.cx), std::llabs(l.cy), std::llabs(l.cz)}) / a.bytesPerLane;
+    const int64_t to = row + best->elements;
+    FixedAccess fixed{best->access, site.block.dim, fmt::format("rows padded from {} to {} elements", row, to)};
+    if (best->elements == 1)
       return {fmt::format("fix: pad each row of the shared array from {} to {} elements, or swizzle the column "
                           "index (col ^ row): {}",
-                          row, row + 1, wavefrontGain(f, p)),
-              FixedAccess{*padded, site.block.dim, fmt::format("rows padded from {} to {} elements", row, row + 1)},
-              paddingFix(site.padding)};
-    }
+                          row, to, wavefrontGain(f, best->figures)),
+              std::move(fixed), paddingFix(site.padding)};
+    return {fmt::format("fix: pad each row of the shared array from {} to {} elements, so that the rows a warp holds "
+                        "fall in distinct banks: {}",
+                        row, to, wavefrontGain(f, best->figures)),
+            std::move(fixed), std::nullopt};
   }
   model::SharedFigures ideal = f;
   ideal.wavefronts = f.idealWavefronts;
@@ -68,11 +90,41 @@ SharedFix sharedFix(const AccessSite& site, const model::Arch& arch) {
 
 std::string sharedStrideText(const AccessSite& site, const model::Arch& arch) {
   if (site.access.pattern.kind != model::PatternKind::Affine) return "";
-  const int64_t stride = std::llabs(site.access.pattern.affine.cx);
-  if (stride % arch.bankWidthBytes != 0 || stride == 0)
-    return fmt::format("consecutive threads are {} bytes apart", stride);
-  const int64_t banks = stride / arch.bankWidthBytes;
-  return fmt::format("consecutive threads are {} bytes ({} bank{}) apart", stride, banks, banks == 1 ? "" : "s");
+  const model::AffineLanes& lanes = site.access.pattern.affine;
+  const int64_t stride = std::llabs(lanes.cx);
+  // A block narrower than a warp (8x8: a warp holds 4 rows of 8 threads) whose rows, not its
+  // neighbouring threads, meet in the banks: the x stride alone would not conflict (sputnik's
+  // depthwise tile store, `*ptr` 4 bytes apart, 4-way on rows 65 words apart). Said so, for
+  // words of at most a bank, where one phase is the whole warp.
+  const model::Dim3 block = site.block.dim;
+  const int64_t bank = arch.bankWidthBytes, banks = arch.sharedBanks;
+  if (block.x > 0 && block.x < arch.warpSize && block.y > 1 && lanes.cy != 0 && site.access.bytesPerLane <= bank) {
+    const auto waysOf = [&](int64_t n, auto offset) {
+      std::vector<std::vector<int64_t>> words(static_cast<size_t>(banks));
+      size_t ways = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t word = offset(i) / bank;
+        auto& in = words[static_cast<size_t>(((word % banks) + banks) % banks)];
+        if (std::find(in.begin(), in.end(), word) == in.end()) in.push_back(word);
+        ways = std::max(ways, in.size());
+      }
+      return ways;
+    };
+    const int64_t rows = std::min<int64_t>(arch.warpSize / block.x, block.y);
+    const size_t inRow = waysOf(block.x, [&](int64_t i) { return lanes.cx * i; });
+    const size_t inWarp = waysOf(rows * block.x, [&](int64_t i) { return lanes.cx * (i % block.x) + lanes.cy * (i / block.x); });
+    if (rows > 1 && inWarp > inRow) {
+      const int64_t rowBytes = std::llabs(lanes.cy);
+      const std::string inRowText =
+          inRow > 1 ? fmt::format("consecutive threads are {} bytes apart, {}-way within a row, and ", stride, inRow) : "";
+      return fmt::format("{}blockDim.x = {}: a warp holds {} rows of {} threads, {} bytes apart{}", inRowText, block.x,
+                         rows, block.x, rowBytes,
+                         rowBytes % (bank * banks) == 0 ? fmt::format(" (a multiple of {}: the same banks)", bank * banks) : "");
+    }
+  }
+  if (stride % bank != 0 || stride == 0) return fmt::format("consecutive threads are {} bytes apart", stride);
+  const int64_t strideBanks = stride / bank;
+  return fmt::format("consecutive threads are {} bytes ({} bank{}) apart", stride, strideBanks, strideBanks == 1 ? "" : "s");
 }
 
 }  // namespace coalesce::report::detail

@@ -54,11 +54,43 @@ __global__ void warpLevelTail(float* out) {
   if (threadIdx.x == 0) out[blockIdx.x] = s[0];
 }
 
+// A loop every thread leaves on the block's vote (PCL's people/src/cuda/elec.cu: a label
+// propagation that repeats while any thread changed a label): `__syncthreads_or` returns the
+// same value to every thread of the block, so the break, and the barriers after it, are
+// uniform (lib/analysis/src/cuda_intrinsics.cpp, blockVote). Blind panel 41 judged the
+// error this gave false. A vote of the warp only (`__any_sync`) is no such guarantee (a note:
+// the warps that leave pass no other barrier before they exit, barrier_after_exits.cu).
+__global__ void propagateUntilStable(int* labels, int n) {
+  __shared__ int s[256];
+  s[threadIdx.x] = labels[blockIdx.x * 256 + threadIdx.x];  // finding: none
+  __syncthreads();
+  for (int it = 0; it < n; ++it) {
+    int changed = 0;
+    const int left = s[(threadIdx.x + 255) % 256];  // finding: none
+    if (left < s[threadIdx.x]) {  // finding: none
+      s[threadIdx.x] = left;  // finding: none
+      changed = 1;
+    }
+    changed = __syncthreads_or(changed);
+    if (!changed) break;
+    __syncthreads();  // finding: none
+  }
+  for (int it = 0; it < n; ++it) {
+    const int mine = s[threadIdx.x];  // finding: none
+    if (!__any_sync(0xffffffffu, mine > it)) break;
+    __syncthreads();  // finding: barrier-in-divergent-code=note
+  }
+  labels[blockIdx.x * 256 + threadIdx.x] = s[threadIdx.x];  // finding: none
+}
+
 int main() {
   Params p{};
   float* out;
   cudaMalloc(&out, 64 * 256 * sizeof(float));
   blockUniform<<<64, 256>>>(p, out, 100);
   warpLevelTail<<<64, 32>>>(out);
+  int* labels;
+  cudaMalloc(&labels, 64 * 256 * sizeof(int));
+  propagateUntilStable<<<64, 256>>>(labels, 100);
   return 0;
 }

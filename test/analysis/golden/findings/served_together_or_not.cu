@@ -40,6 +40,26 @@ __global__ void gather(const float* __restrict__ values, const int* __restrict__
   if (i < n) out[i] = values[index[i]];  // finding: scattered-indirect-access=note
 }
 
+// A record of seven floats and a padding word (PCL's float8 particles), every field written:
+// 28 of each 32 bytes, 7/8 of the sectors, as dense as its alignment allows: quiet (blind
+// panel 41 judged the members' notes false; lib/report/src/access_cause.cpp, groupWastes).
+struct alignas(32) Padded {
+  float x, y, z, roll, pitch, yaw, weight, unused;
+};
+
+__global__ void initPadded(Padded* __restrict__ q, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  Padded* p = &q[i];
+  p->x = 0.0f;  // finding: none
+  p->y = 1.0f;  // finding: none
+  p->z = 2.0f;  // finding: none
+  p->roll = 3.0f;  // finding: none
+  p->pitch = 4.0f;  // finding: none
+  p->yaw = 5.0f;  // finding: none
+  p->weight = 6.0f;  // finding: none
+}
+
 int main() {
   float *a, *b, *m, *s, *values, *out;
   Particle* p;
@@ -56,6 +76,9 @@ int main() {
   positions<<<256, 256>>>(p, b, 256 * 256);
   columnSums<<<64, 256>>>(m, s, 64 * 256);
   gather<<<1024, 256>>>(values, index, out, 1024 * 256);
+  Padded* q;
+  cudaMalloc(&q, 1 << 23);
+  initPadded<<<1024, 256>>>(q, 1024 * 256);
   cudaDeviceSynchronize();
   return 0;
 }

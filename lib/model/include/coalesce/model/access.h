@@ -84,6 +84,11 @@ struct Access {
   // inside it: a gather from a 58-byte table touches 3 sectors at most, not one per lane, and
   // a 256-word shared histogram holds at most 8 words per bank (analyzeAccess).
   int64_t objectBytes = 0;
+  // A data-dependent global address whose lanes fall in groups that share their loaded values
+  // (one column index per row of an 8x4 block): the most sectors one warp's request can touch,
+  // the groups' runs each with its loaded base on a sector boundary (lib/analysis/src/
+  // lane_spread.h, sharedIndexSectors); 0 when not known. Caps the range as objectBytes does.
+  int64_t mostSectors = 0;
   bool operator==(const Access&) const = default;
 };
 

@@ -238,6 +238,7 @@ void describeFields(V& v, R& r) {
   v.field("bytes", r.access.bytesPerLane);
   v.field("same_word_serialised", r.access.sameWordSerialised, kInternalField);  // what_if, HTML: lib/model
   v.field("object_bytes", r.access.objectBytes, kInternalField);  // the data-dependent range's cap: lib/model
+  v.field("most_sectors", r.access.mostSectors, kInternalField | kMayBeAbsent);  // the same, from lanes sharing loads
   v.field("element_type", r.elementType, kEmptyIsNull);
   v.field("pattern", r.access.pattern);
   v.field("figures", r.figures);
