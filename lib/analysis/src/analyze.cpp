@@ -324,7 +324,11 @@ WorkerOutcome runJob(const CompileJob& job, const Toolchain& toolchain, const An
   }
   if (!safe || !ran) {
     outcome.file.status = Status::Failed;
-    outcome.file.error = "the Clang frontend crashed on this file";
+    // The parse and the analysis run in one recovery context: a crash in either lands here (a
+    // grid read from an expression the parse never built crashed the analysis, not Clang:
+    // docs/findings.md, session 41), so the message blames neither.
+    outcome.file.error = "the parse or the analysis crashed on this file (a bug in coalesce-lint or Clang: "
+                         "please report it with the file)";
     return outcome;
   }
   outcome.cacheable = true;  // the analysis's own verdict, crash-free: the cache may keep it

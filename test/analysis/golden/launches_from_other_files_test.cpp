@@ -189,8 +189,8 @@ int main(int argc, char** argv) {
 
 // A grid computed from a parameter whose type a header not found leaves undeclared (PCL's
 // kinfu without its generated pcl_config.h): the configuration holds no expression where
-// one belongs. Reading it crashed the analysis ("the Clang frontend crashed on this file");
-// the launch's block is read, the grid left unknown, and the kernel is analysed.
+// one belongs. Reading it crashed the analysis (reported then as "the Clang frontend crashed
+// on this file"); the launch's block is read, the grid left unknown, and the kernel analysed.
 TEST_CASE("block shapes: a grid built from an undeclared type's members is unknown, not a crash") {
   const AnalysisResult r = test::analyseSource(R"(
 static inline int divUp(int total, int grain) { return (total + grain - 1) / grain; }
