@@ -186,6 +186,7 @@ std::optional<int64_t> sharedIndexSectors(const ExprRef& offset, const Bindings&
     addresses.emplace_back(load->args[0], b);
   }
   const ThreadProgram runProgram(run, b);
+  const auto sectorOf = [&](int64_t x) { return x >= 0 ? x / sectorBytes : -((-x + sectorBytes - 1) / sectorBytes); };
   int64_t most = 0;
   const int64_t volume = block.volume();
   for (int64_t first = 0; first < volume; first += warpSize) {
@@ -206,7 +207,6 @@ std::optional<int64_t> sharedIndexSectors(const ExprRef& offset, const Bindings&
     // does not fix is (the figures of a uniform loaded base assume it so too): its run's
     // sectors there, the offsets its own terms add (a constant's misalignment included).
     int64_t warpSectors = 0;
-    const auto sectorOf = [&](int64_t x) { return x >= 0 ? x / sectorBytes : -((-x + sectorBytes - 1) / sectorBytes); };
     for (const auto& [key, offsets] : groups) {
       std::set<int64_t> sectors;
       for (int64_t o : offsets)

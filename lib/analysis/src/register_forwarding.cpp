@@ -122,31 +122,31 @@ void AvailableValues::compact() {
     byHash_.emplace(hashOf(values_[i].root.get(), values_[i].bytes, values_[i].offset), i);
 }
 
-const AvailableValues::Entry* AvailableValues::entryAt(const RootRef& root, int64_t bytes,
-                                                       const std::vector<ExprRef>& guards, const ExprRef& offset) const {
+std::optional<size_t> AvailableValues::entryAt(const RootRef& root, int64_t bytes, const std::vector<ExprRef>& guards,
+                                               const ExprRef& offset) const {
   auto [first, last] = byHash_.equal_range(hashOf(root.get(), bytes, offset));
   for (auto it = first; it != last; ++it) {
     const Entry& v = values_[it->second];
     if (v.root == root && v.bytes == bytes && valid(v) && isPrefix(v.guards, guards) && sameAddress(v.offset, offset))
-      return &v;
+      return it->second;
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 bool AvailableValues::has(const RootRef& root, int64_t bytes, const std::vector<ExprRef>& guards,
                           const ExprRef& offset) const {
-  return entryAt(root, bytes, guards, offset) != nullptr;
+  return entryAt(root, bytes, guards, offset).has_value();
 }
 
 ExprRef AvailableValues::valueAt(const RootRef& root, int64_t bytes, const std::vector<ExprRef>& guards,
                                  const ExprRef& offset) const {
-  const Entry* e = entryAt(root, bytes, guards, offset);
-  return e ? e->value : nullptr;
+  const std::optional<size_t> at = entryAt(root, bytes, guards, offset);
+  return at ? values_[*at].value : nullptr;
 }
 
 void AvailableValues::attachValue(const RootRef& root, int64_t bytes, const std::vector<ExprRef>& guards,
                                   const ExprRef& offset, ExprRef value) {
-  if (const Entry* e = entryAt(root, bytes, guards, offset)) const_cast<Entry*>(e)->value = std::move(value);
+  if (const std::optional<size_t> at = entryAt(root, bytes, guards, offset)) values_[*at].value = std::move(value);
 }
 
 AvailableValues AvailableValues::survivingLoop(const AvailableValues& endOfBody,

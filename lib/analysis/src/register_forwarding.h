@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -73,8 +74,9 @@ class AvailableValues {
     uint64_t epoch = 0;
     ExprRef value;  // the integer stored there, where kept (attachValue); else null
   };
-  const Entry* entryAt(const RootRef& root, int64_t bytes, const std::vector<ExprRef>& guards,
-                       const ExprRef& offset) const;
+  // The index in values_ of the valid entry for that address under `guards`, if any.
+  std::optional<size_t> entryAt(const RootRef& root, int64_t bytes, const std::vector<ExprRef>& guards,
+                                const ExprRef& offset) const;
   bool valid(const Entry& e) const;
   void compact();
   std::vector<Entry> values_;
